@@ -1,0 +1,51 @@
+/* A torus of routers joined by links with latency; the PE side of every node sits
+ * behind injection and ejection channels with their own latency (rtl/tc_torus.v). */
+#ifndef TC_NET_H
+#define TC_NET_H
+
+#include <stdint.h>
+
+#include "router.h"
+#include "table.h"
+#include "topo.h"
+
+typedef struct {
+    int ndims;
+    int size[TC_MAX_DIMS];
+    int link_lat;   /* cycles, router output to neighbour input (default 40 = 80 ns) */
+    int inj_lat;    /* cycles, PE to router (default 150 = 300 ns, PCIe) */
+    int ej_lat;     /* cycles, router to PE (default 150) */
+    int slots;      /* packet slots per VC buffer and in the PEGroup FIFO (default 2) */
+    int pe_credits; /* packets the PE's ejection buffer holds (default 16) */
+} tc_params;
+
+/* What a PE drives into its node, and what it sees, in one cycle. */
+typedef struct {
+    tc_wire inj;     /* a flit injected (vc ignored) */
+    uint8_t ej_cred; /* one ejected packet taken, its buffer entry free again */
+} tc_pe_in;
+
+typedef struct {
+    tc_wire ej;       /* a flit ejected */
+    uint8_t inj_cred; /* a PEGroup FIFO slot freed */
+} tc_pe_out;
+
+typedef struct tc_net tc_net;
+
+void tc_params_default(tc_params *p);
+/* NULL and a message naming the bad parameter if p is not valid. */
+tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen);
+void tc_net_free(tc_net *n);
+const tc_topo *tc_net_topo(const tc_net *n);
+int tc_net_nports(const tc_net *n);
+/* Writes one routing-table row of one node (the RTL's configuration port). */
+void tc_net_cfg(tc_net *n, int node, int tree, tc_row row);
+/* Top-level outputs of the current cycle: they depend on registered state only. */
+void tc_net_pe_out(const tc_net *n, int node, tc_pe_out *out);
+void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in);
+/* Observation records of this cycle are written if obs is not NULL:
+ * node k's record starts at obs + k * TC_OBS_WORDS(nports). */
+void tc_net_step(tc_net *n, uint32_t *obs);
+uint64_t tc_net_cycle(const tc_net *n);
+
+#endif

@@ -1,0 +1,200 @@
+#include "router.h"
+
+#include <string.h>
+
+void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, tc_flit *mem)
+{
+    memset(r, 0, sizeof *r);
+    r->id = (uint16_t)id;
+    r->nports = (uint8_t)nports;
+    r->slots = (uint8_t)slots;
+    for (int u = 0; u <= 2 * nports; u++)
+        r->u[u].mem = mem + (size_t)u * slots * TC_SLOT_FLITS;
+    for (int o = 0; o < nports; o++)
+        r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
+    r->o[nports].cred[0] = (uint16_t)pe_credits;
+}
+
+static const tc_flit *head_flit(const tc_router *r, int u, int idx)
+{
+    const tc_unit *un = &r->u[u];
+    return &un->mem[un->rd_slot * TC_SLOT_FLITS + idx];
+}
+
+/* Route decision of unit u for its head packet (rtl/tc_route.v). */
+static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
+{
+    const tc_flit *h = head_flit(r, u, 0);
+    int np = r->nports, port = u >> 1;
+    tc_row row = r->row[TC_HGET(h, TREE)];
+    unsigned dirs = TC_RGET(row, DIRS) & ((1u << np) - 1);
+    unsigned up = (1u << TC_RGET(row, TOROOT)) & ((1u << np) - 1);
+    unsigned pe_copy = TC_RGET(row, PE) && TC_HGET(h, SRC) != r->id;
+    unsigned down = dirs | pe_copy << np;
+
+    *mask = 0;
+    *vc = TC_VC_DOWN;
+    if (!TC_RGET(row, VALID))
+        return TC_ERR_NO_TREE;
+    if (TC_HGET(h, TYPE) != TC_TYPE_BCAST)
+        return TC_ERR_BAD_TYPE;
+    if (u == 2 * np) { /* Broadcaster: a packet injected by this node's PE */
+        if (!TC_RGET(row, PE))
+            return TC_ERR_NOT_MEMBER;
+        if (TC_HGET(h, SRC) != r->id)
+            return TC_ERR_BAD_SRC;
+    } else if ((u & 1) == TC_VC_DOWN) {
+        if (TC_RGET(row, ROOT) || TC_RGET(row, TOROOT) != (unsigned)port)
+            return TC_ERR_BAD_DIR;
+    } else if (!((dirs >> port) & 1)) {
+        return TC_ERR_BAD_DIR;
+    }
+    if (TC_RGET(row, ROOT) || (u & 1) == TC_VC_DOWN) {
+        *mask = down;
+    } else {
+        *mask = up;
+        *vc = TC_VC_UP;
+    }
+    return TC_ERR_NONE;
+}
+
+static unsigned rr_pick(unsigned elig, unsigned ptr)
+{
+    unsigned hi = elig & ~((1u << ptr) - 1);
+    return (unsigned)__builtin_ctz(hi ? hi : elig);
+}
+
+void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
+{
+    int np = r->nports, nu = 2 * np + 1, no = np + 1;
+    unsigned route_ev = 0, free_ev = 0, busy_from = 0, grant_u[TC_MAX_OUTS];
+    unsigned rmask[TC_MAX_UNITS], rvc[TC_MAX_UNITS], rerr[TC_MAX_UNITS];
+    const tc_wire *wr[TC_MAX_UNITS];
+
+    /* Evaluate: which unit each input flit writes, route decisions, frees. */
+    for (int u = 0; u < nu; u++) {
+        const tc_wire *w = u == 2 * np ? &in->inj : &in->link[u >> 1];
+        wr[u] = (w->valid && (u == 2 * np || w->vc == (u & 1))) ? w : NULL;
+    }
+    for (int o = 0; o < no; o++)
+        if (r->o[o].busy)
+            busy_from |= 1u << r->o[o].owner;
+    for (int u = 0; u < nu; u++) {
+        tc_unit *un = &r->u[u];
+        rerr[u] = 0;
+        if (!un->routed && un->full[un->rd_slot]) {
+            route_ev |= 1u << u;
+            rerr[u] = route(r, u, &rmask[u], &rvc[u]);
+        }
+        if (un->routed && !un->pend && !((busy_from >> u) & 1))
+            free_ev |= 1u << u;
+    }
+    /* Switch allocation: one round-robin arbiter per output, over units with credit. */
+    for (int o = 0; o < no; o++) {
+        tc_outp *op = &r->o[o];
+        unsigned elig = 0;
+        grant_u[o] = ~0u;
+        if (op->busy)
+            continue;
+        for (int u = 0; u < nu; u++) {
+            const tc_unit *un = &r->u[u];
+            unsigned vc = o == np ? 0 : un->out_vc;
+            if (un->routed && ((un->pend >> o) & 1) && op->cred[vc])
+                elig |= 1u << u;
+        }
+        if (elig)
+            grant_u[o] = rr_pick(elig, op->ptr);
+    }
+
+    if (obs) {
+        memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
+        for (int u = 0; u < nu; u++) {
+            const tc_unit *un = &r->u[u];
+            unsigned b = (unsigned)u * TC_OBS_UNIT_W;
+            if (wr[u]) {
+                unsigned first = un->wr_idx == 0;
+                unsigned len = first ? TC_HGET(&wr[u]->flit, LEN) : un->wr_len;
+                tc_bv_put(obs, b + TC_OBS_U_ARRIVE_LSB, 1, first);
+                tc_bv_put(obs, b + TC_OBS_U_FULL_LSB, 1, un->wr_idx == len);
+                tc_bv_put(obs, b + TC_OBS_U_WRTAG_LSB, 32,
+                          (first || un->wr_idx == len) ? (first ? TC_HGET(&wr[u]->flit, TAG) : un->wr_tag) : 0);
+            }
+            if (((route_ev | free_ev) >> u) & 1)
+                tc_bv_put(obs, b + TC_OBS_U_HEADTAG_LSB, 32, TC_HGET(head_flit(r, u, 0), TAG));
+            tc_bv_put(obs, b + TC_OBS_U_ROUTE_LSB, 1, (route_ev >> u) & 1);
+            tc_bv_put(obs, b + TC_OBS_U_FREE_LSB, 1, (free_ev >> u) & 1);
+            tc_bv_put(obs, b + TC_OBS_U_ERR_LSB, 4, rerr[u]);
+        }
+        for (int o = 0; o < no; o++) {
+            unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)o * TC_OBS_OUT_W;
+            if (grant_u[o] != ~0u) {
+                tc_bv_put(obs, b + TC_OBS_O_GRANT_LSB, 1, 1);
+                tc_bv_put(obs, b + TC_OBS_O_SRC_LSB, 5, grant_u[o]);
+            }
+        }
+    }
+
+    /* Commit. Outputs first: they read head packets before any slot is freed. */
+    for (int o = 0; o < no; o++) {
+        tc_outp *op = &r->o[o];
+        unsigned g = grant_u[o];
+        if (o < np) {
+            for (unsigned vc = 0; vc < 2; vc++)
+                op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -
+                                          (g != ~0u && r->u[g].out_vc == vc));
+        } else {
+            op->cred[0] = (uint16_t)(op->cred[0] + in->ej_cred - (g != ~0u));
+        }
+        if (op->busy) {
+            op->q.flit = *head_flit(r, op->owner, op->cnt);
+            op->q.valid = 1;
+            if (op->cnt == op->len)
+                op->busy = 0;
+            op->cnt++;
+        } else if (g != ~0u) {
+            const tc_flit *h = head_flit(r, (int)g, 0);
+            op->q.flit = *h;
+            op->q.valid = 1;
+            op->q.vc = r->u[g].out_vc;
+            op->owner = (uint8_t)g;
+            op->len = (uint8_t)TC_HGET(h, LEN);
+            op->busy = op->len != 0;
+            op->cnt = 1;
+            op->ptr = (uint8_t)(g + 1 == (unsigned)nu ? 0 : g + 1);
+            r->u[g].pend &= (uint16_t) ~(1u << o);
+        } else {
+            memset(&op->q, 0, sizeof op->q);
+        }
+    }
+    for (int u = 0; u < nu; u++) {
+        tc_unit *un = &r->u[u];
+        if ((route_ev >> u) & 1) {
+            un->routed = 1;
+            un->pend = (uint16_t)rmask[u];
+            un->out_vc = (uint8_t)rvc[u];
+        }
+        if ((free_ev >> u) & 1) {
+            un->routed = 0;
+            un->full[un->rd_slot] = 0;
+            un->rd_slot = (uint8_t)(un->rd_slot + 1 == r->slots ? 0 : un->rd_slot + 1);
+        }
+        if (wr[u]) {
+            if (un->wr_idx == 0) {
+                un->wr_len = (uint8_t)TC_HGET(&wr[u]->flit, LEN);
+                un->wr_tag = (uint32_t)TC_HGET(&wr[u]->flit, TAG);
+            }
+            unsigned len = un->wr_idx == 0 ? TC_HGET(&wr[u]->flit, LEN) : un->wr_len;
+            un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = wr[u]->flit;
+            if (un->wr_idx == len) {
+                un->full[un->wr_slot] = 1;
+                un->wr_slot = (uint8_t)(un->wr_slot + 1 == r->slots ? 0 : un->wr_slot + 1);
+                un->wr_idx = 0;
+            } else {
+                un->wr_idx++;
+            }
+        }
+    }
+    for (int p = 0; p < np; p++)
+        r->cred_q[p] = (uint8_t)((free_ev >> (2 * p)) & 3);
+    r->inj_cred_q = (uint8_t)((free_ev >> (2 * np)) & 1);
+}

@@ -1,0 +1,26 @@
+/* Torus geometry: 1 to 4 dimensions X, Y, Z, W; node ids are x + SX*(y + SY*(z + SZ*w)). */
+#ifndef TC_TOPO_H
+#define TC_TOPO_H
+
+#include <stddef.h>
+
+#define TC_MAX_DIMS 4
+#define TC_MAX_PORTS (2 * TC_MAX_DIMS)
+
+typedef struct {
+    int ndims;
+    int size[TC_MAX_DIMS]; /* 1 for dimensions beyond ndims */
+    int n;                 /* node count */
+} tc_topo;
+
+/* 0 on success; otherwise -1 and a message naming the bad value. */
+int tc_topo_init(tc_topo *t, int ndims, const int *size, char *err, size_t errlen);
+void tc_coords(const tc_topo *t, int node, int c[TC_MAX_DIMS]);
+int tc_node_at(const tc_topo *t, const int c[TC_MAX_DIMS]);
+/* Neighbour in direction dir (0 = X+, 1 = X-, 2 = Y+, ...); on a size-1 dimension, the node itself. */
+int tc_neighbour(const tc_topo *t, int node, int dir);
+/* "3x4x2" style name, and "(x,y)" style coordinates, into buf. */
+const char *tc_topo_name(const tc_topo *t, char *buf, size_t len);
+const char *tc_coord_name(const tc_topo *t, int node, char *buf, size_t len);
+
+#endif

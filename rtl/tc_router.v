@@ -1,0 +1,233 @@
+// Router of the collective subnet (seed 001, figures 3-5): per link input a VCUp and
+// a VCDown buffer, the PEGroup FIFO with the Broadcaster for PE injection, the
+// 16-row collective routing table, and per output (links, PE ejection) a
+// round-robin switch allocator with credit counters and an output register.
+// Unit u = 2*port + vc for link inputs, u = 2*NumPorts for the Broadcaster;
+// output o < NumPorts is a link, o = NumPorts the PE ejection port.
+`default_nettype none
+`include "tc_format.vh"
+
+module tc_router #(
+  parameter integer NumDims = 2,
+  parameter integer Slots = 2,      // packet slots per VC buffer and PEGroup FIFO
+  parameter integer PeCredits = 16, // packets the PE's ejection buffer holds
+  localparam integer NP = 2 * NumDims,
+  localparam integer NU = 2 * NP + 1,
+  localparam integer NO = NP + 1,
+  localparam integer FW = `TC_FLIT_W,
+  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W
+) (
+  input  wire              clk_i,
+  input  wire              rst_ni,
+  input  wire [15:0]       node_id_i,
+  // configuration port: one routing-table row per cycle
+  input  wire              cfg_we_i,
+  input  wire [3:0]        cfg_tree_i,
+  input  wire [`TC_ROW_W-1:0] cfg_row_i,
+  // links, direction d = 0 X+, 1 X-, 2 Y+, ...
+  input  wire [NP-1:0]     link_valid_i,
+  input  wire [NP-1:0]     link_vc_i,
+  input  wire [NP*FW-1:0]  link_flit_i,
+  output wire [2*NP-1:0]   link_cred_o,  // bit 2d+vc: a slot of input d, VC vc, freed
+  output wire [NP-1:0]     link_valid_o,
+  output wire [NP-1:0]     link_vc_o,
+  output wire [NP*FW-1:0]  link_flit_o,
+  input  wire [2*NP-1:0]   link_cred_i,
+  // PE: injection into the PEGroup FIFO, ejection to the PE
+  input  wire              inj_valid_i,
+  input  wire [FW-1:0]     inj_flit_i,
+  output wire              inj_cred_o,
+  output wire              ej_valid_o,
+  output wire [FW-1:0]     ej_flit_o,
+  input  wire              ej_cred_i,
+  // simulation observation port (docs/microarchitecture.md, "Observation")
+  output wire [OBSW-1:0]   obs_o
+);
+  localparam integer SF = `TC_SLOT_FLITS;
+  localparam integer PW = SF * FW;
+
+  // ---- collective routing table ----
+  reg [`TC_TREES*`TC_ROW_W-1:0] table_q;
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni)
+      table_q <= {`TC_TREES*`TC_ROW_W{1'b0}};
+    else if (cfg_we_i)
+      table_q[cfg_tree_i*`TC_ROW_W +: `TC_ROW_W] <= cfg_row_i;
+
+  // ---- units ----
+  wire [NU*NO-1:0] req;       // unit u requests output o: bit u*NO+o
+  wire [NU*NO-1:0] grant;
+  wire [NU-1:0]    unit_vc, free, busy_from;
+  wire [NU*PW-1:0] head_pkts;
+
+  genvar u, o;
+  generate
+    for (u = 0; u < NU; u = u + 1) begin : g_unit
+      localparam integer Port = (u < 2 * NP) ? u / 2 : 0;
+      wire wr_valid = (u == 2 * NP) ? inj_valid_i
+                                    : link_valid_i[Port] && link_vc_i[Port] == u[0];
+      wire [FW-1:0] wr_flit = (u == 2 * NP) ? inj_flit_i : link_flit_i[Port*FW +: FW];
+      tc_vc_unit #(.NumPorts(NP), .Slots(Slots)) u_unit (
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .node_id_i  (node_id_i),
+        .port_i     (Port[2:0]),
+        .is_down_i  (u[0] == 1'b1),
+        .is_bcast_i (u == 2 * NP),
+        .table_i    (table_q),
+        .wr_valid_i (wr_valid),
+        .wr_flit_i  (wr_flit),
+        .grant_i    (grant[u*NO +: NO]),
+        .busy_i     (busy_from[u]),
+        .req_o      (req[u*NO +: NO]),
+        .out_vc_o   (unit_vc[u]),
+        .head_pkt_o (head_pkts[u*PW +: PW]),
+        .free_o     (free[u]),
+        .obs_o      (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
+      );
+    end
+  endgenerate
+
+  // ---- outputs: switch allocation, credits, output register ----
+  wire [NO-1:0]    out_busy;
+  wire [NO*5-1:0]  out_owner;
+  wire [NO-1:0]    out_valid;
+  wire [NO-1:0]    out_vc;
+  wire [NO*FW-1:0] out_flit;
+  wire [2*NO-1:0]  cred_in = {1'b0, ej_cred_i, link_cred_i}; // bit 2o+vc
+
+  generate
+    for (o = 0; o < NO; o = o + 1) begin : g_out
+      reg        busy_q, busy_d, valid_q, valid_d, vc_q, vc_d;
+      reg [4:0]  owner_q, owner_d;
+      reg [2:0]  cnt_q, cnt_d, len_q, len_d;
+      reg [7:0]  cred0_q, cred0_d, cred1_q, cred1_d; // per VC; the PE port uses cred0
+      reg [FW-1:0] flit_q, flit_d;
+      reg [NU-1:0] elig;
+      wire       gnt;
+      wire [4:0] gidx;
+      integer k;
+
+      always @* begin
+        for (k = 0; k < NU; k = k + 1)
+          elig[k] = !busy_q && req[k*NO + o] &&
+                    ((o == NP || !unit_vc[k]) ? cred0_q : cred1_q) != 8'd0;
+      end
+
+      tc_rr_arb #(.N(NU), .IdxW(5)) u_arb (
+        .clk_i  (clk_i),
+        .rst_ni (rst_ni),
+        .req_i  (elig),
+        .gnt_o  (gnt),
+        .idx_o  (gidx)
+      );
+
+      for (u = 0; u < NU; u = u + 1) begin : g_gnt
+        assign grant[u*NO + o] = gnt && gidx == u;
+      end
+
+      wire [FW-1:0] hdr_new = head_pkts[gidx*PW +: FW];
+      wire [PW-1:0] pkt_cur = head_pkts[owner_q*PW +: PW];
+      wire [31:0]   vc_pad  = {{(32-NU){1'b0}}, unit_vc};
+      wire          take_vc = vc_pad[gidx];
+
+      always @* begin
+        busy_d  = busy_q;
+        owner_d = owner_q;
+        cnt_d   = cnt_q;
+        len_d   = len_q;
+        vc_d    = vc_q;
+        valid_d = 1'b0;
+        flit_d  = {FW{1'b0}};
+        cred0_d = cred0_q + {7'd0, cred_in[2*o]}   - {7'd0, gnt && (o == NP || !take_vc)};
+        cred1_d = cred1_q + {7'd0, cred_in[2*o+1]} - {7'd0, gnt && o != NP && take_vc};
+        if (busy_q) begin
+          valid_d = 1'b1;
+          flit_d  = pkt_cur[cnt_q*FW +: FW];
+          if (cnt_q == len_q)
+            busy_d = 1'b0;
+          cnt_d = cnt_q + 3'd1;
+        end else if (gnt) begin
+          valid_d = 1'b1;
+          flit_d  = hdr_new;
+          vc_d    = take_vc;
+          owner_d = gidx;
+          len_d   = hdr_new[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+          busy_d  = len_d != 3'd0;
+          cnt_d   = 3'd1;
+        end else begin
+          vc_d = 1'b0;
+        end
+      end
+
+      always @(posedge clk_i or negedge rst_ni)
+        if (!rst_ni) begin
+          busy_q    <= 1'b0;
+          owner_q   <= 5'd0;
+          cnt_q     <= 3'd0;
+          len_q     <= 3'd0;
+          vc_q      <= 1'b0;
+          valid_q   <= 1'b0;
+          flit_q    <= {FW{1'b0}};
+          cred0_q   <= (o == NP) ? PeCredits[7:0] : Slots[7:0];
+          cred1_q   <= (o == NP) ? 8'd0 : Slots[7:0];
+        end else begin
+          busy_q    <= busy_d;
+          owner_q   <= owner_d;
+          cnt_q     <= cnt_d;
+          len_q     <= len_d;
+          vc_q      <= vc_d;
+          valid_q   <= valid_d;
+          flit_q    <= flit_d;
+          cred0_q   <= cred0_d;
+          cred1_q   <= cred1_d;
+        end
+
+      assign out_busy[o] = busy_q;
+      assign out_owner[o*5 +: 5] = owner_q;
+      assign out_valid[o] = valid_q;
+      assign out_vc[o] = vc_q;
+      assign out_flit[o*FW +: FW] = flit_q;
+      assign obs_o[NU*`TC_OBS_UNIT_W + o*`TC_OBS_OUT_W +: `TC_OBS_OUT_W] =
+          {gnt ? gidx : 5'd0, gnt};
+    end
+  endgenerate
+
+  // A unit's head packet is busy while an output still streams it.
+  generate
+    for (u = 0; u < NU; u = u + 1) begin : g_busy
+      reg b;
+      integer k;
+      always @* begin
+        b = 1'b0;
+        for (k = 0; k < NO; k = k + 1)
+          b = b | (out_busy[k] && out_owner[k*5 +: 5] == u);
+      end
+      assign busy_from[u] = b;
+    end
+  endgenerate
+
+  // ---- registered credit returns and port outputs ----
+  reg [2*NP-1:0] link_cred_q;
+  reg            inj_cred_q;
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      link_cred_q <= {2*NP{1'b0}};
+      inj_cred_q  <= 1'b0;
+    end else begin
+      link_cred_q <= free[2*NP-1:0];
+      inj_cred_q  <= free[2*NP];
+    end
+
+  assign link_cred_o  = link_cred_q;
+  assign inj_cred_o   = inj_cred_q;
+  assign link_valid_o = out_valid[NP-1:0];
+  assign link_vc_o    = out_vc[NP-1:0];
+  assign link_flit_o  = out_flit[NP*FW-1:0];
+  assign ej_valid_o   = out_valid[NP];
+  assign ej_flit_o    = out_flit[NP*FW +: FW];
+  wire unused_ej_vc = out_vc[NP]; // the PE has one ejection channel
+
+  // OBS_O_SRC must hold any unit index.
+  initial if (NU > 31) $error("tc_router: %0d units do not fit the 5-bit observation field", NU);
+endmodule

@@ -1,0 +1,180 @@
+// An input unit of the collective subnet: the packet buffer of one virtual channel
+// (VCUp or VCDown of a link input) or the PEGroup FIFO in front of the Broadcaster,
+// with the routing of its head packet. Stages (docs/microarchitecture.md):
+//   BW  flits written as they arrive; the tail marks the slot full
+//   RC  next cycle: routing-table row and header read, output list registered
+//   SA  outputs grant copies independently (in tc_router)
+//   FR  when every copy has been sent, the slot is freed and a credit returned
+// Store-and-forward: a slot holds a whole packet (header + up to 7 data flits).
+`default_nettype none
+`include "tc_format.vh"
+
+module tc_vc_unit #(
+  parameter integer NumPorts = 4,
+  parameter integer Slots = 2
+) (
+  input  wire                          clk_i,
+  input  wire                          rst_ni,
+  input  wire [15:0]                   node_id_i,
+  input  wire [2:0]                    port_i,     // link input this unit sits on
+  input  wire                          is_down_i,  // VCDown (else VCUp)
+  input  wire                          is_bcast_i, // Broadcaster (PE injection)
+  input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
+  input  wire                          wr_valid_i,
+  input  wire [`TC_FLIT_W-1:0]          wr_flit_i,
+  input  wire [NumPorts:0]             grant_i,    // outputs that took a copy this cycle
+  input  wire                          busy_i,     // an output still streams the head packet
+  output wire [NumPorts:0]             req_o,
+  output wire                          out_vc_o,
+  output wire [`TC_SLOT_FLITS*`TC_FLIT_W-1:0] head_pkt_o,
+  output wire                          free_o,
+  output wire [`TC_OBS_UNIT_W-1:0]     obs_o
+);
+  localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is {slot, index}
+  localparam integer SW = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer NO = NumPorts + 1;
+
+  reg [`TC_FLIT_W-1:0] mem_q [0:(1<<SW)*SF-1]; // {slot, index}; slots past Slots unused
+  reg [Slots-1:0] full_q, full_d;
+  reg [SW-1:0]    wr_slot_q, wr_slot_d, rd_slot_q, rd_slot_d;
+  reg [2:0]       wr_idx_q, wr_idx_d, wr_len_q, wr_len_d;
+  reg [31:0]      wr_tag_q, wr_tag_d;
+  reg             routed_q, routed_d, out_vc_q, out_vc_d;
+  reg [NO-1:0]    pend_q, pend_d;
+
+  // ---- BW: buffer write ----
+  wire       first   = wr_idx_q == 3'd0;
+  wire [2:0] in_len  = wr_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire [2:0] cur_len = first ? in_len : wr_len_q;
+  wire       tail    = wr_valid_i && wr_idx_q == cur_len;
+
+  always @(posedge clk_i)
+    if (wr_valid_i)
+      mem_q[{wr_slot_q, wr_idx_q}] <= wr_flit_i;
+
+  genvar gi;
+  generate
+    for (gi = 0; gi < SF; gi = gi + 1) begin : g_head
+      assign head_pkt_o[gi*`TC_FLIT_W +: `TC_FLIT_W] = mem_q[{rd_slot_q, gi[2:0]}];
+    end
+  endgenerate
+
+  // ---- RC: route decision of the head packet (route() in cmodel/router.c) ----
+  wire [`TC_FLIT_W-1:0] head = head_pkt_o[`TC_FLIT_W-1:0];
+  wire [3:0]  h_type = head[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W];
+  wire [3:0]  h_tree = head[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
+  wire [15:0] h_src  = head[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W];
+  wire [31:0] h_tag  = head[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
+  wire [`TC_ROW_W-1:0] row = table_i[h_tree*`TC_ROW_W +: `TC_ROW_W];
+  wire        r_valid  = row[`TC_ROW_VALID_LSB];
+  wire        r_root   = row[`TC_ROW_ROOT_LSB];
+  wire [2:0]  r_toroot = row[`TC_ROW_TOROOT_LSB +: `TC_ROW_TOROOT_W];
+  wire        r_pe     = row[`TC_ROW_PE_LSB];
+  wire [7:0]  r_dirs8  = row[`TC_ROW_DIRS_LSB +: `TC_ROW_DIRS_W];
+  wire [NumPorts-1:0] r_dirs = r_dirs8[NumPorts-1:0];
+  wire [NumPorts-1:0] r_up   = {{(NumPorts-1){1'b0}}, 1'b1} << r_toroot;
+  wire [NO-1:0] down_mask = {r_pe && h_src != node_id_i, r_dirs};
+
+  reg [NO-1:0] r_mask;
+  reg          r_vc;
+  reg [3:0]    r_err;
+  always @* begin
+    r_mask = {NO{1'b0}};
+    r_vc = `TC_VC_DOWN;
+    r_err = `TC_ERR_NONE;
+    if (!r_valid)
+      r_err = `TC_ERR_NO_TREE;
+    else if (h_type != `TC_TYPE_BCAST)
+      r_err = `TC_ERR_BAD_TYPE;
+    else if (is_bcast_i && !r_pe)
+      r_err = `TC_ERR_NOT_MEMBER;
+    else if (is_bcast_i && h_src != node_id_i)
+      r_err = `TC_ERR_BAD_SRC;
+    else if (!is_bcast_i && is_down_i && (r_root || r_toroot != port_i))
+      r_err = `TC_ERR_BAD_DIR;
+    else if (!is_bcast_i && !is_down_i && !r_dirs8[port_i])
+      r_err = `TC_ERR_BAD_DIR;
+    else if (r_root || (!is_bcast_i && is_down_i))
+      r_mask = down_mask;
+    else begin
+      r_mask = {1'b0, r_up};
+      r_vc = `TC_VC_UP;
+    end
+  end
+
+  wire do_route = !routed_q && full_q[rd_slot_q];
+  assign free_o = routed_q && pend_q == {NO{1'b0}} && !busy_i;
+  assign req_o = routed_q ? pend_q : {NO{1'b0}};
+  assign out_vc_o = out_vc_q;
+
+  // ---- next state ----
+  always @* begin
+    full_d    = full_q;
+    wr_slot_d = wr_slot_q;
+    wr_idx_d  = wr_idx_q;
+    wr_len_d  = wr_len_q;
+    wr_tag_d  = wr_tag_q;
+    rd_slot_d = rd_slot_q;
+    routed_d  = routed_q;
+    out_vc_d  = out_vc_q;
+    pend_d    = pend_q & ~grant_i;
+    if (do_route) begin
+      routed_d = 1'b1;
+      pend_d   = r_mask;
+      out_vc_d = r_vc;
+    end
+    if (free_o) begin
+      routed_d = 1'b0;
+      full_d[rd_slot_q] = 1'b0;
+      rd_slot_d = (rd_slot_q == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : rd_slot_q + 1'b1;
+    end
+    if (wr_valid_i) begin
+      if (first) begin
+        wr_len_d = in_len;
+        wr_tag_d = wr_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
+      end
+      if (tail) begin
+        full_d[wr_slot_q] = 1'b1;
+        wr_slot_d = (wr_slot_q == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : wr_slot_q + 1'b1;
+        wr_idx_d = 3'd0;
+      end else begin
+        wr_idx_d = wr_idx_q + 3'd1;
+      end
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      full_q    <= {Slots{1'b0}};
+      wr_slot_q <= {SW{1'b0}};
+      wr_idx_q  <= 3'd0;
+      wr_len_q  <= 3'd0;
+      wr_tag_q  <= 32'd0;
+      rd_slot_q <= {SW{1'b0}};
+      routed_q  <= 1'b0;
+      out_vc_q  <= 1'b0;
+      pend_q    <= {NO{1'b0}};
+    end else begin
+      full_q    <= full_d;
+      wr_slot_q <= wr_slot_d;
+      wr_idx_q  <= wr_idx_d;
+      wr_len_q  <= wr_len_d;
+      wr_tag_q  <= wr_tag_d;
+      rd_slot_q <= rd_slot_d;
+      routed_q  <= routed_d;
+      out_vc_q  <= out_vc_d;
+      pend_q    <= pend_d;
+    end
+
+  // ---- observation record (fields gated so that unused bits are zero) ----
+  wire [31:0] in_tag = wr_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
+  wire ev_arrive = wr_valid_i && first;
+  assign obs_o[`TC_OBS_U_ARRIVE_LSB] = ev_arrive;
+  assign obs_o[`TC_OBS_U_FULL_LSB]   = tail;
+  assign obs_o[`TC_OBS_U_ROUTE_LSB]  = do_route;
+  assign obs_o[`TC_OBS_U_FREE_LSB]   = free_o;
+  assign obs_o[`TC_OBS_U_ERR_LSB +: `TC_OBS_U_ERR_W] = do_route ? r_err : 4'd0;
+  assign obs_o[`TC_OBS_U_HEADTAG_LSB +: `TC_OBS_U_HEADTAG_W] = (do_route || free_o) ? h_tag : 32'd0;
+  assign obs_o[`TC_OBS_U_WRTAG_LSB +: `TC_OBS_U_WRTAG_W] =
+      ev_arrive ? in_tag : (tail ? wr_tag_q : 32'd0);
+endmodule
