@@ -43,8 +43,8 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
                  p->link_lat, p->inj_lat, p->ej_lat);
         return NULL;
     }
-    if (p->slots < 1 || p->slots > TC_MAX_SLOTS) {
-        snprintf(err, errlen, "slots %d is not in 1..%d", p->slots, TC_MAX_SLOTS);
+    if (p->slots < 2 || p->slots > TC_MAX_SLOTS) { /* bubble flow control needs 2 */
+        snprintf(err, errlen, "slots %d is not in 2..%d", p->slots, TC_MAX_SLOTS);
         return NULL;
     }
     if (p->pe_credits < 1 || p->pe_credits > 255) {

@@ -99,7 +99,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         for (int u = 0; u < nu; u++) {
             const tc_unit *un = &r->u[u];
             unsigned vc = o == np ? 0 : un->out_vc;
-            if (un->routed && ((un->pend >> o) & 1) && op->cred[vc])
+            /* Bubble flow control: a copy that enters a ring (new dimension, new VC,
+             * injection) leaves one slot free there for the packets already in it. */
+            unsigned cont = o == np || (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
+            if (un->routed && ((un->pend >> o) & 1) && op->cred[vc] >= (cont ? 1u : 2u))
                 elig |= 1u << u;
         }
         if (elig)

@@ -7,6 +7,19 @@ static const char *const dir_names[8] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-", "W+
 
 const char *tc_dir_name(unsigned dir) { return dir < 8 ? dir_names[dir] : "?"; }
 
+const char *tc_err_name(unsigned code)
+{
+    static const char *const names[] = {
+        [TC_ERR_NONE] = "none",
+        [TC_ERR_NO_TREE] = "TreeId not configured at this node",
+        [TC_ERR_BAD_TYPE] = "packet type unknown or not carried on this subnet",
+        [TC_ERR_BAD_DIR] = "packet arrived from a direction its tree does not allow",
+        [TC_ERR_NOT_MEMBER] = "injected by a PE whose node has Pe = 0 in this tree",
+        [TC_ERR_BAD_SRC] = "injected header names another node as its source",
+    };
+    return code < sizeof names / sizeof names[0] && names[code] ? names[code] : "unknown error code";
+}
+
 tc_row tc_row_make(int root, int toroot, int pe, unsigned dirs)
 {
     tc_row r = 0;

@@ -44,7 +44,7 @@ module tc_router #(
   output wire [OBSW-1:0]   obs_o
 );
   localparam integer SF = `TC_SLOT_FLITS;
-  localparam integer PW = SF * FW;
+  localparam integer PW = SF * FW; // a unit's head packet
 
   // ---- collective routing table ----
   reg [`TC_TREES*`TC_ROW_W-1:0] table_q;
@@ -108,10 +108,17 @@ module tc_router #(
       wire [4:0] gidx;
       integer k;
 
+      // Bubble flow control: a copy that enters a ring (new dimension, new VC, or
+      // injection) needs two free slots, one that continues along its ring needs one,
+      // so every ring keeps a free slot and cannot deadlock. The PE is not a ring.
+      reg [7:0] avail;
+      reg       cont;
       always @* begin
-        for (k = 0; k < NU; k = k + 1)
-          elig[k] = !busy_q && req[k*NO + o] &&
-                    ((o == NP || !unit_vc[k]) ? cred0_q : cred1_q) != 8'd0;
+        for (k = 0; k < NU; k = k + 1) begin
+          avail = (o == NP || !unit_vc[k]) ? cred0_q : cred1_q;
+          cont = o == NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
+          elig[k] = !busy_q && req[k*NO + o] && avail >= (cont ? 8'd1 : 8'd2);
+        end
       end
 
       tc_rr_arb #(.N(NU), .IdxW(5)) u_arb (
@@ -126,10 +133,21 @@ module tc_router #(
         assign grant[u*NO + o] = gnt && gidx == u;
       end
 
-      wire [FW-1:0] hdr_new = head_pkts[gidx*PW +: FW];
-      wire [PW-1:0] pkt_cur = head_pkts[owner_q*PW +: PW];
-      wire [31:0]   vc_pad  = {{(32-NU){1'b0}}, unit_vc};
-      wire          take_vc = vc_pad[gidx];
+      wire [31:0] vc_pad  = {{(32-NU){1'b0}}, unit_vc};
+      wire        take_vc = vc_pad[gidx];
+
+      // The flit loaded this cycle: flit cnt of the owner while busy, else the
+      // header of the unit granted. A one-hot AND-OR over (unit, flit) pairs.
+      reg [FW-1:0] flit_sel;
+      reg [7:0]    sel_addr; // {unit, flit}
+      integer j;
+      always @* begin
+        sel_addr = busy_q ? {owner_q, cnt_q} : {gidx, 3'd0};
+        flit_sel = {FW{1'b0}};
+        for (j = 0; j < NU * SF; j = j + 1)
+          if (sel_addr == j[7:0])
+            flit_sel = flit_sel | head_pkts[j*FW +: FW];
+      end
 
       always @* begin
         busy_d  = busy_q;
@@ -143,16 +161,16 @@ module tc_router #(
         cred1_d = cred1_q + {7'd0, cred_in[2*o+1]} - {7'd0, gnt && o != NP && take_vc};
         if (busy_q) begin
           valid_d = 1'b1;
-          flit_d  = pkt_cur[cnt_q*FW +: FW];
+          flit_d  = flit_sel;
           if (cnt_q == len_q)
             busy_d = 1'b0;
           cnt_d = cnt_q + 3'd1;
         end else if (gnt) begin
           valid_d = 1'b1;
-          flit_d  = hdr_new;
+          flit_d  = flit_sel;
           vc_d    = take_vc;
           owner_d = gidx;
-          len_d   = hdr_new[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+          len_d   = flit_sel[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
           busy_d  = len_d != 3'd0;
           cnt_d   = 3'd1;
         end else begin

@@ -1,0 +1,106 @@
+# torcoll: `make sim` runs the RTL regression on the default 4x4 torus,
+# `make test` runs every test. See README.md.
+.DEFAULT_GOAL := sim
+SHELL := /bin/bash
+
+B       := build
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+CMODEL_SRC := $(wildcard cmodel/*.c)
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c
+UNIT_SRC   := $(wildcard tb/unit/test_*.c)
+RTL_SRC    := rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v
+HDRS       := $(wildcard cmodel/*.h tb/*.h) cmodel/format.def
+
+# Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
+NETS       := 4x4 5 2x3 3x3x2 2x2x2x2
+net_dims    = $(words $(subst x, ,$(1)))
+net_size    = $(or $(word $(2),$(subst x, ,$(1))),1)
+LINK_LAT   ?= 40
+INJ_LAT    ?= 150
+EJ_LAT     ?= 150
+SLOTS      ?= 2
+PE_CREDITS ?= 16
+
+include sim/deps.mk
+
+# ---------------------------------------------------------------- C model, tb
+$(B)/%.o: %.c $(HDRS) | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) $(WFLAGS) $(CFLAGS) -c $< -o $@
+$(B)/san/%.o: %.c $(HDRS) | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -c $< -o $@
+
+$(B)/libtc.a: $(CMODEL_SRC:%.c=$(B)/%.o)
+	ar rcs $@ $^
+$(B)/libtb.a: $(TB_SRC:%.c=$(B)/%.o)
+	ar rcs $@ $^
+$(B)/tcsim: $(B)/libtb.a $(B)/tb/dut_none.o $(B)/libtc.a
+	$(CC) -o $@ $(B)/tb/dut_none.o $(B)/libtb.a $(B)/libtc.a
+$(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%.c=$(B)/san/%.o)
+	$(CC) $(SAN) -o $@ $^
+
+$(B)/unit/%: tb/unit/%.c $(B)/libtc.a $(HDRS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtc.a -lcmocka
+$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) $(HDRS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) -lcmocka
+
+$(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
+	$(CC) $(WFLAGS) -o $@ $<
+rtl/tc_format.vh: $(B)/gen_format
+	$< > $@
+
+$(B):
+	@mkdir -p $(B)
+
+# ---------------------------------------------------------------- Verilated networks
+define NET_RULES
+$(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h $(B)/libtb.a $(B)/libtc.a | deps
+	@rm -f $$@ # Verilator's make does not track the C libraries: force the link
+	verilator --cc --exe --build -j 2 -Wall --assert --trace-fst -Irtl rtl/lint.vlt $(RTL_SRC) \
+	  --top-module tc_torus --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) \
+	  -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
+	  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \
+	  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GPeCredits=$(PE_CREDITS) \
+	  -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" \
+	  -CFLAGS "-I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
+	    -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
+	    -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
+	    -DTC_PE_CREDITS=$(PE_CREDITS)" \
+	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_$(1).log 2>&1 \
+	  || { tail -30 $(B)/obj_$(1).log; exit 1; }
+endef
+$(foreach n,$(NETS),$(eval $(call NET_RULES,$(n))))
+
+# ---------------------------------------------------------------- user targets
+.PHONY: sim test lint wave clean deps docs
+
+sim: $(B)/cosim_$(firstword $(NETS))
+	$(B)/cosim_$(firstword $(NETS)) --scen all
+
+# make wave SCEN=bcast_leaf [NET=4x4]: FST + GTKWave save file in build/wave/
+NET  ?= $(firstword $(NETS))
+SCEN ?= bcast_leaf
+wave: $(B)/cosim_$(NET)
+	@mkdir -p $(B)/wave
+	$(B)/cosim_$(NET) --scen $(SCEN) --wave $(B)/wave
+	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then gtkwave $(B)/wave/$(NET)_$(SCEN).gtkw; \
+	 else echo "headless: open $(B)/wave/$(NET)_$(SCEN).gtkw in GTKWave"; fi
+
+lint: rtl/tc_format.vh | deps
+	@bash sim/lint.sh
+
+test: | deps
+	@bash sim/test.sh
+
+docs: $(B)/cosim_$(firstword $(NETS))
+	@bash sim/docs.sh
+
+clean:
+	rm -rf $(B)

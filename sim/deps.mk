@@ -1,0 +1,14 @@
+# Tools the build needs, from Debian 12's packages. As root they are installed;
+# otherwise the build stops with the apt-get line to run.
+APT_PKGS := verilator iverilog yosys libcmocka-dev
+deps:
+	@missing=""; \
+	for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing tools; run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi

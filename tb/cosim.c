@@ -1,0 +1,601 @@
+/* Co-simulation: runs each scenario on the Verilated RTL and on the C golden model in
+ * lockstep with the same PE models, compares every node's observation record and PE
+ * ports every cycle, checks every packet against the reference timing diagrams and
+ * every delivery against a scoreboard. Built once per Verilated network
+ * (build/cosim_<net>); build/tcsim is the same program on the C model alone. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dut.h"
+#include "events.h"
+#include "pe.h"
+#include "scenario.h"
+
+#define MAX_DUTS 2
+#define CYCLE_LIMIT 400000
+
+typedef struct side side;
+
+typedef struct {
+    const tc_topo *topo;
+    const tc_row *rows;
+    const tc_stim *stim;
+    uint8_t *expect;   /* [tag-1][node]: 1 = a copy is due, 2 = delivered */
+    uint64_t *first_inj, *last_del; /* per tag */
+    int pending, errors;
+} scoreboard;
+
+struct side {
+    tc_dut *dut;
+    tc_pe *pe;
+    tc_evlog log;
+    scoreboard sb;
+    uint32_t *obs;
+    uint64_t last_event;
+};
+
+static void sb_error(scoreboard *sb, const char *who, const char *msg)
+{
+    if (sb->errors++ < 10)
+        fprintf(stderr, "  %s: %s\n", who, msg);
+}
+
+static void sink_inject(void *ctx, int node, uint32_t tag, uint64_t cycle)
+{
+    side *s = ctx;
+    tc_evlog_add(&s->log, cycle, node, TC_EV_INJ, 0, 0, 0, tag);
+    if (tag >= 1 && tag <= (uint32_t)s->sb.stim->npkt && s->sb.first_inj[tag - 1] == UINT64_MAX)
+        s->sb.first_inj[tag - 1] = cycle;
+}
+
+static void sink_eject(void *ctx, int node, uint32_t tag, uint64_t cycle)
+{
+    side *s = ctx;
+    tc_evlog_add(&s->log, cycle, node, TC_EV_EJ, 0, 0, 0, tag);
+}
+
+static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t cycle)
+{
+    side *s = ctx;
+    scoreboard *sb = &s->sb;
+    uint32_t tag = (uint32_t)TC_HGET(&f[0], TAG);
+    char msg[200];
+    tc_evlog_add(&s->log, cycle, node, TC_EV_DELIVER, 0, 0, 0, tag);
+    if (tag < 1 || tag > (uint32_t)sb->stim->npkt) {
+        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received a packet with unknown tag %u", cycle,
+                 node, tag);
+        sb_error(sb, s->dut->name, msg);
+        return;
+    }
+    uint8_t *e = &sb->expect[(size_t)(tag - 1) * (size_t)sb->topo->n + (size_t)node];
+    const tc_pkt *p = &sb->stim->pkt[tag - 1];
+    if (*e != 1) {
+        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received tag %u %s", cycle, node, tag,
+                 *e == 2 ? "a second time (duplicate)" : "although it is not a destination");
+        sb_error(sb, s->dut->name, msg);
+        return;
+    }
+    if (n != p->nflits || memcmp(f, p->flit, sizeof(tc_flit) * (size_t)n)) {
+        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received tag %u with different bits", cycle,
+                 node, tag);
+        sb_error(sb, s->dut->name, msg);
+    }
+    *e = 2;
+    sb->pending--;
+    sb->last_del[tag - 1] = cycle;
+}
+
+static void sink_error(void *ctx, int node, const char *m, uint64_t cycle)
+{
+    side *s = ctx;
+    char msg[256];
+    snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d: %s", cycle, node, m);
+    sb_error(&s->sb, s->dut->name, msg);
+}
+
+static int len_of(void *ctx, uint32_t tag)
+{
+    const tc_stim *st = ctx;
+    return tag >= 1 && tag <= (uint32_t)st->npkt ? st->pkt[tag - 1].nflits - 1 : 0;
+}
+
+static int experr_index(const tc_stim *st, uint32_t tag)
+{
+    for (int i = 0; i < st->nexperr; i++)
+        if (st->experr[i].tag == tag)
+            return i;
+    return -1;
+}
+
+static void sb_init(scoreboard *sb, const tc_topo *t, const tc_row *rows, const tc_stim *st)
+{
+    memset(sb, 0, sizeof *sb);
+    sb->topo = t;
+    sb->rows = rows;
+    sb->stim = st;
+    sb->expect = calloc((size_t)st->npkt * (size_t)t->n, 1);
+    sb->first_inj = malloc(sizeof(uint64_t) * (size_t)st->npkt);
+    sb->last_del = calloc((size_t)st->npkt, sizeof(uint64_t));
+    for (int i = 0; i < st->npkt; i++) {
+        const tc_flit *h = &st->pkt[i].flit[0];
+        int tree = (int)TC_HGET(h, TREE), src = st->pkt[i].node;
+        sb->first_inj[i] = UINT64_MAX;
+        if (experr_index(st, (uint32_t)i + 1) >= 0)
+            continue;
+        for (int k = 0; k < t->n; k++) {
+            tc_row r = TC_ROWP(rows, k, tree);
+            if (k != src && TC_RGET(r, VALID) && TC_RGET(r, PE)) {
+                sb->expect[(size_t)i * (size_t)t->n + (size_t)k] = 1;
+                sb->pending++;
+            }
+        }
+    }
+}
+
+static void sb_free(scoreboard *sb)
+{
+    free(sb->expect);
+    free(sb->first_inj);
+    free(sb->last_del);
+}
+
+/* Route errors seen must be exactly the expected ones. */
+static void check_errors(side *s, int verbose)
+{
+    const tc_stim *st = s->sb.stim;
+    int *seen = calloc((size_t)st->nexperr + 1, sizeof(int));
+    char msg[256], un[32];
+    for (size_t i = 0; i < s->log.n; i++) {
+        const tc_event *e = &s->log.ev[i];
+        if (e->kind != TC_EV_ROUTE || !e->err)
+            continue;
+        int x = experr_index(st, e->tag);
+        if (x >= 0 && st->experr[x].node == e->node && st->experr[x].unit == e->idx &&
+            st->experr[x].err == e->err) {
+            seen[x]++;
+            if (verbose)
+                printf("    expected error reported: node %d %s, tag %u: %s\n", e->node,
+                       tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag, tc_err_name(e->err));
+            continue;
+        }
+        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d %s dropped tag %u: %s", e->cycle, e->node,
+                 tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag, tc_err_name(e->err));
+        sb_error(&s->sb, s->dut->name, msg);
+    }
+    for (int x = 0; x < st->nexperr; x++)
+        if (seen[x] != 1) {
+            snprintf(msg, sizeof msg, "tag %u: error '%s' expected once at node %d, seen %d times",
+                     st->experr[x].tag, tc_err_name((unsigned)st->experr[x].err), st->experr[x].node, seen[x]);
+            sb_error(&s->sb, s->dut->name, msg);
+        }
+    free(seen);
+}
+
+/* Prints both sides' events of one tag up to cycle, side by side. */
+static void print_side_by_side(side *sd, int nd, uint32_t tag, uint64_t cycle)
+{
+    char line[2][160];
+    size_t i[2] = {0, 0};
+    int np = sd[0].dut->nports;
+    fprintf(stderr, "  timing diagram of tag %u up to cycle %" PRIu64 ":\n  %-74s | %s\n", tag, cycle,
+            sd[0].dut->name, nd > 1 ? sd[1].dut->name : "");
+    for (;;) {
+        int any = 0;
+        for (int d = 0; d < 2; d++) {
+            line[d][0] = 0;
+            if (d >= nd)
+                continue;
+            while (i[d] < sd[d].log.n && sd[d].log.ev[i[d]].tag != tag)
+                i[d]++;
+            if (i[d] < sd[d].log.n && sd[d].log.ev[i[d]].cycle <= cycle) {
+                char *buf = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&buf, &len);
+                tc_event_print(m, np, &sd[d].log.ev[i[d]]);
+                fclose(m);
+                buf[len ? len - 1 : 0] = 0;
+                snprintf(line[d], sizeof line[d], "%s", buf);
+                free(buf);
+                i[d]++;
+                any = 1;
+            }
+        }
+        if (!any)
+            break;
+        fprintf(stderr, "  %-74s | %s\n", line[0], line[1]);
+    }
+}
+
+static void report_obs_mismatch(side *sd, int nd, int node, uint64_t cycle)
+{
+    tc_evlog l[2];
+    size_t w = (size_t)TC_OBS_WORDS(sd[0].dut->nports);
+    fprintf(stderr, "  MISMATCH at cycle %" PRIu64 ", node %d: observation records differ\n", cycle, node);
+    for (int d = 0; d < nd; d++) {
+        tc_evlog_init(&l[d], sd[d].dut->nodes, sd[d].dut->nports);
+        memcpy(l[d].head_tag, sd[d].log.head_tag, sizeof(uint32_t) * (size_t)sd[d].dut->nodes *
+                                                       (size_t)(2 * sd[d].dut->nports + 1));
+        tc_evlog_decode(&l[d], cycle, node, sd[d].obs + (size_t)node * w);
+        fprintf(stderr, "  %s events this cycle:\n", sd[d].dut->name);
+        for (size_t i = 0; i < l[d].n; i++) {
+            fprintf(stderr, "    ");
+            tc_event_print(stderr, sd[d].dut->nports, &l[d].ev[i]);
+        }
+    }
+    uint32_t shown[16];
+    int nshown = 0;
+    for (int d = 0; d < nd; d++) {
+        for (size_t i = 0; i < l[d].n; i++) {
+            int seen = !l[d].ev[i].tag;
+            for (int k = 0; k < nshown; k++)
+                seen |= shown[k] == l[d].ev[i].tag;
+            if (seen || nshown == 16)
+                continue;
+            shown[nshown++] = l[d].ev[i].tag;
+            print_side_by_side(sd, nd, l[d].ev[i].tag, cycle);
+        }
+        tc_evlog_free(&l[d]);
+    }
+    fprintf(stderr, "  cycle window: %" PRIu64 "..%" PRIu64 "\n", cycle > 50 ? cycle - 50 : 0, cycle);
+}
+
+static void write_gtkw(const char *gtkw, const char *fst, int node, uint64_t cycle)
+{
+    FILE *f = fopen(gtkw, "w");
+    if (!f)
+        return;
+    const char *sig[] = {"clk_i", "rst_ni", "link_valid_i", "link_vc_i", "link_flit_i", "link_cred_o",
+                         "link_valid_o", "link_vc_o", "link_flit_o", "link_cred_i", "inj_valid_i",
+                         "inj_flit_i", "inj_cred_o", "ej_valid_o", "ej_flit_o", "ej_cred_i", NULL};
+    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n", fst, cycle > 60 ? 2 * (cycle - 60) : 0);
+    fprintf(f, "[markers]\n[marker] %" PRIu64 "\n", 2 * cycle);
+    fprintf(f, "@200\n-router %d\n@22\n", node);
+    for (int i = 0; sig[i]; i++)
+        fprintf(f, "TOP.tc_torus.g_node[%d].u_router.%s\n", node, sig[i]);
+    fclose(f);
+}
+
+typedef struct {
+    const char *scen, *net_name;
+    int use_rtl;
+    uint64_t seed;
+    const char *fst;       /* trace the RTL into this file */
+    uint64_t stop_at;      /* stop after this cycle (0: run to the end) */
+    const char *wavedrom;  /* directory for reference diagrams, or NULL */
+    tc_params p;
+} run_opts;
+
+/* Runs one scenario; returns 0 on PASS, the cycle of a mismatch + 1 otherwise in *mis. */
+static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
+{
+    char err[256];
+    tc_topo topo;
+    tc_params p = o->p;
+    side sd[MAX_DUTS];
+    int nd = 0, fail = 0;
+    tc_stim st;
+
+    memset(sd, 0, sizeof sd);
+    *mis_cycle = 0;
+    if (o->use_rtl) {
+        if (!(sd[nd].dut = tc_dut_rtl(&p, o->fst, err, sizeof err))) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        nd++;
+    }
+    if (!o->fst) {
+        if (!(sd[nd].dut = tc_dut_cmodel(&p, err, sizeof err))) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        nd++;
+    }
+    tc_topo_init(&topo, p.ndims, p.size, err, sizeof err);
+    tc_row *rows = calloc((size_t)topo.n * TC_TREES, sizeof(tc_row));
+    tc_default_table(&topo, rows);
+    if (tc_table_validate(&topo, rows, err, sizeof err)) {
+        fprintf(stderr, "planner built an invalid table: %s\n", err);
+        return 1;
+    }
+    if (tc_scenario_build(o->scen, &topo, rows, o->seed, &st)) {
+        fprintf(stderr, "unknown scenario '%s'\n", o->scen);
+        return 1;
+    }
+
+    int np = 2 * p.ndims;
+    size_t ow = (size_t)TC_OBS_WORDS(np);
+    for (int d = 0; d < nd; d++) {
+        side *s = &sd[d];
+        s->pe = calloc((size_t)topo.n, sizeof *s->pe);
+        s->obs = calloc((size_t)topo.n * ow, sizeof(uint32_t));
+        tc_evlog_init(&s->log, topo.n, np);
+        sb_init(&s->sb, &topo, rows, &st);
+        for (int k = 0; k < topo.n; k++) {
+            tc_pe_init(&s->pe[k], k, p.slots, p.pe_credits);
+            s->pe[k].stall = &st.stall[k];
+            s->pe[k].nstall = 1;
+        }
+        for (int i = 0; i < st.npkt; i++) {
+            tc_pe *pe = &s->pe[st.pkt[i].node];
+            pe->queue = realloc(pe->queue, sizeof *pe->queue * (size_t)(pe->nqueue + 1));
+            pe->queue[pe->nqueue++] = &st.pkt[i];
+        }
+        for (int k = 0; k < topo.n; k++)
+            for (int tree = 0; tree < TC_TREES; tree++)
+                s->dut->ops->cfg(s->dut, k, tree, TC_ROWP(rows, k, tree));
+    }
+
+    uint64_t t, drain = 2 * (uint64_t)(p.link_lat + p.inj_lat + p.ej_lat) + 64;
+    tc_pe_sink sinks[MAX_DUTS];
+    for (int d = 0; d < nd; d++)
+        sinks[d] = (tc_pe_sink){&sd[d], sink_inject, sink_eject, sink_deliver, sink_error};
+    for (t = 0; t < CYCLE_LIMIT && !fail; t++) {
+        tc_pe_out out[MAX_DUTS];
+        for (int k = 0; k < topo.n && !fail; k++) {
+            for (int d = 0; d < nd; d++) {
+                tc_pe_in in;
+                sd[d].dut->ops->pe_out(sd[d].dut, k, &out[d]);
+                tc_pe_cycle(&sd[d].pe[k], &out[d], &in, t, &sinks[d]);
+                sd[d].dut->ops->pe_in(sd[d].dut, k, &in);
+            }
+            if (nd == 2 && (out[0].inj_cred != out[1].inj_cred || out[0].ej.valid != out[1].ej.valid ||
+                            (out[0].ej.valid && memcmp(&out[0].ej.flit, &out[1].ej.flit, sizeof(tc_flit))))) {
+                fprintf(stderr, "  MISMATCH at cycle %" PRIu64 ", node %d PE port: %s ej %d/%016" PRIx64
+                        "%016" PRIx64 " inj_cred %d | %s ej %d/%016" PRIx64 "%016" PRIx64 " inj_cred %d\n",
+                        t, k, sd[0].dut->name, out[0].ej.valid, out[0].ej.flit.w[1], out[0].ej.flit.w[0],
+                        out[0].inj_cred, sd[1].dut->name, out[1].ej.valid, out[1].ej.flit.w[1],
+                        out[1].ej.flit.w[0], out[1].inj_cred);
+                *mis_cycle = t + 1;
+                *mis_node = k;
+                fail = 1;
+            }
+        }
+        if (fail)
+            break;
+        for (int d = 0; d < nd; d++) {
+            size_t before = sd[d].log.n;
+            sd[d].dut->ops->step(sd[d].dut, sd[d].obs);
+            for (int k = 0; k < topo.n; k++)
+                tc_evlog_decode(&sd[d].log, t, k, sd[d].obs + (size_t)k * ow);
+            if (sd[d].log.n != before)
+                sd[d].last_event = t;
+        }
+        if (nd == 2)
+            for (int k = 0; k < topo.n; k++)
+                if (memcmp(sd[0].obs + (size_t)k * ow, sd[1].obs + (size_t)k * ow, ow * sizeof(uint32_t))) {
+                    report_obs_mismatch(sd, nd, k, t);
+                    *mis_cycle = t + 1;
+                    *mis_node = k;
+                    fail = 1;
+                    break;
+                }
+        if (o->stop_at && t >= o->stop_at)
+            break;
+        int idle = 1;
+        for (int k = 0; k < topo.n && idle; k++)
+            idle = tc_pe_idle(&sd[0].pe[k]);
+        if (idle && sd[0].sb.pending == 0 && t > sd[0].last_event + drain)
+            break;
+    }
+
+    int violations = 0;
+    uint64_t maxlat = 0, copies = 0;
+    if (!fail && !o->stop_at) {
+        for (int d = 0; d < nd; d++) {
+            side *s = &sd[d];
+            if (t >= CYCLE_LIMIT) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "no progress: still running after %d cycles", CYCLE_LIMIT);
+                sb_error(&s->sb, s->dut->name, msg);
+            }
+            for (int i = 0; i < st.npkt; i++)
+                for (int k = 0; k < topo.n; k++)
+                    if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 1) {
+                        char msg[128];
+                        snprintf(msg, sizeof msg, "tag %d never reached node %d (lost)", i + 1, k);
+                        sb_error(&s->sb, s->dut->name, msg);
+                    } else if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 2) {
+                        copies++;
+                    }
+            check_errors(s, d == nd - 1);
+            if (s->sb.errors)
+                fail = 1;
+        }
+        copies /= (uint64_t)nd;
+        side *ref = &sd[nd - 1];
+        violations = tc_ref_check(&ref->log, &topo, &p, st.exact, len_of, &st, stderr);
+        if (violations)
+            fail = 1;
+        for (int i = 0; i < st.npkt; i++)
+            if (ref->sb.first_inj[i] != UINT64_MAX && ref->sb.last_del[i] > ref->sb.first_inj[i] &&
+                ref->sb.last_del[i] - ref->sb.first_inj[i] > maxlat)
+                maxlat = ref->sb.last_del[i] - ref->sb.first_inj[i];
+        printf("%s  %-8s %-13s packets %3d  copies %5" PRIu64 "  cycles %7" PRIu64
+               "  max latency %6" PRIu64 "  (%s)\n",
+               fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat,
+               nd == 2 ? "RTL = C model" : sd[0].dut->name);
+        if (o->wavedrom && !fail && st.exact) {
+            /* the passage of the lone packet through each block */
+            char path[512];
+            int src = st.pkt[0].node, root = -1, mid = -1;
+            for (int k = 0; k < topo.n; k++)
+                if (TC_RGET(TC_ROWP(rows, k, 0), ROOT))
+                    root = k;
+            for (size_t i = 0; i < ref->log.n && mid < 0; i++)
+                if (ref->log.ev[i].kind == TC_EV_ARRIVE && (ref->log.ev[i].idx & 1) == TC_VC_DOWN &&
+                    ref->log.ev[i].idx < 2 * np)
+                    mid = (int)i;
+            struct {
+                const char *file, *title;
+                int node, unit;
+            } dia[3] = {
+                {"broadcaster", "PEGroup FIFO and Broadcaster: a packet injected by a PE", src, 2 * np},
+                {"vcdown", "VCDown: one hop down the tree", mid >= 0 ? ref->log.ev[mid].node : -1,
+                 mid >= 0 ? ref->log.ev[mid].idx : 0},
+                {"vcup_root", "VCUp at the root: a broadcast request turns down the tree", root, -1},
+            };
+            for (size_t i = 0; i < ref->log.n; i++)
+                if (ref->log.ev[i].node == root && ref->log.ev[i].kind == TC_EV_ARRIVE)
+                    dia[2].unit = ref->log.ev[i].idx;
+            for (int i = 0; i < 3; i++) {
+                if (dia[i].node < 0 || dia[i].unit < 0)
+                    continue;
+                snprintf(path, sizeof path, "%s/%s.json", o->wavedrom, dia[i].file);
+                FILE *f = fopen(path, "w");
+                if (f) {
+                    tc_wavedrom(f, &ref->log, dia[i].node, dia[i].unit, st.pkt[0].flit[0].w[1] & 0xffffffffu,
+                                st.pkt[0].nflits - 1, dia[i].title);
+                    fclose(f);
+                }
+            }
+        }
+    } else if (fail) {
+        printf("FAIL  %-8s %-13s mismatch at cycle %" PRIu64 " node %d\n", o->net_name, o->scen,
+               *mis_cycle - 1, *mis_node);
+    }
+
+    for (int d = 0; d < nd; d++) {
+        for (int k = 0; k < topo.n; k++)
+            free(sd[d].pe[k].queue);
+        free(sd[d].pe);
+        free(sd[d].obs);
+        tc_evlog_free(&sd[d].log);
+        sb_free(&sd[d].sb);
+        sd[d].dut->ops->close(sd[d].dut);
+    }
+    tc_stim_free(&st);
+    free(rows);
+    return fail;
+}
+
+static int parse_topo(const char *s, tc_params *p)
+{
+    int n = sscanf(s, "%dx%dx%dx%d", &p->size[0], &p->size[1], &p->size[2], &p->size[3]);
+    if (n < 1)
+        return -1;
+    p->ndims = n;
+    for (int d = n; d < TC_MAX_DIMS; d++)
+        p->size[d] = 1;
+    return 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: cosim [--scen NAME|all] [--seed N] [--wave DIR] [--wavedrom DIR] [--list]\n"
+            "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] ... (C model only)\n");
+}
+
+int main(int argc, char **argv)
+{
+    run_opts o;
+    char err[256], net_name[32];
+    const char *scen = "all", *wave_dir = NULL;
+    int nfail = 0, npass = 0;
+    tc_params rtl_p;
+    tc_dut *probe;
+
+    memset(&o, 0, sizeof o);
+    tc_params_default(&o.p);
+    o.seed = 1;
+    /* A binary with RTL compares it with the C model on the RTL's network. */
+    if ((probe = tc_dut_rtl(&rtl_p, NULL, err, sizeof err))) {
+        probe->ops->close(probe);
+        o.use_rtl = 1;
+        o.p = rtl_p;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--list")) {
+            for (int k = 0; tc_scenario_names[k]; k++)
+                puts(tc_scenario_names[k]);
+            return 0;
+        } else if (!v) {
+            usage();
+            return 2;
+        } else if (!strcmp(a, "--scen")) {
+            scen = v;
+        } else if (!strcmp(a, "--seed")) {
+            o.seed = strtoull(v, NULL, 0);
+        } else if (!strcmp(a, "--wave")) {
+            wave_dir = v;
+        } else if (!strcmp(a, "--wavedrom")) {
+            o.wavedrom = v;
+        } else if (!strcmp(a, "--topo") && !o.use_rtl) {
+            if (parse_topo(v, &o.p)) {
+                fprintf(stderr, "bad --topo '%s': expected e.g. 4x4 or 8x8x8\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--link-lat") && !o.use_rtl) {
+            o.p.link_lat = atoi(v);
+        } else if (!strcmp(a, "--inj-lat") && !o.use_rtl) {
+            o.p.inj_lat = atoi(v);
+        } else if (!strcmp(a, "--ej-lat") && !o.use_rtl) {
+            o.p.ej_lat = atoi(v);
+        } else {
+            fprintf(stderr, "unknown or inapplicable option '%s'\n", a);
+            usage();
+            return 2;
+        }
+        i++;
+    }
+    tc_topo topo;
+    if (tc_topo_init(&topo, o.p.ndims, o.p.size, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    o.net_name = tc_topo_name(&topo, net_name, sizeof net_name);
+
+    for (int k = 0; tc_scenario_names[k]; k++) {
+        uint64_t mis;
+        int node;
+        if (strcmp(scen, "all") && strcmp(scen, tc_scenario_names[k]))
+            continue;
+        o.scen = tc_scenario_names[k];
+        o.fst = NULL;
+        o.stop_at = 0;
+        int f = run_scenario(&o, &mis, &node);
+        if (f && mis && o.use_rtl) {
+            /* Run the RTL again with a waveform up to the mismatch. */
+            char fst[512], gtkw[512];
+            const char *dir = wave_dir ? wave_dir : "build/wave";
+            mkdir(dir, 0777);
+            snprintf(fst, sizeof fst, "%s/%s_%s.fst", dir, net_name, o.scen);
+            snprintf(gtkw, sizeof gtkw, "%s/%s_%s.gtkw", dir, net_name, o.scen);
+            run_opts w = o;
+            w.fst = fst;
+            w.stop_at = mis + 20;
+            uint64_t m2;
+            int n2;
+            run_scenario(&w, &m2, &n2);
+            write_gtkw(gtkw, fst, node, mis - 1);
+            fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
+        } else if (!f && wave_dir && o.use_rtl && !strcmp(scen, o.scen)) {
+            char fst[512], gtkw[512];
+            snprintf(fst, sizeof fst, "%s/%s_%s.fst", wave_dir, net_name, o.scen);
+            snprintf(gtkw, sizeof gtkw, "%s/%s_%s.gtkw", wave_dir, net_name, o.scen);
+            run_opts w = o;
+            w.fst = fst;
+            w.stop_at = 0;
+            uint64_t m2;
+            int n2;
+            run_scenario(&w, &m2, &n2);
+            write_gtkw(gtkw, fst, 0, 0);
+            fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
+        }
+        if (f)
+            nfail++;
+        else
+            npass++;
+    }
+    if (npass + nfail == 0) {
+        fprintf(stderr, "unknown scenario '%s' (--list shows them)\n", scen);
+        return 2;
+    }
+    printf("%s: %d passed, %d failed\n", net_name, npass, nfail);
+    return nfail ? 1 : 0;
+}

@@ -1,0 +1,41 @@
+/* A device under test: the C golden model or the Verilated RTL torus, driven through
+ * the same narrow interface so the testbench logic is written once, in C. */
+#ifndef TC_DUT_H
+#define TC_DUT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "../cmodel/net.h"
+
+typedef struct tc_dut tc_dut;
+
+typedef struct {
+    void (*cfg)(tc_dut *d, int node, int tree, tc_row row); /* before cycle 0 */
+    void (*pe_out)(tc_dut *d, int node, tc_pe_out *out);    /* registered outputs */
+    void (*pe_in)(tc_dut *d, int node, const tc_pe_in *in);
+    void (*step)(tc_dut *d, uint32_t *obs); /* one clock; obs of all nodes, or NULL */
+    void (*close)(tc_dut *d);
+} tc_dut_ops;
+
+struct tc_dut {
+    const char *name;
+    const tc_dut_ops *ops;
+    tc_params p;
+    int nodes, nports;
+    void *impl;
+};
+
+tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen);
+/* The RTL's parameters are fixed when it is Verilated: it reports them in p.
+ * fst: write a waveform there (NULL: no trace). NULL if built without RTL. */
+tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,30 @@
+#include <stdlib.h>
+
+#include "dut.h"
+
+static void cm_cfg(tc_dut *d, int node, int tree, tc_row row) { tc_net_cfg(d->impl, node, tree, row); }
+static void cm_pe_out(tc_dut *d, int node, tc_pe_out *out) { tc_net_pe_out(d->impl, node, out); }
+static void cm_pe_in(tc_dut *d, int node, const tc_pe_in *in) { tc_net_pe_in(d->impl, node, in); }
+static void cm_step(tc_dut *d, uint32_t *obs) { tc_net_step(d->impl, obs); }
+static void cm_close(tc_dut *d)
+{
+    tc_net_free(d->impl);
+    free(d);
+}
+
+static const tc_dut_ops cm_ops = {cm_cfg, cm_pe_out, cm_pe_in, cm_step, cm_close};
+
+tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen)
+{
+    tc_net *n = tc_net_new(p, err, errlen);
+    if (!n)
+        return NULL;
+    tc_dut *d = calloc(1, sizeof *d);
+    d->name = "C model";
+    d->ops = &cm_ops;
+    d->p = *p;
+    d->nodes = tc_net_topo(n)->n;
+    d->nports = tc_net_nports(n);
+    d->impl = n;
+    return d;
+}

@@ -1,0 +1,153 @@
+// Thin C++ shim between the C testbench and the Verilated torus (Vtc_torus): it only
+// moves bits between tc_dut calls and the model's ports. The build passes the
+// Verilator -G parameters again as TC_* macros so the shim can report them.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "Vtc_torus.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "dut.h"
+
+namespace {
+
+struct Rtl {
+    VerilatedContext ctx;
+    Vtc_torus *top;
+    VerilatedFstC *fst;
+    uint64_t time;
+};
+
+template <typename T> void put_bit(T &v, int i, bool b)
+{
+    v = b ? (T)(v | ((T)1 << i)) : (T)(v & ~((T)1 << i));
+}
+template <std::size_t W> void put_bit(VlWide<W> &v, int i, bool b)
+{
+    v[i >> 5] = b ? (v[i >> 5] | (1u << (i & 31))) : (v[i >> 5] & ~(1u << (i & 31)));
+}
+template <typename T> bool get_bit(const T &v, int i) { return (v >> i) & 1; }
+template <std::size_t W> bool get_bit(const VlWide<W> &v, int i) { return (v[i >> 5] >> (i & 31)) & 1; }
+
+Rtl *rtl(tc_dut *d) { return static_cast<Rtl *>(d->impl); }
+
+void half_cycle(Rtl *r, int clk)
+{
+    r->top->clk_i = clk;
+    r->top->eval();
+    if (r->fst)
+        r->fst->dump(r->time);
+    r->time++;
+}
+
+void rtl_cfg(tc_dut *d, int node, int tree, tc_row row)
+{
+    Rtl *r = rtl(d);
+    r->top->cfg_we_i = 1;
+    r->top->cfg_node_i = (uint16_t)node;
+    r->top->cfg_tree_i = (uint8_t)tree;
+    r->top->cfg_row_i = row;
+    half_cycle(r, 1);
+    half_cycle(r, 0);
+    r->top->cfg_we_i = 0;
+}
+
+void rtl_pe_out(tc_dut *d, int node, tc_pe_out *out)
+{
+    Vtc_torus *t = rtl(d)->top;
+    std::memset(out, 0, sizeof *out);
+    out->ej.valid = get_bit(t->ej_valid_o, node);
+    for (int w = 0; w < 4; w++)
+        out->ej.flit.w[w >> 1] |= (uint64_t)t->ej_flit_o[node * 4 + w] << (32 * (w & 1));
+    out->inj_cred = get_bit(t->inj_cred_o, node);
+}
+
+void rtl_pe_in(tc_dut *d, int node, const tc_pe_in *in)
+{
+    Vtc_torus *t = rtl(d)->top;
+    put_bit(t->inj_valid_i, node, in->inj.valid);
+    for (int w = 0; w < 4; w++)
+        t->inj_flit_i[node * 4 + w] = (uint32_t)(in->inj.flit.w[w >> 1] >> (32 * (w & 1)));
+    put_bit(t->ej_cred_i, node, in->ej_cred);
+}
+
+void rtl_step(tc_dut *d, uint32_t *obs)
+{
+    Rtl *r = rtl(d);
+    r->top->eval(); // inputs of this cycle settle before the observation is read
+    if (obs) {
+        const int bits = TC_OBS_BITS(d->nports), words = TC_OBS_WORDS(d->nports);
+        std::memset(obs, 0, sizeof(uint32_t) * words * d->nodes);
+        for (int n = 0; n < d->nodes; n++)
+            for (int b = 0; b < bits; b++)
+                if (get_bit(r->top->obs_o, n * bits + b))
+                    obs[n * words + (b >> 5)] |= 1u << (b & 31);
+    }
+    half_cycle(r, 1);
+    half_cycle(r, 0);
+}
+
+void rtl_close(tc_dut *d)
+{
+    Rtl *r = rtl(d);
+    if (r->fst) {
+        r->fst->close();
+        delete r->fst;
+    }
+    r->top->final();
+    delete r->top;
+    delete r;
+    std::free(d);
+}
+
+const tc_dut_ops rtl_ops = {rtl_cfg, rtl_pe_out, rtl_pe_in, rtl_step, rtl_close};
+
+} // namespace
+
+extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    tc_params_default(p);
+    p->ndims = TC_NDIMS;
+    p->size[0] = TC_SX;
+    p->size[1] = TC_SY;
+    p->size[2] = TC_SZ;
+    p->size[3] = TC_SW;
+    p->link_lat = TC_LINK_LAT;
+    p->inj_lat = TC_INJ_LAT;
+    p->ej_lat = TC_EJ_LAT;
+    p->slots = TC_SLOTS;
+    p->pe_credits = TC_PE_CREDITS;
+
+    Rtl *r = new Rtl;
+    r->time = 0;
+    r->fst = nullptr;
+    if (fst) {
+        r->ctx.traceEverOn(true);
+    }
+    r->top = new Vtc_torus(&r->ctx, "TOP");
+    if (fst) {
+        r->fst = new VerilatedFstC;
+        r->top->trace(r->fst, 99);
+        r->fst->open(fst);
+    }
+    tc_dut *d = static_cast<tc_dut *>(std::calloc(1, sizeof *d));
+    d->name = "RTL";
+    d->ops = &rtl_ops;
+    d->p = *p;
+    d->nodes = TC_SX * TC_SY * TC_SZ * TC_SW;
+    d->nports = 2 * TC_NDIMS;
+    d->impl = r;
+    r->top->clk_i = 0;
+    r->top->rst_ni = 0;
+    r->top->cfg_we_i = 0;
+    half_cycle(r, 0);
+    half_cycle(r, 1);
+    half_cycle(r, 0);
+    r->top->rst_ni = 1;
+    r->top->eval();
+    return d;
+}

@@ -1,0 +1,298 @@
+#include "events.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cmodel/router.h"
+
+void tc_evlog_init(tc_evlog *l, int nodes, int nports)
+{
+    memset(l, 0, sizeof *l);
+    l->nodes = nodes;
+    l->nports = nports;
+    l->head_tag = calloc((size_t)nodes * (size_t)(2 * nports + 1), sizeof(uint32_t));
+}
+
+void tc_evlog_free(tc_evlog *l)
+{
+    free(l->ev);
+    free(l->head_tag);
+    memset(l, 0, sizeof *l);
+}
+
+void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int src, int err, uint32_t tag)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 4096;
+        l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
+    }
+    l->ev[l->n++] = (tc_event){cycle, tag, node, (uint8_t)kind, (uint8_t)idx, (uint8_t)src, (uint8_t)err};
+}
+
+void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
+{
+    int np = l->nports, nu = 2 * np + 1;
+    for (int u = 0; u < nu; u++) {
+        unsigned b = (unsigned)u * TC_OBS_UNIT_W;
+        uint32_t wr_tag = (uint32_t)tc_bv_get(obs, b + TC_OBS_U_WRTAG_LSB, 32);
+        uint32_t head_tag = (uint32_t)tc_bv_get(obs, b + TC_OBS_U_HEADTAG_LSB, 32);
+        if (tc_bv_get(obs, b + TC_OBS_U_ARRIVE_LSB, 1))
+            tc_evlog_add(l, cycle, node, TC_EV_ARRIVE, u, 0, 0, wr_tag);
+        if (tc_bv_get(obs, b + TC_OBS_U_FULL_LSB, 1))
+            tc_evlog_add(l, cycle, node, TC_EV_FULL, u, 0, 0, wr_tag);
+        if (tc_bv_get(obs, b + TC_OBS_U_ROUTE_LSB, 1)) {
+            l->head_tag[(size_t)node * (size_t)nu + (size_t)u] = head_tag;
+            tc_evlog_add(l, cycle, node, TC_EV_ROUTE, u, 0,
+                         (int)tc_bv_get(obs, b + TC_OBS_U_ERR_LSB, 4), head_tag);
+        }
+        if (tc_bv_get(obs, b + TC_OBS_U_FREE_LSB, 1))
+            tc_evlog_add(l, cycle, node, TC_EV_FREE, u, 0, 0, head_tag);
+    }
+    for (int o = 0; o <= np; o++) {
+        unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)o * TC_OBS_OUT_W;
+        if (tc_bv_get(obs, b + TC_OBS_O_GRANT_LSB, 1)) {
+            int u = (int)tc_bv_get(obs, b + TC_OBS_O_SRC_LSB, 5);
+            tc_evlog_add(l, cycle, node, TC_EV_GRANT, o, u, 0,
+                         u < nu ? l->head_tag[(size_t)node * (size_t)nu + (size_t)u] : 0);
+        }
+    }
+}
+
+const char *tc_ev_name(int kind)
+{
+    static const char *const names[TC_EV_KINDS] = {"inject", "arrive", "full",  "route",
+                                                   "grant",  "free",   "eject", "deliver"};
+    return kind >= 0 && kind < TC_EV_KINDS ? names[kind] : "?";
+}
+
+const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
+{
+    if (unit == 2 * nports)
+        snprintf(buf, len, "Broadcaster");
+    else
+        snprintf(buf, len, "%s %s", (unit & 1) == TC_VC_DOWN ? "VCDown" : "VCUp",
+                 tc_dir_name((unsigned)unit >> 1));
+    return buf;
+}
+
+const char *tc_out_name(int nports, int out, char *buf, size_t len)
+{
+    if (out == nports)
+        snprintf(buf, len, "PE");
+    else
+        snprintf(buf, len, "link %s", tc_dir_name((unsigned)out));
+    return buf;
+}
+
+void tc_event_print(FILE *f, int nports, const tc_event *e)
+{
+    char a[32], b[32];
+    fprintf(f, "cycle %6llu  node %3d  %-7s tag %-6u ", (unsigned long long)e->cycle, e->node,
+            tc_ev_name(e->kind), e->tag);
+    switch (e->kind) {
+    case TC_EV_ARRIVE:
+    case TC_EV_FULL:
+    case TC_EV_FREE:
+        fprintf(f, "%s", tc_unit_name(nports, e->idx, a, sizeof a));
+        break;
+    case TC_EV_ROUTE:
+        fprintf(f, "%s%s%s", tc_unit_name(nports, e->idx, a, sizeof a), e->err ? "  error: " : "",
+                e->err ? tc_err_name(e->err) : "");
+        break;
+    case TC_EV_GRANT:
+        fprintf(f, "%s <- %s", tc_out_name(nports, e->idx, a, sizeof a),
+                tc_unit_name(nports, e->src, b, sizeof b));
+        break;
+    default:
+        break;
+    }
+    fputc('\n', f);
+}
+
+/* ---- reference diagrams ---- */
+
+static int by_tag(const void *a, const void *b)
+{
+    const tc_event *x = a, *y = b;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
+}
+
+static const tc_event *find(const tc_event *g, size_t n, int kind, int node, int idx, int any_vc_port)
+{
+    for (size_t i = 0; i < n; i++)
+        if (g[i].kind == kind && g[i].node == node &&
+            (idx < 0 || g[i].idx == idx || (any_vc_port && g[i].idx >> 1 == idx >> 1)))
+            return &g[i];
+    return NULL;
+}
+
+int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int exact,
+                 tc_len_of len_of, void *ctx, FILE *f)
+{
+    size_t n = l->n;
+    int np = l->nports, bad = 0;
+    tc_event *ev = malloc(n * sizeof *ev + 1);
+    memcpy(ev, l->ev, n * sizeof *ev);
+    qsort(ev, n, sizeof *ev, by_tag);
+
+#define VIOLATION(e, ...)                                                         \
+    do {                                                                          \
+        if (bad++ < 8) {                                                          \
+            fprintf(f, "  reference diagram violated: ");                         \
+            fprintf(f, __VA_ARGS__);                                              \
+            fprintf(f, "\n    at ");                                              \
+            tc_event_print(f, np, (e));                                           \
+        }                                                                         \
+    } while (0)
+
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo; hi < n && ev[hi].tag == ev[lo].tag; hi++)
+            ;
+        const tc_event *g = ev + lo;
+        size_t gn = hi - lo;
+        int len = len_of(ctx, ev[lo].tag);
+        for (size_t i = 0; i < gn; i++) {
+            const tc_event *e = &g[i], *x;
+            uint64_t c = e->cycle;
+            switch (e->kind) {
+            case TC_EV_INJ:
+                x = find(g, gn, TC_EV_ARRIVE, e->node, 2 * np, 0);
+                if (!x || x->cycle != c + (uint64_t)p->inj_lat)
+                    VIOLATION(e, "Broadcaster arrive = inject + %d", p->inj_lat);
+                break;
+            case TC_EV_ARRIVE:
+                x = find(g, gn, TC_EV_FULL, e->node, e->idx, 0);
+                if (!x || x->cycle != c + (uint64_t)len)
+                    VIOLATION(e, "full = arrive + %d data flits", len);
+                break;
+            case TC_EV_FULL:
+                x = find(g, gn, TC_EV_ROUTE, e->node, e->idx, 0);
+                if (!x || x->cycle < c + 1 || (exact && x->cycle != c + 1))
+                    VIOLATION(e, "route %s full + 1", exact ? "=" : ">=");
+                break;
+            case TC_EV_ROUTE: {
+                uint64_t last = c;
+                for (size_t k = 0; k < gn; k++)
+                    if (g[k].kind == TC_EV_GRANT && g[k].node == e->node && g[k].src == e->idx) {
+                        if (g[k].cycle < c + 1 || (exact && g[k].cycle != c + 1))
+                            VIOLATION(&g[k], "grant %s route + 1", exact ? "=" : ">=");
+                        if (g[k].cycle + (uint64_t)len > last)
+                            last = g[k].cycle + (uint64_t)len;
+                    }
+                x = find(g, gn, TC_EV_FREE, e->node, e->idx, 0);
+                if (!x || x->cycle != last + 1)
+                    VIOLATION(e, "free = last grant + %d data flits + 1 (or route + 1 with no copy)", len);
+                break;
+            }
+            case TC_EV_GRANT:
+                if (e->idx < np) {
+                    int nb = tc_neighbour(t, e->node, e->idx);
+                    x = find(g, gn, TC_EV_ARRIVE, nb, 2 * (e->idx ^ 1), 1);
+                    if (!x || x->cycle != c + 1 + (uint64_t)p->link_lat)
+                        VIOLATION(e, "arrive at node %d = grant + 1 + %d (link)", nb, p->link_lat);
+                } else {
+                    x = find(g, gn, TC_EV_EJ, e->node, -1, 0);
+                    if (!x || x->cycle != c + 1 + (uint64_t)p->ej_lat)
+                        VIOLATION(e, "eject = grant + 1 + %d", p->ej_lat);
+                }
+                break;
+            case TC_EV_EJ:
+                x = find(g, gn, TC_EV_DELIVER, e->node, -1, 0);
+                if (!x || x->cycle != c + (uint64_t)len)
+                    VIOLATION(e, "deliver = eject + %d data flits", len);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+#undef VIOLATION
+    if (bad > 8)
+        fprintf(f, "  ... %d violations in all\n", bad);
+    free(ev);
+    return bad;
+}
+
+static int of_unit(const tc_event *e, int node, int unit, uint32_t tag)
+{
+    if (e->tag != tag || e->node != node)
+        return 0;
+    if (e->kind == TC_EV_GRANT)
+        return e->src == unit;
+    return e->kind >= TC_EV_ARRIVE && e->kind <= TC_EV_FREE && e->idx == unit;
+}
+
+void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const tc_event *e = &l->ev[i];
+        if (!of_unit(e, node, unit, tag))
+            continue;
+        if (e->cycle < lo)
+            lo = e->cycle;
+        if (e->cycle > hi)
+            hi = e->cycle;
+    }
+    if (lo == UINT64_MAX)
+        return;
+    lo = lo ? lo - 1 : 0;
+    hi += 3; /* the credit leaves the cycle after the slot is freed */
+    int w = (int)(hi - lo + 1);
+    char rows[8][256];
+    const char *names[8] = {"flit in", "full", "route", "grant", "flit out", "free", "credit out", NULL};
+    for (int r = 0; r < 7; r++) {
+        memset(rows[r], '0', (size_t)w);
+        rows[r][w] = 0;
+        if (r == 0 || r == 4)
+            memset(rows[r], 'x', (size_t)w);
+    }
+    int gcount = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const tc_event *e = &l->ev[i];
+        if (!of_unit(e, node, unit, tag))
+            continue;
+        int c = (int)(e->cycle - lo);
+        switch (e->kind) {
+        case TC_EV_ARRIVE:
+            for (int k = 0; k <= len; k++)
+                rows[0][c + k] = k ? '4' : '3';
+            break;
+        case TC_EV_FULL:
+            rows[1][c] = '1';
+            break;
+        case TC_EV_ROUTE:
+            rows[2][c] = '1';
+            break;
+        case TC_EV_GRANT:
+            rows[3][c] = '1';
+            if (gcount++ == 0)
+                for (int k = 0; k <= len && c + 1 + k < w; k++)
+                    rows[4][c + 1 + k] = k ? '4' : '3';
+            break;
+        case TC_EV_FREE:
+            rows[5][c] = '1';
+            if (c + 1 < w)
+                rows[6][c + 1] = '1';
+            break;
+        default:
+            break;
+        }
+    }
+    fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"p%.*s\"},\n", w - 1,
+            "................................................................................");
+    for (int r = 0; names[r]; r++) {
+        /* repeat marks: WaveDrom draws '.' as "same as before" */
+        char out[256];
+        for (int k = 0; k < w; k++)
+            out[k] = (k && rows[r][k] == rows[r][k - 1] && rows[r][k] != '3' && rows[r][k] != '4')
+                         ? '.' : rows[r][k];
+        out[w] = 0;
+        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"%s\"%s}%s\n", names[r], out,
+                (r == 0 || r == 4) ? ", \"data\": [\"hdr\",\"d\",\"d\",\"d\",\"d\",\"d\",\"d\",\"d\"]" : "",
+                names[r + 1] ? "," : "");
+    }
+    fprintf(f, "],\n \"head\": {\"text\": \"%s\", \"tick\": %llu}\n}\n", title, (unsigned long long)lo);
+}

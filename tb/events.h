@@ -1,0 +1,61 @@
+/* Timing diagrams: every packet's passage through every observation point, decoded
+ * from the routers' observation records and the PE models, and the reference
+ * diagram of each block (docs/timing.md) that both RTL and C model must follow. */
+#ifndef TC_EVENTS_H
+#define TC_EVENTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../cmodel/net.h"
+
+typedef enum {
+    TC_EV_INJ,     /* PE sends the header (idx: -) */
+    TC_EV_ARRIVE,  /* header written into unit idx */
+    TC_EV_FULL,    /* tail written: whole packet in unit idx */
+    TC_EV_ROUTE,   /* unit idx read the table and built the output list (err) */
+    TC_EV_GRANT,   /* output idx granted a copy (src: the unit) */
+    TC_EV_FREE,    /* unit idx freed the slot */
+    TC_EV_EJ,      /* header reached the PE */
+    TC_EV_DELIVER, /* tail reached the PE */
+    TC_EV_KINDS
+} tc_ev_kind;
+
+typedef struct {
+    uint64_t cycle;
+    uint32_t tag;
+    int32_t node;
+    uint8_t kind, idx, src, err;
+} tc_event;
+
+typedef struct {
+    tc_event *ev;
+    size_t n, cap;
+    int nodes, nports;
+    uint32_t *head_tag; /* [node][unit]: tag of the head packet, set at ROUTE */
+} tc_evlog;
+
+void tc_evlog_init(tc_evlog *l, int nodes, int nports);
+void tc_evlog_free(tc_evlog *l);
+void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int src, int err, uint32_t tag);
+/* Appends the events of one node's observation record of one cycle. */
+void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs);
+const char *tc_ev_name(int kind);
+/* "VCDown X-", "Broadcaster", "link Y+", "PE" */
+const char *tc_unit_name(int nports, int unit, char *buf, size_t len);
+const char *tc_out_name(int nports, int out, char *buf, size_t len);
+void tc_event_print(FILE *f, int nports, const tc_event *e);
+
+/* Packet lengths (data flits) by tag, needed by the reference diagram. */
+typedef int (*tc_len_of)(void *ctx, uint32_t tag);
+
+/* Checks every packet against the reference diagrams of docs/timing.md. exact: no
+ * packet ever waited (a lone packet), so every wait must be 0. Returns violations;
+ * prints the first few to f. */
+int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int exact,
+                 tc_len_of len_of, void *ctx, FILE *f);
+
+/* Writes the passage of one packet through one unit of one node as a WaveDrom diagram. */
+void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title);
+
+#endif

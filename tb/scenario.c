@@ -1,0 +1,186 @@
+#include "scenario.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
+                                         "back_to_back", "backpressure", "bad_input", "random",
+                                         NULL};
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static int tree_root(const tc_topo *t, int tree) { return (int)(((long)tree * t->n) / TC_TREES); }
+
+/* Hop distance on the torus, the tree depth a dimension-ordered tree gives a node. */
+static int hops(const tc_topo *t, int a, int b)
+{
+    int ca[TC_MAX_DIMS], cb[TC_MAX_DIMS], h = 0;
+    tc_coords(t, a, ca);
+    tc_coords(t, b, cb);
+    for (int d = 0; d < TC_MAX_DIMS; d++) {
+        int s = t->size[d], off = (cb[d] - ca[d] + s) % s;
+        h += off <= s / 2 ? off : s - off;
+    }
+    return h;
+}
+
+static int farthest(const tc_topo *t, int from)
+{
+    int best = from;
+    for (int k = 0; k < t->n; k++)
+        if (hops(t, from, k) > hops(t, from, best))
+            best = k;
+    return best;
+}
+
+void tc_default_table(const tc_topo *t, tc_row *rows)
+{
+    uint8_t *pe = malloc((size_t)t->n);
+    for (int tree = 0; tree < TC_TREES; tree++) {
+        int root = tree_root(t, tree);
+        for (int k = 0; k < t->n; k++)
+            pe[k] = tree < 8 ? 1 : tree < 15 ? (mix((uint64_t)(tree * 65536 + k)) % 3 != 0) : 0;
+        if (tree == 15) {
+            pe[root] = 1;
+            pe[farthest(t, root)] = 1;
+        }
+        tc_plan_tree(t, rows, tree, root, pe);
+    }
+    free(pe);
+}
+
+void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_t cycle)
+{
+    memset(p, 0, sizeof *p);
+    p->cycle = cycle;
+    p->node = node;
+    p->nflits = len + 1;
+    TC_HSET(&p->flit[0], TYPE, TC_TYPE_BCAST);
+    TC_HSET(&p->flit[0], TREE, (unsigned)tree);
+    TC_HSET(&p->flit[0], LEN, (unsigned)len);
+    TC_HSET(&p->flit[0], SRC, (unsigned)node);
+    TC_HSET(&p->flit[0], TAG, tag);
+    for (int k = 1; k <= len; k++) {
+        p->flit[k].w[0] = mix((uint64_t)tag * 16 + (uint64_t)k);
+        p->flit[k].w[1] = mix(~((uint64_t)tag * 16 + (uint64_t)k));
+    }
+}
+
+static tc_pkt *add(tc_stim *s)
+{
+    s->pkt = realloc(s->pkt, sizeof *s->pkt * (size_t)(s->npkt + 1));
+    return &s->pkt[s->npkt++];
+}
+
+static void expect_err(tc_stim *s, uint32_t tag, int node, int unit, int err)
+{
+    s->experr = realloc(s->experr, sizeof *s->experr * (size_t)(s->nexperr + 1));
+    s->experr[s->nexperr++] = (tc_experr){tag, node, unit, err};
+}
+
+/* A random node whose PE takes part in tree. */
+static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
+{
+    for (;;) {
+        int k = (int)(mix((*rng)++) % (uint64_t)t->n);
+        if (TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), PE))
+            return k;
+    }
+}
+
+int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, tc_stim *s)
+{
+    uint64_t rng = seed * 1000003u + 7;
+    uint32_t tag = 1;
+    int bcaster = 4 * t->ndims; /* unit index of the Broadcaster */
+
+    memset(s, 0, sizeof *s);
+    s->stall = calloc((size_t)t->n, sizeof *s->stall);
+    if (!strcmp(name, "bcast_root")) {
+        s->exact = 1;
+        tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag, 0);
+    } else if (!strcmp(name, "bcast_leaf")) {
+        s->exact = 1;
+        tc_make_bcast(add(s), farthest(t, tree_root(t, 0)), 0, 2, tag, 0);
+    } else if (!strcmp(name, "transit")) {
+        int root = tree_root(t, 15);
+        tc_make_bcast(add(s), root, 15, 3, tag++, 0);
+        tc_make_bcast(add(s), farthest(t, root), 15, 1, tag++, 1500);
+        for (int i = 0; i < 4; i++) {
+            int src = member(t, rows, 8 + i, &rng);
+            tc_make_bcast(add(s), src, 8 + i, i, tag++, 3000 + 40u * (unsigned)i);
+        }
+    } else if (!strcmp(name, "all_trees")) {
+        for (int tree = 0; tree < TC_TREES; tree++) {
+            int src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            tc_make_bcast(add(s), src, tree, len, tag++, 0);
+        }
+    } else if (!strcmp(name, "back_to_back") || !strcmp(name, "backpressure")) {
+        int a = member(t, rows, 3, &rng), b = member(t, rows, 3, &rng);
+        for (int i = 0; i < 24; i++)
+            tc_make_bcast(add(s), a, 3, i % 8, tag++, 0);
+        for (int i = 0; i < 8; i++)
+            tc_make_bcast(add(s), b, i % 2 ? 3 : 12, 7 - i, tag++, 0);
+        if (!strcmp(name, "backpressure"))
+            for (int k = 0; k < t->n; k += 3)
+                s->stall[k] = (tc_stall){200, 3000 + 100u * (unsigned)k};
+    } else if (!strcmp(name, "bad_input")) {
+        int outsider = -1, transit = -1;
+        for (int k = 0; k < t->n; k++) {
+            tc_row r = TC_ROWP(rows, k, 15);
+            if (!TC_RGET(r, VALID) && outsider < 0)
+                outsider = k;
+            if (TC_RGET(r, VALID) && !TC_RGET(r, PE) && transit < 0)
+                transit = k;
+        }
+        tc_pkt *p;
+        if (outsider >= 0) {
+            tc_make_bcast(add(s), outsider, 15, 1, tag, 0);
+            expect_err(s, tag++, outsider, bcaster, TC_ERR_NO_TREE);
+        }
+        if (transit >= 0) {
+            tc_make_bcast(add(s), transit, 15, 1, tag, 0);
+            expect_err(s, tag++, transit, bcaster, TC_ERR_NOT_MEMBER);
+        }
+        p = add(s);
+        tc_make_bcast(p, 0, 0, 0, tag, 10);
+        TC_HSET(&p->flit[0], TYPE, 0xF);
+        expect_err(s, tag++, 0, bcaster, TC_ERR_BAD_TYPE);
+        p = add(s);
+        tc_make_bcast(p, 0, 0, 2, tag, 20);
+        TC_HSET(&p->flit[0], SRC, (unsigned)(t->n - 1 == 0 ? 1 : t->n - 1));
+        expect_err(s, tag++, 0, bcaster, TC_ERR_BAD_SRC);
+        tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
+    } else if (!strcmp(name, "random")) {
+        for (int i = 0; i < 64; i++) {
+            int tree = (int)(mix(rng++) % TC_TREES);
+            int src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            uint64_t when = mix(rng++) % 4000;
+            tc_make_bcast(add(s), src, tree, len, tag++, when);
+        }
+        for (int k = 0; k < t->n; k++)
+            if (mix(rng++) % 4 == 0) {
+                uint64_t from = mix(rng++) % 3000;
+                s->stall[k] = (tc_stall){from, from + mix(rng++) % 2000};
+            }
+    } else {
+        tc_stim_free(s);
+        return -1;
+    }
+    s->name = name;
+    return 0;
+}
+
+void tc_stim_free(tc_stim *s)
+{
+    free(s->pkt);
+    free(s->stall);
+    free(s->experr);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,39 @@
+/* Co-simulation scenarios: a routing table and a stimulus (packets to inject, PE
+ * stalls, route errors expected), the same for the RTL and the C model. */
+#ifndef TC_SCENARIO_H
+#define TC_SCENARIO_H
+
+#include <stdint.h>
+
+#include "../cmodel/table.h"
+#include "pe.h"
+
+typedef struct {
+    uint32_t tag;
+    int node, unit, err; /* ERR_* expected at the route decision of that unit */
+} tc_experr;
+
+typedef struct {
+    const char *name;
+    int exact;  /* a lone packet: the reference diagram must hold with zero waits */
+    tc_pkt *pkt;
+    int npkt;
+    tc_stall *stall; /* per node: stall[node] ([0, 0) if none) */
+    tc_experr *experr;
+    int nexperr;
+} tc_stim;
+
+/* Table of every co-simulated network: 16 trees with roots spread evenly; trees 0-7
+ * have every PE, trees 8-14 leave about a third of the nodes as transit nodes, tree
+ * 15 has only two Pe nodes (long transit paths, most nodes outside the tree). */
+void tc_default_table(const tc_topo *t, tc_row *rows);
+
+extern const char *const tc_scenario_names[];
+/* 0, or -1 if there is no such scenario. */
+int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, tc_stim *s);
+void tc_stim_free(tc_stim *s);
+
+/* Header of a broadcast; data flits are filled from the tag. */
+void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_t cycle);
+
+#endif
