@@ -79,7 +79,7 @@ endef
 $(foreach n,$(NETS),$(eval $(call NET_RULES,$(n))))
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps docs
+.PHONY: sim test lint wave clean deps docs print-nets
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -104,3 +104,6 @@ docs: $(B)/cosim_$(firstword $(NETS))
 
 clean:
 	rm -rf $(B)
+
+print-nets:
+	@echo $(NETS)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# RTL checks in three tools: Verilator lint (-Wall, waivers only in rtl/lint.vlt),
+# Icarus Verilog compile, Yosys synthesis. Several parameter sets each.
+set -u
+cd "$(dirname "$0")/.."
+source sim/lib.sh
+
+RTL="rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v"
+ROUTER="rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v"
+NETS=("-GNumDims=1 -GSizeX=5 -GSizeY=1"
+      "-GNumDims=2 -GSizeX=4 -GSizeY=4"
+      "-GNumDims=3 -GSizeX=3 -GSizeY=1 -GSizeZ=2 -GSlots=3"
+      "-GNumDims=4 -GSizeX=2 -GSizeY=2 -GSizeZ=2 -GSizeW=2 -GLinkLat=1 -GInjLat=1 -GEjLat=1")
+
+check "format: rtl/tc_format.vh matches cmodel/format.def" \
+  bash -c 'build/gen_format | diff -u rtl/tc_format.vh -'
+for g in "${NETS[@]}"; do
+  name=$(echo "$g" | tr -d ' ' | sed 's/-G//g')
+  check "verilator lint -Wall tc_torus $name" \
+    verilator --lint-only -Wall -Irtl rtl/lint.vlt $RTL --top-module tc_torus $g
+  iv=$(echo "$g" | sed 's/-G/-Ptc_torus./g')
+  check "iverilog compile tc_torus $name" \
+    iverilog -g2012 -Wall -Irtl -o build/logs/iverilog.vvp -s tc_torus $iv $RTL
+done
+# The router alone: a 1D router has every kind of block; the torus only adds wires.
+check "yosys synth tc_router NumDims=1 (no latches, no undriven nets)" \
+  yosys -q -p "read_verilog -sv -Irtl $ROUTER; hierarchy -check -top tc_router -chparam NumDims 1; \
+               synth -top tc_router; check -assert; select -assert-none t:\$dlatch* t:\$_DLATCH_*; stat"
+echo "lint: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

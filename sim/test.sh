@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Every test: golden-model unit tests (plain and under ASan/UBSan), RTL checks in
+# Verilator, Icarus and Yosys, RTL-against-C-model co-simulation on every Verilated
+# network, and the C model alone on networks larger than the RTL runs here.
+# Ends with "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+source sim/lib.sh
+J=${J:-2}
+NETS=$(make -s -f Makefile print-nets 2>/dev/null || echo "4x4")
+
+unit() { # BIN: counts the cmocka test cases of one binary
+  local log="$LOGDIR/$(basename "$1").log" p f
+  "$1" >"$log" 2>&1
+  p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+  f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+  PASSED=$((PASSED + ${p:-0}))
+  FAILED=$((FAILED + ${f:-0}))
+  if [ "${f:-0}" != 0 ] || [ -z "$p" ]; then
+    printf 'FAIL  unit %s\n' "$1"; grep -E 'FAILED|ERROR|error' "$log" | head -20 | sed 's/^/      /'
+    [ -z "$p" ] && [ -z "$f" ] && FAILED=$((FAILED + 1))
+  else
+    printf 'PASS  unit %s: %s test cases\n' "$1" "$p"
+  fi
+}
+
+echo "== golden-model unit tests"
+UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
+make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san \
+  build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
+for u in $UNITS; do unit build/unit/$u; unit build/unit-san/$u; done
+
+echo "== RTL lint, compile, synthesis"
+bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1
+grep -E '^(PASS|FAIL)' "$LOGDIR/lint.log"
+count_lines "$LOGDIR/lint.log"
+
+echo "== co-simulation: RTL against C model, cycle by cycle"
+for net in $NETS; do
+  check "verilate and build build/cosim_$net" make -s build/cosim_$net
+  [ -x build/cosim_$net ] || continue
+  for seed in 1 2 3; do
+    scen=all; [ "$seed" != 1 ] && scen=random
+    build/cosim_$net --scen $scen --seed $seed >"$LOGDIR/cosim_${net}_$seed.log" 2>&1
+    grep -E '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" | sed "s/\$/  seed $seed/"
+    grep -qE '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" || { echo "FAIL  cosim_$net seed $seed: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/cosim_${net}_$seed.log"; }
+    grep -q '^FAIL' "$LOGDIR/cosim_${net}_$seed.log" && sed -n '/MISMATCH\|violated\|lost\|duplicate\|waveform/p' "$LOGDIR/cosim_${net}_$seed.log" | head -20 | sed 's/^/      /'
+    count_lines "$LOGDIR/cosim_${net}_$seed.log"
+  done
+done
+
+echo "== C model alone, larger and odd networks (ASan/UBSan build)"
+for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
+  build/tcsim-san --topo $topo --scen all >"$LOGDIR/tcsim_$topo.log" 2>&1
+  grep -E '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log"
+  grep -qE '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log" || { echo "FAIL  tcsim $topo: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/tcsim_$topo.log"; }
+  count_lines "$LOGDIR/tcsim_$topo.log"
+done
+
+echo
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,222 @@
+/* Golden-model unit tests of one router: replication, the per-block pipeline of a
+ * lone packet, credits and bubble flow control, route errors, parameter checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../cmodel/net.h"
+
+#define NP 4
+enum { P_XP, P_XM, P_YP, P_YM };
+#define UNIT(port, vc) (2 * (port) + (vc))
+#define BCASTER (2 * NP)
+
+typedef struct {
+    tc_router r;
+    tc_flit mem[(2 * NP + 1) * 2 * TC_SLOT_FLITS];
+    uint32_t obs[TC_OBS_MAX_WORDS];
+} rig;
+
+static void setup_rig(rig *g)
+{
+    memset(g, 0, sizeof *g);
+    tc_router_reset(&g->r, 5, NP, 2, 4, g->mem);
+    /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
+    g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
+}
+
+static unsigned ev(const rig *g, int unit, unsigned lsb) { return (unsigned)tc_bv_get(g->obs, (unsigned)unit * TC_OBS_UNIT_W + lsb, 1); }
+static int granted(const rig *g, int out)
+{
+    unsigned b = (2 * NP + 1) * TC_OBS_UNIT_W + (unsigned)out * TC_OBS_OUT_W;
+    return tc_bv_get(g->obs, b, 1) ? (int)tc_bv_get(g->obs, b + 1, 5) : -1;
+}
+
+static tc_flit bcast(int len, int src, uint32_t tag)
+{
+    tc_flit h = {{0, 0}};
+    TC_HSET(&h, TYPE, TC_TYPE_BCAST);
+    TC_HSET(&h, LEN, (unsigned)len);
+    TC_HSET(&h, SRC, (unsigned)src);
+    TC_HSET(&h, TAG, tag);
+    return h;
+}
+
+/* Cycle with an optional flit on one link input (VCDown). */
+static void cycle(rig *g, const tc_flit *f, int port, unsigned cred_port_mask)
+{
+    tc_router_in in;
+    memset(&in, 0, sizeof in);
+    if (f) {
+        in.link[port].valid = 1;
+        in.link[port].vc = TC_VC_DOWN;
+        in.link[port].flit = *f;
+    }
+    for (int p = 0; p < NP; p++)
+        if ((cred_port_mask >> p) & 1)
+            in.cred[p] = 1u << TC_VC_DOWN;
+    tc_router_cycle(&g->r, &in, g->obs);
+}
+
+static void test_lone_packet(void **state)
+{
+    (void)state;
+    static rig g;
+    tc_flit h = bcast(2, 0, 77), d = {{0x1234, 0x5678}};
+    setup_rig(&g);
+    int u = UNIT(P_XM, TC_VC_DOWN);
+    /* BW: header at cycle 0, data at 1 and 2 */
+    cycle(&g, &h, P_XM, 0);
+    assert_int_equal(ev(&g, u, TC_OBS_U_ARRIVE_LSB), 1);
+    assert_int_equal(tc_bv_get(g.obs, (unsigned)u * TC_OBS_UNIT_W + TC_OBS_U_WRTAG_LSB, 32), 77);
+    cycle(&g, &d, P_XM, 0);
+    assert_int_equal(ev(&g, u, TC_OBS_U_FULL_LSB), 0);
+    cycle(&g, &d, P_XM, 0);
+    assert_int_equal(ev(&g, u, TC_OBS_U_FULL_LSB), 1);
+    /* RC at cycle 3 */
+    cycle(&g, NULL, 0, 0);
+    assert_int_equal(ev(&g, u, TC_OBS_U_ROUTE_LSB), 1);
+    assert_int_equal(tc_bv_get(g.obs, (unsigned)u * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4), TC_ERR_NONE);
+    /* SA at cycle 4: one copy to each child and to the PE, none back up */
+    cycle(&g, NULL, 0, 0);
+    assert_int_equal(granted(&g, P_XP), u);
+    assert_int_equal(granted(&g, P_YP), u);
+    assert_int_equal(granted(&g, P_YM), u);
+    assert_int_equal(granted(&g, NP), u);
+    assert_int_equal(granted(&g, P_XM), -1);
+    /* ST: the header leaves every output register at cycle 5, the data at 6 and 7 */
+    for (int k = 0; k < 3; k++) {
+        for (int o = 0; o <= NP; o++) {
+            assert_int_equal(g.r.o[o].q.valid, o != P_XM);
+            if (o != P_XM)
+                assert_memory_equal(&g.r.o[o].q.flit, k ? &d : &h, sizeof h);
+        }
+        assert_int_equal(g.r.o[P_XP].q.vc, TC_VC_DOWN);
+        cycle(&g, NULL, 0, 0);
+        assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), k == 2); /* FR at grant + len + 1 = 7 */
+    }
+    /* the credit for the freed slot leaves the cycle after */
+    assert_int_equal(g.r.cred_q[P_XM], 1u << TC_VC_DOWN);
+    assert_int_equal(g.r.o[P_XP].cred[TC_VC_DOWN], 1);
+    assert_int_equal(g.r.o[NP].cred[0], 3);
+}
+
+static void test_credits_and_bubble(void **state)
+{
+    (void)state;
+    static rig g;
+    tc_flit h = bcast(0, 0, 1);
+    int u = UNIT(P_XM, TC_VC_DOWN);
+    setup_rig(&g);
+    cycle(&g, &h, P_XM, 0); /* packet 1: full at once (no data flits) */
+    cycle(&g, NULL, 0, 0);  /* route */
+    cycle(&g, NULL, 0, 0);  /* grants: X+ (continues its ring, needs 1), Y+/Y- (enter, need 2) */
+    assert_int_equal(granted(&g, P_XP), u);
+    assert_int_equal(granted(&g, P_YP), u);
+    cycle(&g, &h, P_XM, 0); /* free packet 1; packet 2 arrives */
+    assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1);
+    cycle(&g, NULL, 0, 0);  /* route packet 2 */
+    cycle(&g, NULL, 0, 0);
+    /* X+ has 1 credit left: enough to continue; Y+ and Y- have 1: not enough to enter */
+    assert_int_equal(granted(&g, P_XP), u);
+    assert_int_equal(granted(&g, P_YP), -1);
+    assert_int_equal(granted(&g, P_YM), -1);
+    assert_int_equal(granted(&g, NP), u);
+    for (int k = 0; k < 20; k++) {
+        cycle(&g, NULL, 0, 0);
+        assert_int_equal(granted(&g, P_YP), -1);
+        assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 0); /* the slot waits for every copy */
+    }
+    cycle(&g, NULL, 0, 1u << P_YP); /* a credit comes back on Y+: granted next cycle */
+    assert_int_equal(granted(&g, P_YP), -1);
+    cycle(&g, NULL, 0, 0);
+    assert_int_equal(granted(&g, P_YP), u);
+    assert_int_equal(g.r.o[P_YP].cred[TC_VC_DOWN], 1); /* 1 + 1 returned - 1 taken */
+    assert_int_equal(g.r.o[P_XP].cred[TC_VC_DOWN], 0);
+    cycle(&g, NULL, 0, 1u << P_YM);
+    cycle(&g, NULL, 0, 0);
+    assert_int_equal(granted(&g, P_YM), u);
+    cycle(&g, NULL, 0, 0);
+    assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1);
+}
+
+static void test_route_errors(void **state)
+{
+    (void)state;
+    static rig g;
+    const struct {
+        int tree, port, vc, type, src, err;
+    } cases[] = {
+        {1, P_XM, TC_VC_DOWN, TC_TYPE_BCAST, 0, TC_ERR_NO_TREE},
+        {0, P_XM, TC_VC_DOWN, 9, 0, TC_ERR_BAD_TYPE},
+        {0, P_YP, TC_VC_DOWN, TC_TYPE_BCAST, 0, TC_ERR_BAD_DIR},  /* down, not from the parent */
+        {0, P_XM, TC_VC_UP, TC_TYPE_BCAST, 0, TC_ERR_BAD_DIR},    /* up, not from a child */
+        {0, -1, 0, TC_TYPE_BCAST, 4, TC_ERR_BAD_SRC},             /* injected as node 4 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_router_in in;
+        tc_flit h = bcast(0, cases[i].src, 9);
+        int u = cases[i].port < 0 ? BCASTER : UNIT(cases[i].port, cases[i].vc);
+        setup_rig(&g);
+        TC_HSET(&h, TYPE, (unsigned)cases[i].type);
+        TC_HSET(&h, TREE, (unsigned)cases[i].tree);
+        memset(&in, 0, sizeof in);
+        if (cases[i].port < 0) {
+            in.inj.valid = 1;
+            in.inj.flit = h;
+            TC_HSET(&in.inj.flit, SRC, (unsigned)cases[i].src);
+        } else {
+            in.link[cases[i].port] = (tc_wire){1, (uint8_t)cases[i].vc, h};
+        }
+        tc_router_cycle(&g.r, &in, g.obs);
+        cycle(&g, NULL, 0, 0);
+        assert_int_equal(ev(&g, u, TC_OBS_U_ROUTE_LSB), 1);
+        assert_int_equal(tc_bv_get(g.obs, (unsigned)u * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4), cases[i].err);
+        cycle(&g, NULL, 0, 0); /* dropped: no copy, slot freed at once */
+        for (int o = 0; o <= NP; o++)
+            assert_int_equal(granted(&g, o), -1);
+        assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1);
+    }
+    for (unsigned e = 0; e <= TC_ERR_BAD_SRC; e++)
+        assert_string_not_equal(tc_err_name(e), "unknown error code");
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    tc_params p;
+    char err[128];
+    tc_params_default(&p);
+    p.slots = 1;
+    assert_null(tc_net_new(&p, err, sizeof err));
+    assert_non_null(strstr(err, "slots 1"));
+    tc_params_default(&p);
+    p.link_lat = 0;
+    assert_null(tc_net_new(&p, err, sizeof err));
+    assert_non_null(strstr(err, "link_lat"));
+    tc_params_default(&p);
+    p.size[1] = 0;
+    assert_null(tc_net_new(&p, err, sizeof err));
+    assert_non_null(strstr(err, "dimension Y"));
+    tc_params_default(&p);
+    tc_net *n = tc_net_new(&p, err, sizeof err);
+    assert_non_null(n);
+    assert_int_equal(tc_net_topo(n)->n, 16);
+    tc_net_free(n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lone_packet),
+        cmocka_unit_test(test_credits_and_bubble),
+        cmocka_unit_test(test_route_errors),
+        cmocka_unit_test(test_params),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
