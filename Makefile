@@ -99,7 +99,7 @@ lint: rtl/tc_format.vh | deps
 test: | deps
 	@bash sim/test.sh
 
-docs: $(B)/cosim_$(firstword $(NETS))
+docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
 	@bash sim/docs.sh
 
 clean:

@@ -49,6 +49,13 @@ for net in $NETS; do
   done
 done
 
+echo "== docs follow the design"
+first=${NETS%% *}
+check "docs/timing/*.json equal the diagrams RTL and C model produce" bash -c \
+  "mkdir -p build/timing && build/cosim_$first --scen bcast_leaf --wavedrom build/timing >/dev/null && \
+   for j in docs/timing/*.json; do diff -u \$j build/timing/\$(basename \$j) || exit 1; done"
+check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format md | diff -u docs/format-tables.md -"
+
 echo "== C model alone, larger and odd networks (ASan/UBSan build)"
 for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
   build/tcsim-san --topo $topo --scen all >"$LOGDIR/tcsim_$topo.log" 2>&1

@@ -46,7 +46,10 @@ void tc_default_table(const tc_topo *t, tc_row *rows)
         int root = tree_root(t, tree);
         for (int k = 0; k < t->n; k++)
             pe[k] = tree < 8 ? 1 : tree < 15 ? (mix((uint64_t)(tree * 65536 + k)) % 3 != 0) : 0;
-        if (tree == 15) {
+        int members = 0;
+        for (int k = 0; k < t->n; k++)
+            members += pe[k];
+        if (tree == 15 || members < 2) { /* every tree has a sender and a receiver */
             pe[root] = 1;
             pe[farthest(t, root)] = 1;
         }
@@ -84,14 +87,16 @@ static void expect_err(tc_stim *s, uint32_t tag, int node, int unit, int err)
     s->experr[s->nexperr++] = (tc_experr){tag, node, unit, err};
 }
 
-/* A random node whose PE takes part in tree. */
+/* A random node whose PE takes part in tree (tc_default_table gives every tree one). */
 static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
 {
-    for (;;) {
-        int k = (int)(mix((*rng)++) % (uint64_t)t->n);
+    int start = (int)(mix((*rng)++) % (uint64_t)t->n);
+    for (int i = 0; i < t->n; i++) {
+        int k = (start + i) % t->n;
         if (TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), PE))
             return k;
     }
+    return tree_root(t, tree);
 }
 
 int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, tc_stim *s)
