@@ -242,19 +242,30 @@ static void report_obs_mismatch(side *sd, int nd, int node, uint64_t cycle)
     fprintf(stderr, "  cycle window: %" PRIu64 "..%" PRIu64 "\n", cycle > 50 ? cycle - 50 : 0, cycle);
 }
 
-static void write_gtkw(const char *gtkw, const char *fst, int node, uint64_t cycle)
+/* GTKWave save file: the ports of one router, the view around the cycle of interest. */
+static void write_gtkw(const char *gtkw, const char *fst, int node, int np, int nodes, uint64_t cycle)
 {
     FILE *f = fopen(gtkw, "w");
     if (!f)
         return;
-    const char *sig[] = {"clk_i", "rst_ni", "link_valid_i", "link_vc_i", "link_flit_i", "link_cred_o",
-                         "link_valid_o", "link_vc_o", "link_flit_o", "link_cred_i", "inj_valid_i",
-                         "inj_flit_i", "inj_cred_o", "ej_valid_o", "ej_flit_o", "ej_cred_i", NULL};
-    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n", fst, cycle > 60 ? 2 * (cycle - 60) : 0);
-    fprintf(f, "[markers]\n[marker] %" PRIu64 "\n", 2 * cycle);
-    fprintf(f, "@200\n-router %d\n@22\n", node);
-    for (int i = 0; sig[i]; i++)
-        fprintf(f, "TOP.tc_torus.g_node[%d].u_router.%s\n", node, sig[i]);
+    const struct {
+        const char *name;
+        int width;
+    } sig[] = {{"clk_i", 1},           {"rst_ni", 1},         {"link_valid_i", np},  {"link_vc_i", np},
+               {"link_flit_i", np * 128}, {"link_cred_o", 2 * np}, {"link_valid_o", np}, {"link_vc_o", np},
+               {"link_flit_o", np * 128}, {"link_cred_i", 2 * np}, {"inj_valid_i", 1},  {"inj_flit_i", 128},
+               {"inj_cred_o", 1},       {"ej_valid_o", 1},     {"ej_flit_o", 128},    {"ej_cred_i", 1}};
+    /* Two time steps per cycle; the run's cycle 0 starts after reset (3 steps) and
+     * the table writes (16 rows a node, one cycle each): see tb/dut_rtl.cpp. */
+    uint64_t t0 = 3 + 32 * (uint64_t)nodes, at = t0 + 2 * cycle;
+    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n", fst, at > t0 + 120 ? at - 120 : t0);
+    fprintf(f, "@200\n-router %d (cycle %" PRIu64 " of the run)\n@22\n", node, cycle);
+    for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++) {
+        if (sig[i].width > 1)
+            fprintf(f, "TOP.tc_torus.g_node[%d].u_router.%s[%d:0]\n", node, sig[i].name, sig[i].width - 1);
+        else
+            fprintf(f, "TOP.tc_torus.g_node[%d].u_router.%s\n", node, sig[i].name);
+    }
     fclose(f);
 }
 
@@ -572,7 +583,7 @@ int main(int argc, char **argv)
             uint64_t m2;
             int n2;
             run_scenario(&w, &m2, &n2);
-            write_gtkw(gtkw, fst, node, mis - 1);
+            write_gtkw(gtkw, fst, node, 2 * o.p.ndims, topo.n, mis - 1);
             fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
         } else if (!f && wave_dir && o.use_rtl && !strcmp(scen, o.scen)) {
             char fst[512], gtkw[512];
@@ -584,7 +595,7 @@ int main(int argc, char **argv)
             uint64_t m2;
             int n2;
             run_scenario(&w, &m2, &n2);
-            write_gtkw(gtkw, fst, 0, 0);
+            write_gtkw(gtkw, fst, 0, 2 * o.p.ndims, topo.n, 0);
             fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
         }
         if (f)

@@ -33,6 +33,9 @@ template <std::size_t W> bool get_bit(const VlWide<W> &v, int i) { return (v[i >
 
 Rtl *rtl(tc_dut *d) { return static_cast<Rtl *>(d->impl); }
 
+// Two FST time steps per cycle: reset takes steps 0-2, each table row written
+// before the run one cycle, so run cycle t rises at 3 + 2 * rows + 2 t
+// (write_gtkw() in tb/cosim.c relies on it).
 void half_cycle(Rtl *r, int clk)
 {
     r->top->clk_i = clk;
