@@ -63,7 +63,7 @@ $(B):
 define NET_RULES
 $(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h $(B)/libtb.a $(B)/libtc.a | deps
 	@rm -f $$@ # Verilator's make does not track the C libraries: force the link
-	verilator --cc --exe --build -j 2 -Wall --assert --trace-fst -Irtl rtl/lint.vlt $(RTL_SRC) \
+	verilator --cc --exe --build -j 2 -Wall --assert +define+TC_ASSERT --trace-fst -Irtl rtl/lint.vlt $(RTL_SRC) \
 	  --top-module tc_torus --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) \
 	  -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
 	  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \

@@ -67,7 +67,7 @@ static unsigned rr_pick(unsigned elig, unsigned ptr)
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
 {
     int np = r->nports, nu = 2 * np + 1, no = np + 1;
-    unsigned route_ev = 0, free_ev = 0, busy_from = 0, grant_u[TC_MAX_OUTS];
+    unsigned route_ev = 0, free_ev = 0, busy_from = 0, ovf = 0, drop = 0, grant_u[TC_MAX_OUTS];
     unsigned rmask[TC_MAX_UNITS], rvc[TC_MAX_UNITS], rerr[TC_MAX_UNITS];
     const tc_wire *wr[TC_MAX_UNITS];
 
@@ -75,6 +75,11 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     for (int u = 0; u < nu; u++) {
         const tc_wire *w = u == 2 * np ? &in->inj : &in->link[u >> 1];
         wr[u] = (w->valid && (u == 2 * np || w->vc == (u & 1))) ? w : NULL;
+        /* a header that finds no free slot: the packet is dropped (credit violation) */
+        if (wr[u] && r->u[u].wr_idx == 0 && r->u[u].full[r->u[u].wr_slot])
+            ovf |= 1u << u;
+        if (wr[u] && (r->u[u].wr_idx == 0 ? (ovf >> u) & 1 : r->u[u].drop))
+            drop |= 1u << u;
     }
     for (int o = 0; o < no; o++)
         if (r->o[o].busy)
@@ -115,12 +120,14 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             const tc_unit *un = &r->u[u];
             unsigned b = (unsigned)u * TC_OBS_UNIT_W;
             if (wr[u]) {
-                unsigned first = un->wr_idx == 0;
+                unsigned first = un->wr_idx == 0, o = (ovf >> u) & 1;
                 unsigned len = first ? TC_HGET(&wr[u]->flit, LEN) : un->wr_len;
-                tc_bv_put(obs, b + TC_OBS_U_ARRIVE_LSB, 1, first);
-                tc_bv_put(obs, b + TC_OBS_U_FULL_LSB, 1, un->wr_idx == len);
+                unsigned full = un->wr_idx == len && !((drop >> u) & 1);
+                tc_bv_put(obs, b + TC_OBS_U_ARRIVE_LSB, 1, first && !o);
+                tc_bv_put(obs, b + TC_OBS_U_FULL_LSB, 1, full);
+                tc_bv_put(obs, b + TC_OBS_U_DROP_LSB, 1, o);
                 tc_bv_put(obs, b + TC_OBS_U_WRTAG_LSB, 32,
-                          (first || un->wr_idx == len) ? (first ? TC_HGET(&wr[u]->flit, TAG) : un->wr_tag) : 0);
+                          first ? TC_HGET(&wr[u]->flit, TAG) : full ? un->wr_tag : 0);
             }
             if (((route_ev | free_ev) >> u) & 1)
                 tc_bv_put(obs, b + TC_OBS_U_HEADTAG_LSB, 32, TC_HGET(head_flit(r, u, 0), TAG));
@@ -187,13 +194,19 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                 un->wr_tag = (uint32_t)TC_HGET(&wr[u]->flit, TAG);
             }
             unsigned len = un->wr_idx == 0 ? TC_HGET(&wr[u]->flit, LEN) : un->wr_len;
-            un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = wr[u]->flit;
+            unsigned dropping = (drop >> u) & 1;
+            if (!dropping)
+                un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = wr[u]->flit;
             if (un->wr_idx == len) {
-                un->full[un->wr_slot] = 1;
-                un->wr_slot = (uint8_t)(un->wr_slot + 1 == r->slots ? 0 : un->wr_slot + 1);
+                if (!dropping) {
+                    un->full[un->wr_slot] = 1;
+                    un->wr_slot = (uint8_t)(un->wr_slot + 1 == r->slots ? 0 : un->wr_slot + 1);
+                }
                 un->wr_idx = 0;
+                un->drop = 0;
             } else {
                 un->wr_idx++;
+                un->drop = (uint8_t)dropping;
             }
         }
     }

@@ -28,6 +28,7 @@ typedef struct {
     uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
     uint8_t wr_slot, wr_idx, wr_len, rd_slot;
     uint8_t routed;  /* route of the head packet decided, copies pending */
+    uint8_t drop;    /* dropping the packet being received (it found no free slot) */
     uint8_t out_vc;  /* VC of the link copies of the head packet */
     uint16_t pend;   /* outputs still to be granted */
     uint32_t wr_tag;

@@ -45,6 +45,8 @@
 `define TC_OBS_U_HEADTAG_W 32
 `define TC_OBS_U_WRTAG_LSB 40
 `define TC_OBS_U_WRTAG_W 32
+`define TC_OBS_U_DROP_LSB 72
+`define TC_OBS_U_DROP_W 1
 `define TC_OBS_O_GRANT_LSB 0
 `define TC_OBS_O_GRANT_W 1
 `define TC_OBS_O_SRC_LSB 1
@@ -53,7 +55,7 @@
 `define TC_ROW_W 18
 `define TC_TREES 16
 `define TC_SLOT_FLITS 8
-`define TC_OBS_UNIT_W 72
+`define TC_OBS_UNIT_W 73
 `define TC_OBS_OUT_W 6
 `define TC_TYPE_BCAST 1
 `define TC_VC_UP 0

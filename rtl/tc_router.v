@@ -201,6 +201,15 @@ module tc_router #(
           cred1_q   <= cred1_d;
         end
 
+`ifdef TC_ASSERT
+      // Credit counters stay within the buffer they count: more credits than slots
+      // means a neighbour or the PE returned credits it never had.
+      always @(posedge clk_i)
+        if ((cred0_q > ((o == NP) ? PeCredits[7:0] : Slots[7:0]) ||
+                       cred1_q > ((o == NP) ? 8'd0 : Slots[7:0])))
+          $error("tc_router: output %0d credit counters %0d/%0d out of range", o, cred0_q, cred1_q);
+`endif
+
       assign out_busy[o] = busy_q;
       assign out_owner[o*5 +: 5] = owner_q;
       assign out_valid[o] = valid_q;

@@ -41,15 +41,21 @@ module tc_vc_unit #(
   reg [31:0]      wr_tag_q, wr_tag_d;
   reg             routed_q, routed_d, out_vc_q, out_vc_d;
   reg [NO-1:0]    pend_q, pend_d;
+  reg             drop_q, drop_d;  // dropping the packet being received
 
   // ---- BW: buffer write ----
   wire       first   = wr_idx_q == 3'd0;
   wire [2:0] in_len  = wr_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
   wire [2:0] cur_len = first ? in_len : wr_len_q;
   wire       tail    = wr_valid_i && wr_idx_q == cur_len;
+  // A header that finds no free slot broke the sender's credits (a PE that ignores
+  // them): the whole packet is dropped and reported, nothing else is disturbed.
+  wire       overflow = wr_valid_i && first && full_q[wr_slot_q];
+  wire       dropping = first ? overflow : drop_q;
+  wire       ev_full  = tail && !dropping;
 
   always @(posedge clk_i)
-    if (wr_valid_i)
+    if (wr_valid_i && !dropping)
       mem_q[{wr_slot_q, wr_idx_q}] <= wr_flit_i;
 
   genvar gi;
@@ -118,6 +124,7 @@ module tc_vc_unit #(
     routed_d  = routed_q;
     out_vc_d  = out_vc_q;
     pend_d    = pend_q & ~grant_i;
+    drop_d    = drop_q;
     if (do_route) begin
       routed_d = 1'b1;
       pend_d   = r_mask;
@@ -134,11 +141,15 @@ module tc_vc_unit #(
         wr_tag_d = wr_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
       end
       if (tail) begin
-        full_d[wr_slot_q] = 1'b1;
-        wr_slot_d = (wr_slot_q == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : wr_slot_q + 1'b1;
+        if (!dropping) begin
+          full_d[wr_slot_q] = 1'b1;
+          wr_slot_d = (wr_slot_q == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : wr_slot_q + 1'b1;
+        end
         wr_idx_d = 3'd0;
+        drop_d = 1'b0;
       end else begin
         wr_idx_d = wr_idx_q + 3'd1;
+        drop_d = dropping;
       end
     end
   end
@@ -154,6 +165,7 @@ module tc_vc_unit #(
       routed_q  <= 1'b0;
       out_vc_q  <= 1'b0;
       pend_q    <= {NO{1'b0}};
+      drop_q    <= 1'b0;
     end else begin
       full_q    <= full_d;
       wr_slot_q <= wr_slot_d;
@@ -164,17 +176,26 @@ module tc_vc_unit #(
       routed_q  <= routed_d;
       out_vc_q  <= out_vc_d;
       pend_q    <= pend_d;
+      drop_q    <= drop_d;
     end
 
   // ---- observation record (fields gated so that unused bits are zero) ----
   wire [31:0] in_tag = wr_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
-  wire ev_arrive = wr_valid_i && first;
+  wire ev_arrive = wr_valid_i && first && !overflow;
   assign obs_o[`TC_OBS_U_ARRIVE_LSB] = ev_arrive;
-  assign obs_o[`TC_OBS_U_FULL_LSB]   = tail;
+  assign obs_o[`TC_OBS_U_FULL_LSB]   = ev_full;
+  assign obs_o[`TC_OBS_U_DROP_LSB]   = overflow;
   assign obs_o[`TC_OBS_U_ROUTE_LSB]  = do_route;
   assign obs_o[`TC_OBS_U_FREE_LSB]   = free_o;
   assign obs_o[`TC_OBS_U_ERR_LSB +: `TC_OBS_U_ERR_W] = do_route ? r_err : 4'd0;
   assign obs_o[`TC_OBS_U_HEADTAG_LSB +: `TC_OBS_U_HEADTAG_W] = (do_route || free_o) ? h_tag : 32'd0;
   assign obs_o[`TC_OBS_U_WRTAG_LSB +: `TC_OBS_U_WRTAG_W] =
-      ev_arrive ? in_tag : (tail ? wr_tag_q : 32'd0);
+      (ev_arrive || overflow) ? in_tag : (ev_full ? wr_tag_q : 32'd0);
+
+`ifdef TC_ASSERT
+  // Routers keep to credits: only a PE can overrun its PEGroup FIFO.
+  always @(posedge clk_i)
+    if (overflow && !is_bcast_i)
+      $error("tc_vc_unit: link input %0d overran its VC buffer", port_i);
+`endif
 endmodule

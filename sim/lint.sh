@@ -17,10 +17,10 @@ check "format: rtl/tc_format.vh matches cmodel/format.def" \
 for g in "${NETS[@]}"; do
   name=$(echo "$g" | tr -d ' ' | sed 's/-G//g')
   check "verilator lint -Wall tc_torus $name" \
-    verilator --lint-only -Wall -Irtl rtl/lint.vlt $RTL --top-module tc_torus $g
+    verilator --lint-only -Wall +define+TC_ASSERT -Irtl rtl/lint.vlt $RTL --top-module tc_torus $g
   iv=$(echo "$g" | sed 's/-G/-Ptc_torus./g')
   check "iverilog compile tc_torus $name" \
-    iverilog -g2012 -Wall -Irtl -o build/logs/iverilog.vvp -s tc_torus $iv $RTL
+    iverilog -g2012 -Wall -DTC_ASSERT -Irtl -o build/logs/iverilog.vvp -s tc_torus $iv $RTL
 done
 # The router alone: a 1D router has every kind of block; the torus only adds wires.
 check "yosys synth tc_router NumDims=1 (no latches, no undriven nets)" \

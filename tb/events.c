@@ -38,6 +38,8 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
         uint32_t head_tag = (uint32_t)tc_bv_get(obs, b + TC_OBS_U_HEADTAG_LSB, 32);
         if (tc_bv_get(obs, b + TC_OBS_U_ARRIVE_LSB, 1))
             tc_evlog_add(l, cycle, node, TC_EV_ARRIVE, u, 0, 0, wr_tag);
+        if (tc_bv_get(obs, b + TC_OBS_U_DROP_LSB, 1))
+            tc_evlog_add(l, cycle, node, TC_EV_DROP, u, 0, 0, wr_tag);
         if (tc_bv_get(obs, b + TC_OBS_U_FULL_LSB, 1))
             tc_evlog_add(l, cycle, node, TC_EV_FULL, u, 0, 0, wr_tag);
         if (tc_bv_get(obs, b + TC_OBS_U_ROUTE_LSB, 1)) {
@@ -60,8 +62,8 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
 
 const char *tc_ev_name(int kind)
 {
-    static const char *const names[TC_EV_KINDS] = {"inject", "arrive", "full",  "route",
-                                                   "grant",  "free",   "eject", "deliver"};
+    static const char *const names[TC_EV_KINDS] = {"inject", "arrive", "full",    "route",
+                                                   "grant",  "free",   "eject", "deliver", "DROP"};
     return kind >= 0 && kind < TC_EV_KINDS ? names[kind] : "?";
 }
 
@@ -93,6 +95,7 @@ void tc_event_print(FILE *f, int nports, const tc_event *e)
     case TC_EV_ARRIVE:
     case TC_EV_FULL:
     case TC_EV_FREE:
+    case TC_EV_DROP:
         fprintf(f, "%s", tc_unit_name(nports, e->idx, a, sizeof a));
         break;
     case TC_EV_ROUTE:
@@ -159,6 +162,8 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
             switch (e->kind) {
             case TC_EV_INJ:
                 x = find(g, gn, TC_EV_ARRIVE, e->node, 2 * np, 0);
+                if (!x)
+                    x = find(g, gn, TC_EV_DROP, e->node, 2 * np, 0);
                 if (!x || x->cycle != c + (uint64_t)p->inj_lat)
                     VIOLATION(e, "Broadcaster arrive = inject + %d", p->inj_lat);
                 break;

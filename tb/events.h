@@ -18,6 +18,7 @@ typedef enum {
     TC_EV_FREE,    /* unit idx freed the slot */
     TC_EV_EJ,      /* header reached the PE */
     TC_EV_DELIVER, /* tail reached the PE */
+    TC_EV_DROP,    /* header found no free slot in unit idx: packet dropped */
     TC_EV_KINDS
 } tc_ev_kind;
 

@@ -44,7 +44,8 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
         in->ej_cred = 1;
     }
 
-    if (pe->sent == 0 && pe->next < pe->nqueue && pe->queue[pe->next]->cycle <= t && pe->credits > 0) {
+    if (pe->sent == 0 && pe->next < pe->nqueue && pe->queue[pe->next]->cycle <= t &&
+        (pe->credits > 0 || pe->rogue)) {
         pe->credits--;
         s->inject(s->ctx, pe->node, TC_HGET(&pe->queue[pe->next]->flit[0], TAG), t);
         pe->sent = 1;

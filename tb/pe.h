@@ -30,6 +30,7 @@ typedef struct {
 
 typedef struct {
     int node, credits, capacity, held;
+    int rogue; /* ignores injection credits (credit-violation scenario) */
     const tc_pkt **queue; /* this PE's packets, in cycle order */
     int nqueue, next, sent;
     const tc_stall *stall;

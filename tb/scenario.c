@@ -4,7 +4,7 @@
 #include <string.h>
 
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
-                                         "back_to_back", "backpressure", "bad_input", "random",
+                                         "back_to_back", "backpressure", "bad_input", "credit_violation", "random",
                                          NULL};
 
 static uint64_t mix(uint64_t x)
@@ -106,6 +106,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
     int bcaster = 4 * t->ndims; /* unit index of the Broadcaster */
 
     memset(s, 0, sizeof *s);
+    s->rogue_node = -1;
     s->stall = calloc((size_t)t->n, sizeof *s->stall);
     if (!strcmp(name, "bcast_root")) {
         s->exact = 1;
@@ -162,6 +163,14 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         TC_HSET(&p->flit[0], SRC, (unsigned)(t->n - 1 == 0 ? 1 : t->n - 1));
         expect_err(s, tag++, 0, bcaster, TC_ERR_BAD_SRC);
         tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
+    } else if (!strcmp(name, "credit_violation")) {
+        /* A PE sends 6 packets back to back into a 2-slot PEGroup FIFO; then a
+         * well-behaved PE broadcasts on the same tree. */
+        s->rogue_node = tree_root(t, 0);
+        for (int i = 0; i < 6; i++)
+            tc_make_bcast(add(s), s->rogue_node, 0, 3, tag++, 0);
+        int other = member(t, rows, 0, &rng);
+        tc_make_bcast(add(s), other, 0, 1, tag++, 100);
     } else if (!strcmp(name, "random")) {
         for (int i = 0; i < 64; i++) {
             int tree = (int)(mix(rng++) % TC_TREES);

@@ -21,6 +21,8 @@ typedef struct {
     tc_stall *stall; /* per node: stall[node] ([0, 0) if none) */
     tc_experr *experr;
     int nexperr;
+    int rogue_node; /* a PE that ignores injection credits, or -1: its packets may be
+                       dropped, each one whole (never some copies) */
 } tc_stim;
 
 /* Table of every co-simulated network: 16 trees with roots spread evenly; trees 0-7

@@ -186,6 +186,42 @@ static void test_route_errors(void **state)
         assert_string_not_equal(tc_err_name(e), "unknown error code");
 }
 
+/* A PE that ignores its credits overruns the PEGroup FIFO: the packet that finds no
+ * free slot is dropped whole and reported; the packets before and after go on. */
+static void test_credit_violation(void **state)
+{
+    (void)state;
+    static rig g;
+    setup_rig(&g);
+    int grants = 0, drops = 0, frees = 0, cred_back = -1;
+    for (int c = 0; c < 60; c++) {
+        tc_router_in in;
+        memset(&in, 0, sizeof in);
+        if (c < 4 || c == 30) { /* 4 one-flit packets back to back, then one in time */
+            in.inj.valid = 1;
+            in.inj.flit = bcast(0, 5, (uint32_t)(100 + c));
+        }
+        if (c == cred_back) /* the parent frees the slot 5 cycles after each packet */
+            in.cred[P_XM] = 1u << TC_VC_UP;
+        tc_router_cycle(&g.r, &in, g.obs);
+        if (granted(&g, P_XM) == BCASTER) {
+            grants++;
+            cred_back = c + 5;
+        }
+        frees += (int)ev(&g, BCASTER, TC_OBS_U_FREE_LSB);
+        if (ev(&g, BCASTER, TC_OBS_U_DROP_LSB)) {
+            /* slot 0 is busy until cycle 3: the packets of cycles 2 and 3 find no room */
+            assert_true(c == 2 || c == 3);
+            assert_int_equal(tc_bv_get(g.obs, BCASTER * TC_OBS_UNIT_W + TC_OBS_U_WRTAG_LSB, 32), 100 + c);
+            assert_int_equal(ev(&g, BCASTER, TC_OBS_U_ARRIVE_LSB), 0);
+            drops++;
+        }
+    }
+    assert_int_equal(drops, 2);
+    assert_int_equal(grants, 3); /* up to the parent: packets 100, 101 and 130 */
+    assert_int_equal(frees, 3);
+}
+
 static void test_params(void **state)
 {
     (void)state;
@@ -216,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_lone_packet),
         cmocka_unit_test(test_credits_and_bubble),
         cmocka_unit_test(test_route_errors),
+        cmocka_unit_test(test_credit_violation),
         cmocka_unit_test(test_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
