@@ -10,9 +10,10 @@ WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CMODEL_SRC := $(wildcard cmodel/*.c)
-TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 RTL_SRC    := rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v
+ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
 HDRS       := $(wildcard cmodel/*.h tb/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
@@ -44,12 +45,12 @@ $(B)/tcsim: $(B)/libtb.a $(B)/tb/dut_none.o $(B)/libtc.a
 $(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%.c=$(B)/san/%.o)
 	$(CC) $(SAN) -o $@ $^
 
-$(B)/unit/%: tb/unit/%.c $(B)/libtc.a $(HDRS) | deps
+$(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtc.a -lcmocka
-$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) $(HDRS) | deps
+	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka
+$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) -lcmocka
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c -lcmocka
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
@@ -78,8 +79,19 @@ $(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.
 endef
 $(foreach n,$(NETS),$(eval $(call NET_RULES,$(n))))
 
+# The ALU alone, Verilated, against the C ALU (make alu-check N=1000000).
+$(B)/alu_check: $(ALU_SRC) rtl/tc_format.vh tb/alu_rtl.cpp tb/alu_rtl.h $(B)/tb/alu_check.o $(B)/libtb.a $(B)/libtc.a | deps
+	@rm -f $@
+	verilator --cc --exe --build -j 2 -Wall -Irtl $(ALU_SRC) --top-module tc_alu --Mdir $(B)/obj_alu \
+	  -o $(CURDIR)/$@ -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" -CFLAGS "-I$(CURDIR)/tb" \
+	  $(CURDIR)/tb/alu_rtl.cpp $(CURDIR)/$(B)/tb/alu_check.o $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a \
+	  > $(B)/obj_alu.log 2>&1 || { tail -30 $(B)/obj_alu.log; exit 1; }
+N ?= 1000000
+alu-check: $(B)/alu_check
+	$(B)/alu_check $(N)
+
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps docs print-nets
+.PHONY: sim test lint wave clean deps docs print-nets alu-check
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all

@@ -22,6 +22,12 @@ for g in "${NETS[@]}"; do
   check "iverilog compile tc_torus $name" \
     iverilog -g2012 -Wall -DTC_ASSERT -Irtl -o build/logs/iverilog.vvp -s tc_torus $iv $RTL
 done
+ALU="rtl/tc_alu.v rtl/tc_alu_lane.v"
+check "verilator lint -Wall tc_alu" verilator --lint-only -Wall -Irtl rtl/lint.vlt $ALU --top-module tc_alu
+check "iverilog compile tc_alu" iverilog -g2012 -Wall -Irtl -o build/logs/iverilog_alu.vvp -s tc_alu $ALU
+check "yosys synth tc_alu (no latches)" \
+  yosys -q -p "read_verilog -sv -Irtl $ALU; hierarchy -check -top tc_alu; synth -top tc_alu; check -assert; \
+               select -assert-none t:\$dlatch* t:\$_DLATCH_*"
 # The router alone: a 1D router has every kind of block; the torus only adds wires.
 check "yosys synth tc_router NumDims=1 (no latches, no undriven nets)" \
   yosys -q -p "read_verilog -sv -Irtl $ROUTER; hierarchy -check -top tc_router -chparam NumDims 1; \

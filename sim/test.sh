@@ -49,6 +49,15 @@ for net in $NETS; do
   done
 done
 
+echo "== Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
+check "verilate and build build/alu_check" make -s build/alu_check
+if [ -x build/alu_check ]; then
+  build/alu_check 20000 >"$LOGDIR/alu_check.log" 2>&1
+  grep -E '^(PASS|FAIL)' "$LOGDIR/alu_check.log"
+  grep -qE '^(PASS|FAIL)' "$LOGDIR/alu_check.log" || { echo "FAIL  alu_check: no result"; FAILED=$((FAILED + 1)); }
+  count_lines "$LOGDIR/alu_check.log"
+fi
+
 echo "== docs follow the design"
 first=${NETS%% *}
 check "docs/timing/*.json equal the diagrams RTL and C model produce" bash -c \

@@ -1,0 +1,73 @@
+#include "alu.h"
+
+#include <string.h>
+
+const char *tc_op_name(unsigned op)
+{
+    static const char *const names[TC_OPS] = {"sum", "min",  "max", "minu",   "maxu",
+                                              "and", "or",   "xor", "minloc", "maxloc"};
+    return op < TC_OPS ? names[op] : "unknown";
+}
+
+/* Lane k of width w (32 or 64) as an unsigned value. */
+static uint64_t lane_get(const tc_flit *f, unsigned w, unsigned k)
+{
+    return w == 64 ? f->w[k] : (f->w[k >> 1] >> (32 * (k & 1))) & 0xffffffffu;
+}
+
+static void lane_put(tc_flit *f, unsigned w, unsigned k, uint64_t v)
+{
+    if (w == 64) {
+        f->w[k] = v;
+    } else {
+        unsigned s = 32 * (k & 1);
+        f->w[k >> 1] = (f->w[k >> 1] & ~(0xffffffffull << s)) | ((v & 0xffffffffu) << s);
+    }
+}
+
+/* Signed comparison of w-bit values: flip the sign bit, compare unsigned. */
+static int lt_signed(uint64_t a, uint64_t b, unsigned w)
+{
+    uint64_t sign = 1ull << (w - 1);
+    return (a ^ sign) < (b ^ sign);
+}
+
+unsigned tc_alu(const tc_flit *a, const tc_flit *b, unsigned op, unsigned lane, tc_flit *y)
+{
+    unsigned w = lane == TC_LANE_32 ? 32 : 64, n = 128 / w, flags = 0;
+    uint64_t mask = w == 64 ? ~0ull : 0xffffffffull, sign = 1ull << (w - 1);
+
+    memset(y, 0, sizeof *y);
+    if (op >= TC_OPS || lane > TC_LANE_64)
+        return TC_ALU_INVALID;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t x = lane_get(a, w, k), z = lane_get(b, w, k), r = 0;
+        switch (op) {
+        case TC_OP_SUM:
+            r = (x + z) & mask;
+            if (!((x ^ z) & sign) && ((r ^ x) & sign))
+                flags |= TC_ALU_OVERFLOW;
+            break;
+        case TC_OP_MIN: r = lt_signed(z, x, w) ? z : x; break;
+        case TC_OP_MAX: r = lt_signed(x, z, w) ? z : x; break;
+        case TC_OP_MINU: r = z < x ? z : x; break;
+        case TC_OP_MAXU: r = x < z ? z : x; break;
+        case TC_OP_AND: r = x & z; break;
+        case TC_OP_OR: r = x | z; break;
+        case TC_OP_XOR: r = x ^ z; break;
+        default: { /* MINLOC, MAXLOC: decide on the even lane, copy the pair */
+            if (k & 1)
+                continue;
+            uint64_t xi = lane_get(a, w, k + 1), zi = lane_get(b, w, k + 1);
+            int take_b = op == TC_OP_MINLOC ? lt_signed(z, x, w) : lt_signed(x, z, w);
+            if (x == z)
+                take_b = zi < xi;
+            lane_put(y, w, k, take_b ? z : x);
+            lane_put(y, w, k + 1, take_b ? zi : xi);
+            continue;
+        }
+        }
+        lane_put(y, w, k, r);
+    }
+    return flags;
+}
