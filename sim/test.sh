@@ -28,7 +28,7 @@ echo "== golden-model unit tests"
 UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
 make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san \
   build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
-for u in $UNITS; do unit build/unit/$u; unit build/unit-san/$u; done
+for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
 
 echo "== RTL lint, compile, synthesis"
 bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1
