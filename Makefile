@@ -12,8 +12,9 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 CMODEL_SRC := $(wildcard cmodel/*.c)
 TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
-RTL_SRC    := rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
+RTL_SRC    := rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v \
+              rtl/tc_reducer.v $(ALU_SRC)
 HDRS       := $(wildcard cmodel/*.h tb/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
@@ -25,6 +26,7 @@ INJ_LAT    ?= 150
 EJ_LAT     ?= 150
 SLOTS      ?= 2
 PE_CREDITS ?= 16
+RED_FLITS  ?= 2
 
 include sim/deps.mk
 
@@ -68,12 +70,12 @@ $(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.
 	  --top-module tc_torus --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) \
 	  -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
 	  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \
-	  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GPeCredits=$(PE_CREDITS) \
+	  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GPeCredits=$(PE_CREDITS) -GRedFlits=$(RED_FLITS) \
 	  -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" \
 	  -CFLAGS "-I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
 	    -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
 	    -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
-	    -DTC_PE_CREDITS=$(PE_CREDITS)" \
+	    -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)" \
 	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_$(1).log 2>&1 \
 	  || { tail -30 $(B)/obj_$(1).log; exit 1; }
 endef

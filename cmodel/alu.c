@@ -32,10 +32,11 @@ static int lt_signed(uint64_t a, uint64_t b, unsigned w)
     return (a ^ sign) < (b ^ sign);
 }
 
-unsigned tc_alu(const tc_flit *a, const tc_flit *b, unsigned op, unsigned lane, tc_flit *y)
+unsigned tc_alu(const tc_flit *a_in, const tc_flit *b_in, unsigned op, unsigned lane, tc_flit *y)
 {
     unsigned w = lane == TC_LANE_32 ? 32 : 64, n = 128 / w, flags = 0;
     uint64_t mask = w == 64 ? ~0ull : 0xffffffffull, sign = 1ull << (w - 1);
+    const tc_flit a_v = *a_in, b_v = *b_in, *a = &a_v, *b = &b_v; /* y may be a or b */
 
     memset(y, 0, sizeof *y);
     if (op >= TC_OPS || lane > TC_LANE_64)

@@ -5,7 +5,7 @@
 
 #include "format.h"
 
-/* y = a op b; returns TC_ALU_* flags. MINLOC/MAXLOC read lanes in pairs: the even
+/* y = a op b (y may be a or b); returns TC_ALU_* flags. MINLOC/MAXLOC read lanes in pairs: the even
  * lane holds a signed value, the odd lane its owner's index (unsigned). */
 unsigned tc_alu(const tc_flit *a, const tc_flit *b, unsigned op, unsigned lane, tc_flit *y);
 const char *tc_op_name(unsigned op);

@@ -11,6 +11,7 @@ struct tc_net {
     uint64_t cycle;
     tc_router *r;
     tc_flit *mem;
+    uint8_t *red_cnt;
     int *nbr;            /* nbr[node * np + port] */
     tc_router_in *in;    /* inputs gathered for the cycle being evaluated */
     tc_pe_in *pe_in;     /* what each PE drives this cycle */
@@ -31,6 +32,7 @@ void tc_params_default(tc_params *p)
     p->inj_lat = p->ej_lat = 150;
     p->slots = 2;
     p->pe_credits = 16;
+    p->red_flits = 2;
 }
 
 tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
@@ -51,13 +53,19 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
         snprintf(err, errlen, "pe_credits %d is not in 1..255", p->pe_credits);
         return NULL;
     }
+    if (p->red_flits < 1 || p->red_flits > TC_SLOT_FLITS - 1) {
+        snprintf(err, errlen, "red_flits %d is not in 1..%d", p->red_flits, TC_SLOT_FLITS - 1);
+        return NULL;
+    }
     tc_net *n = calloc(1, sizeof *n);
-    size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims), nu = 2 * np + 1;
+    size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
+    size_t per = tc_router_mem_flits((int)np, p->slots, p->red_flits);
     n->p = *p;
     n->topo = t;
     n->np = (int)np;
     n->r = calloc(nn, sizeof *n->r);
-    n->mem = calloc(nn * nu * (size_t)p->slots * TC_SLOT_FLITS, sizeof(tc_flit));
+    n->mem = calloc(nn * per, sizeof(tc_flit));
+    n->red_cnt = calloc(nn * TC_TREES * TC_RIDS, 1);
     n->nbr = malloc(nn * np * sizeof(int));
     n->in = calloc(nn, sizeof *n->in);
     n->pe_in = calloc(nn, sizeof *n->pe_in);
@@ -67,15 +75,15 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->inj_cred = calloc(nn * (size_t)p->inj_lat, 1);
     n->ej = calloc(nn * (size_t)p->ej_lat, sizeof(tc_wire));
     n->ej_cred = calloc(nn * (size_t)p->ej_lat, 1);
-    if (!n->r || !n->mem || !n->nbr || !n->in || !n->pe_in || !n->link || !n->cred || !n->inj ||
+    if (!n->r || !n->mem || !n->red_cnt || !n->nbr || !n->in || !n->pe_in || !n->link || !n->cred || !n->inj ||
         !n->inj_cred || !n->ej || !n->ej_cred) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         tc_net_free(n);
         return NULL;
     }
     for (size_t k = 0; k < nn; k++) {
-        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits,
-                        n->mem + k * nu * (size_t)p->slots * TC_SLOT_FLITS);
+        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->mem + k * per,
+                        n->red_cnt + k * TC_TREES * TC_RIDS);
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }
@@ -88,6 +96,7 @@ void tc_net_free(tc_net *n)
         return;
     free(n->r);
     free(n->mem);
+    free(n->red_cnt);
     free(n->nbr);
     free(n->in);
     free(n->pe_in);
@@ -138,7 +147,7 @@ void tc_net_step(tc_net *n, uint32_t *obs)
             n->link[(k * np + d) * ll + li] = r->o[d].q;
             n->cred[(k * np + d) * ll + li] = r->cred_q[d];
         }
-        n->ej[k * (size_t)n->p.ej_lat + ei] = r->o[np].q;
+        n->ej[k * (size_t)n->p.ej_lat + ei] = r->o[TC_O_PE(np)].q;
         n->inj_cred[k * (size_t)n->p.inj_lat + ii] = r->inj_cred_q;
         n->inj[k * (size_t)n->p.inj_lat + ii] = n->pe_in[k].inj;
         n->ej_cred[k * (size_t)n->p.ej_lat + ei] = n->pe_in[k].ej_cred;

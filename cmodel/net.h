@@ -17,6 +17,7 @@ typedef struct {
     int ej_lat;     /* cycles, router to PE (default 150) */
     int slots;      /* packet slots per VC buffer and in the PEGroup FIFO (default 2) */
     int pe_credits; /* packets the PE's ejection buffer holds (default 16) */
+    int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) (default 2) */
 } tc_params;
 
 /* What a PE drives into its node, and what it sees, in one cycle. */

@@ -2,17 +2,29 @@
 
 #include <string.h>
 
-void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, tc_flit *mem)
+#include "alu.h"
+
+size_t tc_router_mem_flits(int nports, int slots, int red_flits)
+{
+    return (size_t)TC_NUNITS(nports) * (size_t)slots * TC_SLOT_FLITS + (size_t)TC_TREES * TC_RIDS * (size_t)red_flits;
+}
+
+void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
+                     tc_flit *mem, uint8_t *cnt)
 {
     memset(r, 0, sizeof *r);
     r->id = (uint16_t)id;
     r->nports = (uint8_t)nports;
     r->slots = (uint8_t)slots;
-    for (int u = 0; u <= 2 * nports; u++)
+    r->red_flits = (uint8_t)red_flits;
+    for (int u = 0; u < TC_NUNITS(nports); u++)
         r->u[u].mem = mem + (size_t)u * slots * TC_SLOT_FLITS;
+    r->red.data = mem + (size_t)TC_NUNITS(nports) * slots * TC_SLOT_FLITS;
+    r->red.cnt = cnt;
     for (int o = 0; o < nports; o++)
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
-    r->o[nports].cred[0] = (uint16_t)pe_credits;
+    r->o[TC_O_PE(nports)].cred[0] = (uint16_t)pe_credits;
+    r->o[TC_O_RED(nports)].cred[0] = (uint16_t)slots; /* result-buffer slots */
 }
 
 static const tc_flit *head_flit(const tc_router *r, int u, int idx)
@@ -21,36 +33,44 @@ static const tc_flit *head_flit(const tc_router *r, int u, int idx)
     return &un->mem[un->rd_slot * TC_SLOT_FLITS + idx];
 }
 
-/* Route decision of unit u for its head packet (rtl/tc_route.v). */
+/* Route decision of unit u for its head packet (tc_vc_unit.v, "RC"). */
 static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
 {
     const tc_flit *h = head_flit(r, u, 0);
     int np = r->nports, port = u >> 1;
+    int is_link = u < 2 * np, is_down = is_link && (u & 1) == TC_VC_DOWN, is_bcast = u == TC_U_BCAST(np);
     tc_row row = r->row[TC_HGET(h, TREE)];
+    unsigned type = TC_HGET(h, TYPE), red = type == TC_TYPE_REDUCE || type == TC_TYPE_ALLREDUCE;
     unsigned dirs = TC_RGET(row, DIRS) & ((1u << np) - 1);
     unsigned up = (1u << TC_RGET(row, TOROOT)) & ((1u << np) - 1);
-    unsigned pe_copy = TC_RGET(row, PE) && TC_HGET(h, SRC) != r->id;
-    unsigned down = dirs | pe_copy << np;
+    unsigned pe_copy = type == TC_TYPE_BCAST       ? TC_RGET(row, PE) && TC_HGET(h, SRC) != r->id
+                       : type == TC_TYPE_ALLREDUCE ? TC_RGET(row, PE)
+                                                   : TC_HGET(h, DST) == r->id;
 
     *mask = 0;
     *vc = TC_VC_DOWN;
     if (!TC_RGET(row, VALID))
         return TC_ERR_NO_TREE;
-    if (TC_HGET(h, TYPE) != TC_TYPE_BCAST)
+    if (type != TC_TYPE_BCAST && !red)
         return TC_ERR_BAD_TYPE;
-    if (u == 2 * np) { /* Broadcaster: a packet injected by this node's PE */
+    if (is_bcast) { /* a packet injected by this node's PE */
         if (!TC_RGET(row, PE))
             return TC_ERR_NOT_MEMBER;
         if (TC_HGET(h, SRC) != r->id)
             return TC_ERR_BAD_SRC;
-    } else if ((u & 1) == TC_VC_DOWN) {
+        if (red && (TC_HGET(h, OP) >= TC_OPS || TC_HGET(h, LANE) > TC_LANE_64 || TC_HGET(h, LEN) > r->red_flits))
+            return TC_ERR_BAD_OP;
+    } else if (is_down) {
         if (TC_RGET(row, ROOT) || TC_RGET(row, TOROOT) != (unsigned)port)
             return TC_ERR_BAD_DIR;
-    } else if (!((dirs >> port) & 1)) {
+    } else if (is_link && !((dirs >> port) & 1)) {
         return TC_ERR_BAD_DIR;
     }
-    if (TC_RGET(row, ROOT) || (u & 1) == TC_VC_DOWN) {
-        *mask = down;
+    if (red && (is_bcast || (is_link && !is_down))) {
+        *mask = 1u << TC_O_RED(np); /* a contribution: into the Reducer */
+        *vc = TC_VC_UP;
+    } else if (TC_RGET(row, ROOT) || is_down) {
+        *mask = dirs | pe_copy << np;
     } else {
         *mask = up;
         *vc = TC_VC_UP;
@@ -66,15 +86,45 @@ static unsigned rr_pick(unsigned elig, unsigned ptr)
 
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
 {
-    int np = r->nports, nu = 2 * np + 1, no = np + 1;
+    int np = r->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np), ored = TC_O_RED(np);
     unsigned route_ev = 0, free_ev = 0, busy_from = 0, ovf = 0, drop = 0, grant_u[TC_MAX_OUTS];
     unsigned rmask[TC_MAX_UNITS], rvc[TC_MAX_UNITS], rerr[TC_MAX_UNITS];
     const tc_wire *wr[TC_MAX_UNITS];
 
+    /* Reducer (tc_reducer.v): takes the flit its input's output register holds. Every
+     * data flit is combined with the stored partial result, or kept as it is if it
+     * belongs to the first contribution; the last contribution's flits go to the
+     * result buffer instead of memory. */
+    tc_reducer *rd = &r->red;
+    const tc_wire rin_q = r->o[ored].q, *rin = &rin_q; /* the output register is committed below */
+    unsigned r_hdr = rin->valid && rd->idx == 0, r_first = rd->first, r_last = rd->last, r_len = rd->len;
+    unsigned r_tree = rd->tree, r_rid = rd->rid, r_cnt = 0;
+    tc_wire res = {0, 0, {{0, 0}}};
+    tc_flit r_val = rin->flit;
+    if (r_hdr) {
+        tc_row row = r->row[TC_HGET(&rin->flit, TREE)];
+        r_tree = TC_HGET(&rin->flit, TREE);
+        r_rid = TC_HGET(&rin->flit, RID);
+        r_len = TC_HGET(&rin->flit, LEN);
+        r_cnt = rd->cnt[r_tree * TC_RIDS + r_rid];
+        r_first = r_cnt == 0;
+        r_last = r_cnt + 1 >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
+        TC_HSET(&r_val, SRC, r->id); /* the result leaves from here */
+    } else if (rin->valid && !r_first) {
+        tc_alu(&rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1], &rin->flit, rd->op,
+               rd->lane, &r_val);
+    }
+    unsigned r_tail = rin->valid && (r_hdr ? r_len == 0 : rd->idx == r_len);
+    unsigned r_release = r_tail && !r_last; /* the reserved result slot was not needed */
+    if (rin->valid && r_last) {
+        res.valid = 1;
+        res.flit = r_val;
+    }
+
     /* Evaluate: which unit each input flit writes, route decisions, frees. */
     for (int u = 0; u < nu; u++) {
-        const tc_wire *w = u == 2 * np ? &in->inj : &in->link[u >> 1];
-        wr[u] = (w->valid && (u == 2 * np || w->vc == (u & 1))) ? w : NULL;
+        const tc_wire *w = u == TC_U_RESULT(np) ? &res : u == TC_U_BCAST(np) ? &in->inj : &in->link[u >> 1];
+        wr[u] = (w->valid && (u >= 2 * np || w->vc == (u & 1))) ? w : NULL;
         /* a header that finds no free slot: the packet is dropped (credit violation) */
         if (wr[u] && r->u[u].wr_idx == 0 && r->u[u].full[r->u[u].wr_slot])
             ovf |= 1u << u;
@@ -103,10 +153,11 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             continue;
         for (int u = 0; u < nu; u++) {
             const tc_unit *un = &r->u[u];
-            unsigned vc = o == np ? 0 : un->out_vc;
+            unsigned vc = o >= np ? 0 : un->out_vc;
             /* Bubble flow control: a copy that enters a ring (new dimension, new VC,
-             * injection) leaves one slot free there for the packets already in it. */
-            unsigned cont = o == np || (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
+             * injection) leaves one slot free there for the packets already in it.
+             * The PE and the Reducer are not rings. */
+            unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
             if (un->routed && ((un->pend >> o) & 1) && op->cred[vc] >= (cont ? 1u : 2u))
                 elig |= 1u << u;
         }
@@ -142,6 +193,13 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                 tc_bv_put(obs, b + TC_OBS_O_SRC_LSB, 5, grant_u[o]);
             }
         }
+        if (r_hdr) {
+            unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)no * TC_OBS_OUT_W;
+            tc_bv_put(obs, b + TC_OBS_R_HDR_LSB, 1, 1);
+            tc_bv_put(obs, b + TC_OBS_R_FIRST_LSB, 1, r_first);
+            tc_bv_put(obs, b + TC_OBS_R_LAST_LSB, 1, r_last);
+            tc_bv_put(obs, b + TC_OBS_R_TAG_LSB, 32, TC_HGET(&rin->flit, TAG));
+        }
     }
 
     /* Commit. Outputs first: they read head packets before any slot is freed. */
@@ -152,8 +210,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             for (unsigned vc = 0; vc < 2; vc++)
                 op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -
                                           (g != ~0u && r->u[g].out_vc == vc));
-        } else {
+        } else if (o == TC_O_PE(np)) {
             op->cred[0] = (uint16_t)(op->cred[0] + in->ej_cred - (g != ~0u));
+        } else { /* Reducer: a result slot is reserved per contribution taken */
+            op->cred[0] = (uint16_t)(op->cred[0] + r_release + ((free_ev >> TC_U_RESULT(np)) & 1) - (g != ~0u));
         }
         if (op->busy) {
             op->q.flit = *head_flit(r, op->owner, op->cnt);
@@ -210,7 +270,21 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             }
         }
     }
+    if (r_hdr) {
+        rd->cnt[r_tree * TC_RIDS + r_rid] = (uint8_t)(r_last ? 0 : r_cnt + 1);
+        rd->tree = (uint8_t)r_tree;
+        rd->rid = (uint8_t)r_rid;
+        rd->len = (uint8_t)r_len;
+        rd->op = (uint8_t)TC_HGET(&rin->flit, OP);
+        rd->lane = (uint8_t)TC_HGET(&rin->flit, LANE);
+        rd->first = (uint8_t)r_first;
+        rd->last = (uint8_t)r_last;
+    } else if (rin->valid && !r_last) {
+        rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1] = r_val;
+    }
+    if (rin->valid)
+        rd->idx = (uint8_t)(r_tail ? 0 : rd->idx + 1);
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((free_ev >> (2 * p)) & 3);
-    r->inj_cred_q = (uint8_t)((free_ev >> (2 * np)) & 1);
+    r->inj_cred_q = (uint8_t)((free_ev >> TC_U_BCAST(np)) & 1);
 }

@@ -1,20 +1,30 @@
 /* One router of the collective subnet, cycle-exact with rtl/tc_router.v.
  * Units: u = 2*port + vc is the VCUp (vc 0) or VCDown (vc 1) buffer of link input
- * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection).
- * Outputs: o < nports are the links, o = nports is the ejection port to the PE. */
+ * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection);
+ * u = 2*nports + 1 is the result buffer the Reducer writes.
+ * Outputs: o < nports are the links, o = nports the ejection port to the PE,
+ * o = nports + 1 the Reducer's input. */
 #ifndef TC_ROUTER_H
 #define TC_ROUTER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "format.h"
 #include "table.h"
 #include "topo.h"
 
-#define TC_MAX_UNITS (2 * TC_MAX_PORTS + 1)
-#define TC_MAX_OUTS (TC_MAX_PORTS + 1)
+#define TC_NUNITS(np) (2 * (np) + 2)
+#define TC_NOUTS(np) ((np) + 2)
+#define TC_U_BCAST(np) (2 * (np))
+#define TC_U_RESULT(np) (2 * (np) + 1)
+#define TC_O_PE(np) (np)
+#define TC_O_RED(np) ((np) + 1)
+#define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS)
+#define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS)
 #define TC_MAX_SLOTS 8
-#define TC_OBS_BITS(nports) ((2 * (nports) + 1) * TC_OBS_UNIT_W + ((nports) + 1) * TC_OBS_OUT_W)
+#define TC_RIDS 16
+#define TC_OBS_BITS(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W + TC_OBS_RED_W)
 #define TC_OBS_WORDS(nports) ((TC_OBS_BITS(nports) + 31) / 32)
 #define TC_OBS_MAX_WORDS TC_OBS_WORDS(TC_MAX_PORTS)
 
@@ -40,6 +50,15 @@ typedef struct {
     tc_wire q;        /* output register */
 } tc_outp;
 
+/* The Reducer: per (TreeId, ReduceId) a count of contributions and the partial
+ * result; the contribution being received flit by flit. */
+typedef struct {
+    uint8_t *cnt;   /* [tree][rid] */
+    tc_flit *data;  /* [tree][rid][red_flits] */
+    uint8_t idx;    /* flit of the contribution expected next; 0: a header */
+    uint8_t tree, rid, len, op, lane, first, last;
+} tc_reducer;
+
 typedef struct {
     tc_wire link[TC_MAX_PORTS];
     uint8_t cred[TC_MAX_PORTS]; /* bit vc: a slot of that VC freed downstream */
@@ -49,16 +68,20 @@ typedef struct {
 
 typedef struct {
     uint16_t id;
-    uint8_t nports, slots;
+    uint8_t nports, slots, red_flits;
     tc_row row[TC_TREES];
     tc_unit u[TC_MAX_UNITS];
     tc_outp o[TC_MAX_OUTS];
     uint8_t cred_q[TC_MAX_PORTS]; /* credit returned upstream, bit vc */
     uint8_t inj_cred_q;
+    tc_reducer red;
 } tc_router;
 
-/* mem must hold (2*nports+1) * slots * TC_SLOT_FLITS flits. */
-void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, tc_flit *mem);
+/* Memory a router needs: buffers, and the Reducer's partial results. */
+size_t tc_router_mem_flits(int nports, int slots, int red_flits);
+/* mem: tc_router_mem_flits() flits; cnt: TC_TREES * TC_RIDS bytes; both zeroed. */
+void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
+                     tc_flit *mem, uint8_t *cnt);
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);

@@ -16,6 +16,7 @@ const char *tc_err_name(unsigned code)
         [TC_ERR_BAD_DIR] = "packet arrived from a direction its tree does not allow",
         [TC_ERR_NOT_MEMBER] = "injected by a PE whose node has Pe = 0 in this tree",
         [TC_ERR_BAD_SRC] = "injected header names another node as its source",
+        [TC_ERR_BAD_OP] = "reduce with an unknown operation or lane width, or longer than the Reducer holds",
     };
     return code < sizeof names / sizeof names[0] && names[code] ? names[code] : "unknown error code";
 }

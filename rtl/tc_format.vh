@@ -51,14 +51,24 @@
 `define TC_OBS_O_GRANT_W 1
 `define TC_OBS_O_SRC_LSB 1
 `define TC_OBS_O_SRC_W 5
+`define TC_OBS_R_HDR_LSB 0
+`define TC_OBS_R_HDR_W 1
+`define TC_OBS_R_FIRST_LSB 1
+`define TC_OBS_R_FIRST_W 1
+`define TC_OBS_R_LAST_LSB 2
+`define TC_OBS_R_LAST_W 1
+`define TC_OBS_R_TAG_LSB 3
+`define TC_OBS_R_TAG_W 32
 `define TC_FLIT_W 128
 `define TC_ROW_W 18
 `define TC_TREES 16
 `define TC_SLOT_FLITS 8
 `define TC_OBS_UNIT_W 73
 `define TC_OBS_OUT_W 6
+`define TC_OBS_RED_W 35
 `define TC_TYPE_BCAST 1
 `define TC_TYPE_REDUCE 2
+`define TC_TYPE_ALLREDUCE 3
 `define TC_OP_SUM 0
 `define TC_OP_MIN 1
 `define TC_OP_MAX 2
@@ -90,4 +100,5 @@
 `define TC_ERR_BAD_DIR 3
 `define TC_ERR_NOT_MEMBER 4
 `define TC_ERR_BAD_SRC 5
+`define TC_ERR_BAD_OP 6
 `endif

@@ -1,9 +1,11 @@
 // Router of the collective subnet (seed 001, figures 3-5): per link input a VCUp and
 // a VCDown buffer, the PEGroup FIFO with the Broadcaster for PE injection, the
-// 16-row collective routing table, and per output (links, PE ejection) a
-// round-robin switch allocator with credit counters and an output register.
-// Unit u = 2*port + vc for link inputs, u = 2*NumPorts for the Broadcaster;
-// output o < NumPorts is a link, o = NumPorts the PE ejection port.
+// Reducer with its result buffer, the 16-row collective routing table, and per
+// output (links, PE ejection, Reducer) a round-robin switch allocator with credit
+// counters and an output register.
+// Unit u = 2*port + vc for link inputs, u = 2*NumPorts the Broadcaster,
+// u = 2*NumPorts + 1 the result buffer; output o < NumPorts is a link,
+// o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
 `default_nettype none
 `include "tc_format.vh"
 
@@ -11,11 +13,12 @@ module tc_router #(
   parameter integer NumDims = 2,
   parameter integer Slots = 2,      // packet slots per VC buffer and PEGroup FIFO
   parameter integer PeCredits = 16, // packets the PE's ejection buffer holds
+  parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
   localparam integer NP = 2 * NumDims,
-  localparam integer NU = 2 * NP + 1,
-  localparam integer NO = NP + 1,
+  localparam integer NU = 2 * NP + 2,
+  localparam integer NO = NP + 2,
   localparam integer FW = `TC_FLIT_W,
-  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W
+  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + `TC_OBS_RED_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
@@ -60,30 +63,49 @@ module tc_router #(
   wire [NU-1:0]    unit_vc, free, busy_from;
   wire [NU*PW-1:0] head_pkts;
 
+  // ---- Reducer: fed by its output register, writes the result buffer ----
+  wire             red_valid, res_valid, red_release;
+  wire [FW-1:0]    red_flit, res_flit;
+  tc_reducer #(.RedFlits(RedFlits)) u_reducer (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .node_id_i   (node_id_i),
+    .table_i     (table_q),
+    .in_valid_i  (red_valid),
+    .in_flit_i   (red_flit),
+    .res_valid_o (res_valid),
+    .res_flit_o  (res_flit),
+    .release_o   (red_release),
+    .obs_o       (obs_o[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
+  );
+
   genvar u, o;
   generate
     for (u = 0; u < NU; u = u + 1) begin : g_unit
       localparam integer Port = (u < 2 * NP) ? u / 2 : 0;
-      wire wr_valid = (u == 2 * NP) ? inj_valid_i
-                                    : link_valid_i[Port] && link_vc_i[Port] == u[0];
-      wire [FW-1:0] wr_flit = (u == 2 * NP) ? inj_flit_i : link_flit_i[Port*FW +: FW];
-      tc_vc_unit #(.NumPorts(NP), .Slots(Slots)) u_unit (
-        .clk_i      (clk_i),
-        .rst_ni     (rst_ni),
-        .node_id_i  (node_id_i),
-        .port_i     (Port[2:0]),
-        .is_down_i  (u[0] == 1'b1),
-        .is_bcast_i (u == 2 * NP),
-        .table_i    (table_q),
-        .wr_valid_i (wr_valid),
-        .wr_flit_i  (wr_flit),
-        .grant_i    (grant[u*NO +: NO]),
-        .busy_i     (busy_from[u]),
-        .req_o      (req[u*NO +: NO]),
-        .out_vc_o   (unit_vc[u]),
-        .head_pkt_o (head_pkts[u*PW +: PW]),
-        .free_o     (free[u]),
-        .obs_o      (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
+      wire wr_valid = (u == 2 * NP + 1) ? res_valid
+                    : (u == 2 * NP)     ? inj_valid_i
+                                        : link_valid_i[Port] && link_vc_i[Port] == u[0];
+      wire [FW-1:0] wr_flit = (u == 2 * NP + 1) ? res_flit
+                            : (u == 2 * NP)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
+      tc_vc_unit #(.NumPorts(NP), .Slots(Slots), .RedFlits(RedFlits)) u_unit (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .node_id_i   (node_id_i),
+        .port_i      (Port[2:0]),
+        .is_down_i   (u < 2 * NP && u[0] == 1'b1),
+        .is_bcast_i  (u == 2 * NP),
+        .is_result_i (u == 2 * NP + 1),
+        .table_i     (table_q),
+        .wr_valid_i  (wr_valid),
+        .wr_flit_i   (wr_flit),
+        .grant_i     (grant[u*NO +: NO]),
+        .busy_i      (busy_from[u]),
+        .req_o       (req[u*NO +: NO]),
+        .out_vc_o    (unit_vc[u]),
+        .head_pkt_o  (head_pkts[u*PW +: PW]),
+        .free_o      (free[u]),
+        .obs_o       (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
       );
     end
   endgenerate
@@ -94,7 +116,10 @@ module tc_router #(
   wire [NO-1:0]    out_valid;
   wire [NO-1:0]    out_vc;
   wire [NO*FW-1:0] out_flit;
-  wire [2*NO-1:0]  cred_in = {1'b0, ej_cred_i, link_cred_i}; // bit 2o+vc
+  // credits in, bit 2o+vc: from the links, the PE, and for the Reducer the result
+  // slots it reserved and did not need (the other Reducer credit is the result
+  // buffer freeing a slot, bit 2o+1)
+  wire [2*NO-1:0]  cred_in = {free[2*NP+1], red_release, 1'b0, ej_cred_i, link_cred_i};
 
   generate
     for (o = 0; o < NO; o = o + 1) begin : g_out
@@ -110,13 +135,14 @@ module tc_router #(
 
       // Bubble flow control: a copy that enters a ring (new dimension, new VC, or
       // injection) needs two free slots, one that continues along its ring needs one,
-      // so every ring keeps a free slot and cannot deadlock. The PE is not a ring.
+      // so every ring keeps a free slot and cannot deadlock. The PE and the Reducer
+      // are not rings.
       reg [7:0] avail;
       reg       cont;
       always @* begin
         for (k = 0; k < NU; k = k + 1) begin
-          avail = (o == NP || !unit_vc[k]) ? cred0_q : cred1_q;
-          cont = o == NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
+          avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
+          cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
           elig[k] = !busy_q && req[k*NO + o] && avail >= (cont ? 8'd1 : 8'd2);
         end
       end
@@ -157,8 +183,13 @@ module tc_router #(
         vc_d    = vc_q;
         valid_d = 1'b0;
         flit_d  = {FW{1'b0}};
-        cred0_d = cred0_q + {7'd0, cred_in[2*o]}   - {7'd0, gnt && (o == NP || !take_vc)};
-        cred1_d = cred1_q + {7'd0, cred_in[2*o+1]} - {7'd0, gnt && o != NP && take_vc};
+        if (o == NP + 1) begin // Reducer: one result slot reserved per contribution taken
+          cred0_d = cred0_q + {7'd0, cred_in[2*o]} + {7'd0, cred_in[2*o+1]} - {7'd0, gnt};
+          cred1_d = cred1_q;
+        end else begin
+          cred0_d = cred0_q + {7'd0, cred_in[2*o]}   - {7'd0, gnt && (o == NP || !take_vc)};
+          cred1_d = cred1_q + {7'd0, cred_in[2*o+1]} - {7'd0, gnt && o < NP && take_vc};
+        end
         if (busy_q) begin
           valid_d = 1'b1;
           flit_d  = flit_sel;
@@ -188,7 +219,7 @@ module tc_router #(
           valid_q   <= 1'b0;
           flit_q    <= {FW{1'b0}};
           cred0_q   <= (o == NP) ? PeCredits[7:0] : Slots[7:0];
-          cred1_q   <= (o == NP) ? 8'd0 : Slots[7:0];
+          cred1_q   <= (o >= NP) ? 8'd0 : Slots[7:0];
         end else begin
           busy_q    <= busy_d;
           owner_q   <= owner_d;
@@ -206,7 +237,7 @@ module tc_router #(
       // means a neighbour or the PE returned credits it never had.
       always @(posedge clk_i)
         if ((cred0_q > ((o == NP) ? PeCredits[7:0] : Slots[7:0]) ||
-                       cred1_q > ((o == NP) ? 8'd0 : Slots[7:0])))
+                       cred1_q > ((o >= NP) ? 8'd0 : Slots[7:0])))
           $error("tc_router: output %0d credit counters %0d/%0d out of range", o, cred0_q, cred1_q);
 `endif
 
@@ -248,12 +279,14 @@ module tc_router #(
 
   assign link_cred_o  = link_cred_q;
   assign inj_cred_o   = inj_cred_q;
+  assign red_valid    = out_valid[NP+1];
+  assign red_flit     = out_flit[(NP+1)*FW +: FW];
   assign link_valid_o = out_valid[NP-1:0];
   assign link_vc_o    = out_vc[NP-1:0];
   assign link_flit_o  = out_flit[NP*FW-1:0];
   assign ej_valid_o   = out_valid[NP];
   assign ej_flit_o    = out_flit[NP*FW +: FW];
-  wire unused_ej_vc = out_vc[NP]; // the PE has one ejection channel
+  wire [1:0] unused_vc = out_vc[NP+1:NP]; // the PE and the Reducer have one channel each
 
   // OBS_O_SRC must hold any unit index.
   initial if (NU > 31) $error("tc_router: %0d units do not fit the 5-bit observation field", NU);

@@ -18,10 +18,11 @@ module tc_torus #(
   parameter integer EjLat = 150,
   parameter integer Slots = 2,
   parameter integer PeCredits = 16,
+  parameter integer RedFlits = 2,
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W,
-  localparam integer OBSW = (2 * NP + 1) * `TC_OBS_UNIT_W + (NP + 1) * `TC_OBS_OUT_W
+  localparam integer OBSW = (2 * NP + 2) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
@@ -118,7 +119,7 @@ module tc_torus #(
         .out_o  (r_ej_cred)
       );
 
-      tc_router #(.NumDims(NumDims), .Slots(Slots), .PeCredits(PeCredits)) u_router (
+      tc_router #(.NumDims(NumDims), .Slots(Slots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_router (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),
         .node_id_i    (n[15:0]),

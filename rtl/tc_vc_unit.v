@@ -11,7 +11,8 @@
 
 module tc_vc_unit #(
   parameter integer NumPorts = 4,
-  parameter integer Slots = 2
+  parameter integer Slots = 2,
+  parameter integer RedFlits = 2
 ) (
   input  wire                          clk_i,
   input  wire                          rst_ni,
@@ -19,12 +20,13 @@ module tc_vc_unit #(
   input  wire [2:0]                    port_i,     // link input this unit sits on
   input  wire                          is_down_i,  // VCDown (else VCUp)
   input  wire                          is_bcast_i, // Broadcaster (PE injection)
+  input  wire                          is_result_i,// the Reducer's result buffer
   input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
   input  wire                          wr_valid_i,
   input  wire [`TC_FLIT_W-1:0]          wr_flit_i,
-  input  wire [NumPorts:0]             grant_i,    // outputs that took a copy this cycle
+  input  wire [NumPorts+1:0]           grant_i,    // outputs that took a copy this cycle
   input  wire                          busy_i,     // an output still streams the head packet
-  output wire [NumPorts:0]             req_o,
+  output wire [NumPorts+1:0]           req_o,
   output wire                          out_vc_o,
   output wire [`TC_SLOT_FLITS*`TC_FLIT_W-1:0] head_pkt_o,
   output wire                          free_o,
@@ -32,7 +34,7 @@ module tc_vc_unit #(
 );
   localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is {slot, index}
   localparam integer SW = (Slots > 1) ? $clog2(Slots) : 1;
-  localparam integer NO = NumPorts + 1;
+  localparam integer NO = NumPorts + 2; // links, PE, Reducer
 
   reg [`TC_FLIT_W-1:0] mem_q [0:(1<<SW)*SF-1]; // {slot, index}; slots past Slots unused
   reg [Slots-1:0] full_q, full_d;
@@ -69,7 +71,11 @@ module tc_vc_unit #(
   wire [`TC_FLIT_W-1:0] head = head_pkt_o[`TC_FLIT_W-1:0];
   wire [3:0]  h_type = head[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W];
   wire [3:0]  h_tree = head[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
+  wire [2:0]  h_len  = head[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire [3:0]  h_op   = head[`TC_HDR_OP_LSB +: `TC_HDR_OP_W];
+  wire [1:0]  h_lane = head[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W];
   wire [15:0] h_src  = head[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W];
+  wire [15:0] h_dst  = head[`TC_HDR_DST_LSB +: `TC_HDR_DST_W];
   wire [31:0] h_tag  = head[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
   wire [`TC_ROW_W-1:0] row = table_i[h_tree*`TC_ROW_W +: `TC_ROW_W];
   wire        r_valid  = row[`TC_ROW_VALID_LSB];
@@ -79,7 +85,15 @@ module tc_vc_unit #(
   wire [7:0]  r_dirs8  = row[`TC_ROW_DIRS_LSB +: `TC_ROW_DIRS_W];
   wire [NumPorts-1:0] r_dirs = r_dirs8[NumPorts-1:0];
   wire [NumPorts-1:0] r_up   = {{(NumPorts-1){1'b0}}, 1'b1} << r_toroot;
-  wire [NO-1:0] down_mask = {r_pe && h_src != node_id_i, r_dirs};
+
+  wire t_bc   = h_type == `TC_TYPE_BCAST;
+  wire t_red  = h_type == `TC_TYPE_REDUCE || h_type == `TC_TYPE_ALLREDUCE;
+  wire link   = !is_bcast_i && !is_result_i;
+  wire down   = link && is_down_i;
+  // the PE takes a broadcast it did not send, an allreduce result, a reduce result for it
+  wire pe_copy = t_bc ? r_pe && h_src != node_id_i
+                      : (h_type == `TC_TYPE_ALLREDUCE ? r_pe : h_dst == node_id_i);
+  wire bad_op  = h_op >= `TC_OPS || h_lane > `TC_LANE_64 || {29'd0, h_len} > RedFlits;
 
   reg [NO-1:0] r_mask;
   reg          r_vc;
@@ -90,20 +104,25 @@ module tc_vc_unit #(
     r_err = `TC_ERR_NONE;
     if (!r_valid)
       r_err = `TC_ERR_NO_TREE;
-    else if (h_type != `TC_TYPE_BCAST)
+    else if (!t_bc && !t_red)
       r_err = `TC_ERR_BAD_TYPE;
     else if (is_bcast_i && !r_pe)
       r_err = `TC_ERR_NOT_MEMBER;
     else if (is_bcast_i && h_src != node_id_i)
       r_err = `TC_ERR_BAD_SRC;
-    else if (!is_bcast_i && is_down_i && (r_root || r_toroot != port_i))
+    else if (is_bcast_i && t_red && bad_op)
+      r_err = `TC_ERR_BAD_OP;
+    else if (down && (r_root || r_toroot != port_i))
       r_err = `TC_ERR_BAD_DIR;
-    else if (!is_bcast_i && !is_down_i && !r_dirs8[port_i])
+    else if (link && !is_down_i && !r_dirs8[port_i])
       r_err = `TC_ERR_BAD_DIR;
-    else if (r_root || (!is_bcast_i && is_down_i))
-      r_mask = down_mask;
+    else if (t_red && (is_bcast_i || (link && !is_down_i))) begin
+      r_mask = {1'b1, {(NO-1){1'b0}}}; // a contribution: into the Reducer
+      r_vc = `TC_VC_UP;
+    end else if (r_root || down)
+      r_mask = {1'b0, pe_copy, r_dirs};
     else begin
-      r_mask = {1'b0, r_up};
+      r_mask = {2'b00, r_up};
       r_vc = `TC_VC_UP;
     end
   end

@@ -47,7 +47,7 @@ static void sink_inject(void *ctx, int node, uint32_t tag, uint64_t cycle)
 {
     side *s = ctx;
     tc_evlog_add(&s->log, cycle, node, TC_EV_INJ, 0, 0, 0, tag);
-    if (tag >= 1 && tag <= (uint32_t)s->sb.stim->npkt && s->sb.first_inj[tag - 1] == UINT64_MAX)
+    if (tag >= 1 && tag <= (uint32_t)s->sb.stim->nexp && s->sb.first_inj[tag - 1] == UINT64_MAX)
         s->sb.first_inj[tag - 1] = cycle;
 }
 
@@ -64,24 +64,32 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
     uint32_t tag = (uint32_t)TC_HGET(&f[0], TAG);
     char msg[200];
     tc_evlog_add(&s->log, cycle, node, TC_EV_DELIVER, 0, 0, 0, tag);
-    if (tag < 1 || tag > (uint32_t)sb->stim->npkt) {
+    if (tag < 1 || tag > (uint32_t)sb->stim->nexp) {
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received a packet with unknown tag %u", cycle,
                  node, tag);
         sb_error(sb, s->dut->name, msg);
         return;
     }
     uint8_t *e = &sb->expect[(size_t)(tag - 1) * (size_t)sb->topo->n + (size_t)node];
-    const tc_pkt *p = &sb->stim->pkt[tag - 1];
+    const tc_expect *x = &sb->stim->exp[tag - 1];
     if (*e != 1) {
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received tag %u %s", cycle, node, tag,
                  *e == 2 ? "a second time (duplicate)" : "although it is not a destination");
         sb_error(sb, s->dut->name, msg);
         return;
     }
-    if (n != p->nflits || memcmp(f, p->flit, sizeof(tc_flit) * (size_t)n)) {
+    tc_flit h = f[0], want = x->flit[0];
+    if (x->src < 0) { /* a reduce result leaves from the root: SRC is not the contributors' */
+        TC_HSET(&h, SRC, 0);
+        TC_HSET(&want, SRC, 0);
+    }
+    if (n != x->nflits || memcmp(&h, &want, sizeof h) || memcmp(f + 1, x->flit + 1, sizeof(tc_flit) * (size_t)(n - 1))) {
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received tag %u with different bits", cycle,
                  node, tag);
         sb_error(sb, s->dut->name, msg);
+        for (int k = 1; k < n && k < x->nflits; k++)
+            fprintf(stderr, "    flit %d: got %016" PRIx64 "%016" PRIx64 " want %016" PRIx64 "%016" PRIx64 "\n", k,
+                    f[k].w[1], f[k].w[0], x->flit[k].w[1], x->flit[k].w[0]);
     }
     *e = 2;
     sb->pending--;
@@ -99,7 +107,7 @@ static void sink_error(void *ctx, int node, const char *m, uint64_t cycle)
 static int len_of(void *ctx, uint32_t tag)
 {
     const tc_stim *st = ctx;
-    return tag >= 1 && tag <= (uint32_t)st->npkt ? st->pkt[tag - 1].nflits - 1 : 0;
+    return tag >= 1 && tag <= (uint32_t)st->nexp ? st->exp[tag - 1].nflits - 1 : 0;
 }
 
 static int experr_index(const tc_stim *st, uint32_t tag)
@@ -116,18 +124,22 @@ static void sb_init(scoreboard *sb, const tc_topo *t, const tc_row *rows, const 
     sb->topo = t;
     sb->rows = rows;
     sb->stim = st;
-    sb->expect = calloc((size_t)st->npkt * (size_t)t->n, 1);
-    sb->first_inj = malloc(sizeof(uint64_t) * (size_t)st->npkt);
-    sb->last_del = calloc((size_t)st->npkt, sizeof(uint64_t));
-    for (int i = 0; i < st->npkt; i++) {
-        const tc_flit *h = &st->pkt[i].flit[0];
-        int tree = (int)TC_HGET(h, TREE), src = st->pkt[i].node;
+    sb->expect = calloc((size_t)st->nexp * (size_t)t->n, 1);
+    sb->first_inj = malloc(sizeof(uint64_t) * (size_t)st->nexp);
+    sb->last_del = calloc((size_t)st->nexp, sizeof(uint64_t));
+    for (int i = 0; i < st->nexp; i++) {
+        const tc_flit *h = &st->exp[i].flit[0];
+        unsigned type = TC_HGET(h, TYPE);
+        int tree = (int)TC_HGET(h, TREE);
         sb->first_inj[i] = UINT64_MAX;
         if (experr_index(st, (uint32_t)i + 1) >= 0)
             continue;
         for (int k = 0; k < t->n; k++) {
             tc_row r = TC_ROWP(rows, k, tree);
-            if (k != src && TC_RGET(r, VALID) && TC_RGET(r, PE)) {
+            int due = type == TC_TYPE_REDUCE ? k == (int)TC_HGET(h, DST)
+                      : type == TC_TYPE_ALLREDUCE ? TC_RGET(r, VALID) && TC_RGET(r, PE)
+                                                  : k != st->exp[i].src && TC_RGET(r, VALID) && TC_RGET(r, PE);
+            if (due) {
                 sb->expect[(size_t)i * (size_t)t->n + (size_t)k] = 1;
                 sb->pending++;
             }
@@ -153,7 +165,7 @@ static void check_drops(side *s)
         const tc_event *e = &s->log.ev[i];
         if (e->kind != TC_EV_DROP)
             continue;
-        if (e->tag < 1 || e->tag > (uint32_t)st->npkt || st->pkt[e->tag - 1].node != st->rogue_node ||
+        if (e->tag < 1 || e->tag > (uint32_t)st->nexp || st->exp[e->tag - 1].src != st->rogue_node ||
             e->node != st->rogue_node) {
             snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d %s dropped tag %u: credit violation",
                      e->cycle, e->node, tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag);
@@ -439,7 +451,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 sb_error(&s->sb, s->dut->name, msg);
             }
             check_drops(s);
-            for (int i = 0; i < st.npkt; i++)
+            for (int i = 0; i < st.nexp; i++)
                 for (int k = 0; k < topo.n; k++)
                     if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 1) {
                         char msg[128];
@@ -457,7 +469,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         violations = tc_ref_check(&ref->log, &topo, &p, st.exact, len_of, &st, stderr);
         if (violations)
             fail = 1;
-        for (int i = 0; i < st.npkt; i++)
+        for (int i = 0; i < st.nexp; i++)
             if (ref->sb.first_inj[i] != UINT64_MAX && ref->sb.last_del[i] > ref->sb.first_inj[i] &&
                 ref->sb.last_del[i] - ref->sb.first_inj[i] > maxlat)
                 maxlat = ref->sb.last_del[i] - ref->sb.first_inj[i];

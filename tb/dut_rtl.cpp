@@ -124,6 +124,7 @@ extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t e
     p->ej_lat = TC_EJ_LAT;
     p->slots = TC_SLOTS;
     p->pe_credits = TC_PE_CREDITS;
+    p->red_flits = TC_RED_FLITS;
 
     Rtl *r = new Rtl;
     r->time = 0;

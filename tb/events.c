@@ -10,7 +10,7 @@ void tc_evlog_init(tc_evlog *l, int nodes, int nports)
     memset(l, 0, sizeof *l);
     l->nodes = nodes;
     l->nports = nports;
-    l->head_tag = calloc((size_t)nodes * (size_t)(2 * nports + 1), sizeof(uint32_t));
+    l->head_tag = calloc((size_t)nodes * (size_t)TC_NUNITS(nports), sizeof(uint32_t));
 }
 
 void tc_evlog_free(tc_evlog *l)
@@ -31,7 +31,7 @@ void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int 
 
 void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
 {
-    int np = l->nports, nu = 2 * np + 1;
+    int np = l->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np);
     for (int u = 0; u < nu; u++) {
         unsigned b = (unsigned)u * TC_OBS_UNIT_W;
         uint32_t wr_tag = (uint32_t)tc_bv_get(obs, b + TC_OBS_U_WRTAG_LSB, 32);
@@ -50,7 +50,7 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
         if (tc_bv_get(obs, b + TC_OBS_U_FREE_LSB, 1))
             tc_evlog_add(l, cycle, node, TC_EV_FREE, u, 0, 0, head_tag);
     }
-    for (int o = 0; o <= np; o++) {
+    for (int o = 0; o < no; o++) {
         unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)o * TC_OBS_OUT_W;
         if (tc_bv_get(obs, b + TC_OBS_O_GRANT_LSB, 1)) {
             int u = (int)tc_bv_get(obs, b + TC_OBS_O_SRC_LSB, 5);
@@ -58,19 +58,26 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
                          u < nu ? l->head_tag[(size_t)node * (size_t)nu + (size_t)u] : 0);
         }
     }
+    unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)no * TC_OBS_OUT_W;
+    if (tc_bv_get(obs, b + TC_OBS_R_HDR_LSB, 1))
+        tc_evlog_add(l, cycle, node, TC_EV_REDUCE,
+                     (int)(tc_bv_get(obs, b + TC_OBS_R_FIRST_LSB, 1) | tc_bv_get(obs, b + TC_OBS_R_LAST_LSB, 1) << 1),
+                     0, 0, (uint32_t)tc_bv_get(obs, b + TC_OBS_R_TAG_LSB, 32));
 }
 
 const char *tc_ev_name(int kind)
 {
-    static const char *const names[TC_EV_KINDS] = {"inject", "arrive", "full",    "route",
-                                                   "grant",  "free",   "eject", "deliver", "DROP"};
+    static const char *const names[TC_EV_KINDS] = {"inject", "arrive", "full",    "route", "grant",
+                                                   "free",   "eject",  "deliver", "DROP", "reduce"};
     return kind >= 0 && kind < TC_EV_KINDS ? names[kind] : "?";
 }
 
 const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
 {
-    if (unit == 2 * nports)
+    if (unit == TC_U_BCAST(nports))
         snprintf(buf, len, "Broadcaster");
+    else if (unit == TC_U_RESULT(nports))
+        snprintf(buf, len, "Result");
     else
         snprintf(buf, len, "%s %s", (unit & 1) == TC_VC_DOWN ? "VCDown" : "VCUp",
                  tc_dir_name((unsigned)unit >> 1));
@@ -79,8 +86,10 @@ const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
 
 const char *tc_out_name(int nports, int out, char *buf, size_t len)
 {
-    if (out == nports)
+    if (out == TC_O_PE(nports))
         snprintf(buf, len, "PE");
+    else if (out == TC_O_RED(nports))
+        snprintf(buf, len, "Reducer");
     else
         snprintf(buf, len, "link %s", tc_dir_name((unsigned)out));
     return buf;
@@ -105,6 +114,9 @@ void tc_event_print(FILE *f, int nports, const tc_event *e)
     case TC_EV_GRANT:
         fprintf(f, "%s <- %s", tc_out_name(nports, e->idx, a, sizeof a),
                 tc_unit_name(nports, e->src, b, sizeof b));
+        break;
+    case TC_EV_REDUCE:
+        fprintf(f, "%s%s", e->idx & 1 ? "first " : "", e->idx & 2 ? "last: result out" : "");
         break;
     default:
         break;
@@ -161,9 +173,9 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
             uint64_t c = e->cycle;
             switch (e->kind) {
             case TC_EV_INJ:
-                x = find(g, gn, TC_EV_ARRIVE, e->node, 2 * np, 0);
+                x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_BCAST(np), 0);
                 if (!x)
-                    x = find(g, gn, TC_EV_DROP, e->node, 2 * np, 0);
+                    x = find(g, gn, TC_EV_DROP, e->node, TC_U_BCAST(np), 0);
                 if (!x || x->cycle != c + (uint64_t)p->inj_lat)
                     VIOLATION(e, "Broadcaster arrive = inject + %d", p->inj_lat);
                 break;
@@ -197,10 +209,23 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                     x = find(g, gn, TC_EV_ARRIVE, nb, 2 * (e->idx ^ 1), 1);
                     if (!x || x->cycle != c + 1 + (uint64_t)p->link_lat)
                         VIOLATION(e, "arrive at node %d = grant + 1 + %d (link)", nb, p->link_lat);
-                } else {
+                } else if (e->idx == TC_O_PE(np)) {
                     x = find(g, gn, TC_EV_EJ, e->node, -1, 0);
                     if (!x || x->cycle != c + 1 + (uint64_t)p->ej_lat)
                         VIOLATION(e, "eject = grant + 1 + %d", p->ej_lat);
+                } else {
+                    int ok = 0;
+                    for (size_t k = 0; k < gn; k++)
+                        ok |= g[k].kind == TC_EV_REDUCE && g[k].node == e->node && g[k].cycle == c + 1;
+                    if (!ok)
+                        VIOLATION(e, "Reducer takes the header = grant + 1");
+                }
+                break;
+            case TC_EV_REDUCE:
+                if (e->idx & 2) {
+                    x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_RESULT(np), 0);
+                    if (!x || x->cycle != c)
+                        VIOLATION(e, "the result's header is written into the Result buffer as the last contribution's header reaches the Reducer");
                 }
                 break;
             case TC_EV_EJ:

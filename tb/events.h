@@ -19,6 +19,7 @@ typedef enum {
     TC_EV_EJ,      /* header reached the PE */
     TC_EV_DELIVER, /* tail reached the PE */
     TC_EV_DROP,    /* header found no free slot in unit idx: packet dropped */
+    TC_EV_REDUCE,  /* a contribution's header reached the Reducer (idx: 1 first, 2 last) */
     TC_EV_KINDS
 } tc_ev_kind;
 
@@ -42,7 +43,7 @@ void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int 
 /* Appends the events of one node's observation record of one cycle. */
 void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs);
 const char *tc_ev_name(int kind);
-/* "VCDown X-", "Broadcaster", "link Y+", "PE" */
+/* "VCDown X-", "Broadcaster", "Result"; "link Y+", "PE", "Reducer" */
 const char *tc_unit_name(int nports, int unit, char *buf, size_t len);
 const char *tc_out_name(int nports, int out, char *buf, size_t len);
 void tc_event_print(FILE *f, int nports, const tc_event *e);

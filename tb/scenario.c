@@ -1,11 +1,13 @@
 #include "scenario.h"
 
+#include "../cmodel/alu.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
-                                         "back_to_back", "backpressure", "bad_input", "credit_violation", "random",
-                                         NULL};
+                                         "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
+                                         "reduce_dst", "reduce_ops", "random", NULL};
 
 static uint64_t mix(uint64_t x)
 {
@@ -75,10 +77,75 @@ void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_
     }
 }
 
-static tc_pkt *add(tc_stim *s)
+static tc_pkt *add_pkt(tc_stim *s)
 {
     s->pkt = realloc(s->pkt, sizeof *s->pkt * (size_t)(s->npkt + 1));
     return &s->pkt[s->npkt++];
+}
+
+static tc_expect *add_exp(tc_stim *s)
+{
+    s->exp = realloc(s->exp, sizeof *s->exp * (size_t)(s->nexp + 1));
+    memset(&s->exp[s->nexp], 0, sizeof *s->exp);
+    return &s->exp[s->nexp++];
+}
+
+/* A broadcast packet, and what its receivers must get: the packet itself. */
+static tc_pkt *add(tc_stim *s)
+{
+    tc_pkt *p = add_pkt(s);
+    add_exp(s);
+    return p;
+}
+
+static void seal(tc_stim *s)
+{
+    for (int i = 0; i < s->npkt; i++) {
+        uint32_t tag = (uint32_t)TC_HGET(&s->pkt[i].flit[0], TAG);
+        if (TC_HGET(&s->pkt[i].flit[0], TYPE) != TC_TYPE_REDUCE &&
+            TC_HGET(&s->pkt[i].flit[0], TYPE) != TC_TYPE_ALLREDUCE && tag >= 1 && (int)tag <= s->nexp) {
+            tc_expect *e = &s->exp[tag - 1];
+            e->nflits = s->pkt[i].nflits;
+            memcpy(e->flit, s->pkt[i].flit, sizeof e->flit);
+            e->src = s->pkt[i].node;
+        }
+    }
+}
+
+uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int rid, int op,
+                       int lane, int len, int dst, uint64_t cycle, uint64_t seed)
+{
+    tc_expect *e = add_exp(s);
+    uint32_t tag = (uint32_t)s->nexp;
+    int n = 0;
+    e->src = -1;
+    for (int k = 0; k < t->n; k++) {
+        tc_row r = TC_ROWP(rows, k, tree);
+        if (!TC_RGET(r, VALID) || !TC_RGET(r, PE))
+            continue;
+        tc_pkt *p = add_pkt(s);
+        tc_make_bcast(p, k, tree, len, tag, cycle);
+        TC_HSET(&p->flit[0], TYPE, (unsigned)type);
+        TC_HSET(&p->flit[0], RID, (unsigned)rid);
+        TC_HSET(&p->flit[0], OP, (unsigned)op);
+        TC_HSET(&p->flit[0], LANE, (unsigned)lane);
+        TC_HSET(&p->flit[0], DST, (unsigned)dst);
+        for (int f = 1; f <= len; f++) { /* small values, boundary values, and index lanes */
+            uint64_t r0 = mix(seed * 977 + (uint64_t)k * 31 + (uint64_t)f), r1 = mix(r0);
+            p->flit[f].w[0] = (r0 & 3) == 0 ? r0 % 7 : (r0 & 3) == 1 ? ~0ull - r0 % 5 : r0;
+            p->flit[f].w[1] = (r1 & 3) == 0 ? (uint64_t)k : r1;
+            if (op == TC_OP_MINLOC || op == TC_OP_MAXLOC) /* values collide: ties by index */
+                p->flit[f].w[0] = lane == TC_LANE_64 ? r0 % 3 : (r0 % 3) | (uint64_t)k << 32;
+        }
+        if (n++ == 0) {
+            e->nflits = p->nflits;
+            memcpy(e->flit, p->flit, sizeof e->flit);
+        } else {
+            for (int f = 1; f <= len; f++)
+                tc_alu(&e->flit[f], &p->flit[f], (unsigned)op, (unsigned)lane, &e->flit[f]);
+        }
+    }
+    return tag;
 }
 
 static void expect_err(tc_stim *s, uint32_t tag, int node, int unit, int err)
@@ -171,12 +238,33 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             tc_make_bcast(add(s), s->rogue_node, 0, 3, tag++, 0);
         int other = member(t, rows, 0, &rng);
         tc_make_bcast(add(s), other, 0, 1, tag++, 100);
+    } else if (!strcmp(name, "allreduce")) {
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 0, TC_OP_SUM, TC_LANE_32, 2, 0, 0, seed);
+    } else if (!strcmp(name, "reduce_dst")) {
+        /* sparse tree with transit nodes; the result goes to one Pe node */
+        int dst = member(t, rows, 9, &rng);
+        tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 9, 3, TC_OP_MAX, TC_LANE_64, 1, dst, 0, seed);
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 0, TC_OP_MINU, TC_LANE_32, 2, 0, 500, seed + 1);
+    } else if (!strcmp(name, "reduce_ops")) {
+        /* every operation and lane width, all in flight at once on 8 trees */
+        int k = 0;
+        for (int op = 0; op < TC_OPS; op++)
+            for (int lane = TC_LANE_32; lane <= TC_LANE_64; lane++, k++)
+                tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k % 8, k / 8, op, lane,
+                              1 + k % 2, member(t, rows, k % 8, &rng), (uint64_t)k * 3, seed + (uint64_t)k);
     } else if (!strcmp(name, "random")) {
         for (int i = 0; i < 64; i++) {
             int tree = (int)(mix(rng++) % TC_TREES);
             int src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
             uint64_t when = mix(rng++) % 4000;
             tc_make_bcast(add(s), src, tree, len, tag++, when);
+        }
+        for (int i = 0; i < 8; i++) { /* reduces and allreduces among the broadcasts */
+            int tree = (int)(mix(rng++) % TC_TREES), op = (int)(mix(rng++) % TC_OPS);
+            int lane = (int)(mix(rng++) % 2), len = 1 + (int)(mix(rng++) % 2), dst = member(t, rows, tree, &rng);
+            uint64_t when = mix(rng++) % 4000;
+            tc_add_reduce(s, t, rows, i % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, i, op, lane, len, dst, when,
+                          seed * 100 + (uint64_t)i);
         }
         for (int k = 0; k < t->n; k++)
             if (mix(rng++) % 4 == 0) {
@@ -187,6 +275,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_stim_free(s);
         return -1;
     }
+    seal(s);
     s->name = name;
     return 0;
 }
@@ -196,5 +285,6 @@ void tc_stim_free(tc_stim *s)
     free(s->pkt);
     free(s->stall);
     free(s->experr);
+    free(s->exp);
     memset(s, 0, sizeof *s);
 }

@@ -13,11 +13,21 @@ typedef struct {
     int node, unit, err; /* ERR_* expected at the route decision of that unit */
 } tc_experr;
 
+/* What the PEs must receive for one tag: a broadcast's packet, or a reduce's result
+ * (then the header's SRC is not compared: the result leaves from the root). */
+typedef struct {
+    int nflits;
+    tc_flit flit[TC_SLOT_FLITS];
+    int src; /* the node that injected a broadcast */
+} tc_expect;
+
 typedef struct {
     const char *name;
     int exact;  /* a lone packet: the reference diagram must hold with zero waits */
     tc_pkt *pkt;
     int npkt;
+    tc_expect *exp; /* by tag - 1: every packet of a broadcast or reduce shares its tag */
+    int nexp;
     tc_stall *stall; /* per node: stall[node] ([0, 0) if none) */
     tc_experr *experr;
     int nexperr;
@@ -37,5 +47,9 @@ void tc_stim_free(tc_stim *s);
 
 /* Header of a broadcast; data flits are filled from the tag. */
 void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_t cycle);
+/* A reduce or allreduce: one contribution from every Pe node of the tree, injected at
+ * cycle; returns its tag. */
+uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int rid, int op,
+                       int lane, int len, int dst, uint64_t cycle, uint64_t seed);
 
 #endif

@@ -18,14 +18,16 @@ enum { P_XP, P_XM, P_YP, P_YM };
 
 typedef struct {
     tc_router r;
-    tc_flit mem[(2 * NP + 1) * 2 * TC_SLOT_FLITS];
+    tc_flit mem[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS + TC_TREES * TC_RIDS * 2];
+    uint8_t cnt[TC_TREES * TC_RIDS];
     uint32_t obs[TC_OBS_MAX_WORDS];
 } rig;
 
 static void setup_rig(rig *g)
 {
     memset(g, 0, sizeof *g);
-    tc_router_reset(&g->r, 5, NP, 2, 4, g->mem);
+    assert_int_equal(sizeof g->mem / sizeof g->mem[0], tc_router_mem_flits(NP, 2, 2));
+    tc_router_reset(&g->r, 5, NP, 2, 4, 2, g->mem, g->cnt);
     /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
     g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
 }
@@ -33,7 +35,7 @@ static void setup_rig(rig *g)
 static unsigned ev(const rig *g, int unit, unsigned lsb) { return (unsigned)tc_bv_get(g->obs, (unsigned)unit * TC_OBS_UNIT_W + lsb, 1); }
 static int granted(const rig *g, int out)
 {
-    unsigned b = (2 * NP + 1) * TC_OBS_UNIT_W + (unsigned)out * TC_OBS_OUT_W;
+    unsigned b = TC_NUNITS(NP) * TC_OBS_UNIT_W + (unsigned)out * TC_OBS_OUT_W;
     return tc_bv_get(g->obs, b, 1) ? (int)tc_bv_get(g->obs, b + 1, 5) : -1;
 }
 
@@ -91,7 +93,7 @@ static void test_lone_packet(void **state)
     assert_int_equal(granted(&g, P_XM), -1);
     /* ST: the header leaves every output register at cycle 5, the data at 6 and 7 */
     for (int k = 0; k < 3; k++) {
-        for (int o = 0; o <= NP; o++) {
+        for (int o = 0; o <= NP; o++) { /* not the Reducer */
             assert_int_equal(g.r.o[o].q.valid, o != P_XM);
             if (o != P_XM)
                 assert_memory_equal(&g.r.o[o].q.flit, k ? &d : &h, sizeof h);
@@ -182,7 +184,7 @@ static void test_route_errors(void **state)
             assert_int_equal(granted(&g, o), -1);
         assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1);
     }
-    for (unsigned e = 0; e <= TC_ERR_BAD_SRC; e++)
+    for (unsigned e = 0; e <= TC_ERR_BAD_OP; e++)
         assert_string_not_equal(tc_err_name(e), "unknown error code");
 }
 
@@ -222,6 +224,78 @@ static void test_credit_violation(void **state)
     assert_int_equal(frees, 3);
 }
 
+/* The Reducer at node 5: contributions from its PE and its three children are summed
+ * lane by lane; the result goes up to the parent (X-) once, as the last arrives; the
+ * slot is clear again for the next round; an unknown operation is refused. */
+static tc_flit contribution(int op, uint32_t tag, int src)
+{
+    tc_flit h = bcast(1, src, tag);
+    TC_HSET(&h, TYPE, TC_TYPE_ALLREDUCE);
+    TC_HSET(&h, RID, 7);
+    TC_HSET(&h, OP, (unsigned)op);
+    TC_HSET(&h, LANE, TC_LANE_32);
+    return h;
+}
+
+static void test_reducer(void **state)
+{
+    (void)state;
+    static rig g;
+    setup_rig(&g);
+    const int ports[4] = {-1, P_XP, P_YP, P_YM}; /* the PE, then the children */
+    for (int round = 0; round < 2; round++) {
+        tc_flit sent[2] = {{{0, 0}}, {{0, 0}}};
+        int got = 0, lasts = 0, c = 0, cred = -1;
+        for (int i = 0; i < 4; i++) {
+            tc_flit h = contribution(TC_OP_SUM, 40 + (uint32_t)round, i ? 9 : 5);
+            tc_flit d = {{(uint64_t)(i + 1) << 32 | 0xffffffffu, (uint64_t)i}};
+            for (int f = 0; f < 2; f++, c++) {
+                tc_router_in in;
+                memset(&in, 0, sizeof in);
+                tc_wire w = {1, TC_VC_UP, f ? d : h};
+                if (ports[i] < 0)
+                    in.inj = w;
+                else
+                    in.link[ports[i]] = w;
+                tc_router_cycle(&g.r, &in, g.obs);
+            }
+        }
+        for (; c < 60; c++) {
+            tc_router_in in;
+            memset(&in, 0, sizeof in);
+            if (c == cred)
+                in.cred[P_XM] = 1u << TC_VC_UP;
+            tc_router_cycle(&g.r, &in, g.obs);
+            unsigned b = TC_NUNITS(NP) * TC_OBS_UNIT_W + TC_NOUTS(NP) * TC_OBS_OUT_W;
+            if (tc_bv_get(g.obs, b + TC_OBS_R_HDR_LSB, 1))
+                lasts += (int)tc_bv_get(g.obs, b + TC_OBS_R_LAST_LSB, 1);
+            if (granted(&g, P_XM) == TC_U_RESULT(NP))
+                cred = c + 3;
+            if (g.r.o[P_XM].q.valid && got < 2)
+                sent[got++] = g.r.o[P_XM].q.flit;
+        }
+        assert_int_equal(got, 2);
+        assert_int_equal(lasts, 1);
+        assert_int_equal(TC_HGET(&sent[0], TYPE), TC_TYPE_ALLREDUCE);
+        assert_int_equal(TC_HGET(&sent[0], SRC), 5); /* the result leaves from here */
+        assert_int_equal(g.r.o[P_XM].q.vc, TC_VC_UP);
+        /* lanes: 4 x 0xffffffff wraps to 0xfffffffc; 1+2+3+4 = 10; 0+1+2+3 = 6; 0 */
+        assert_int_equal(sent[1].w[0], 10ull << 32 | 0xfffffffcu);
+        assert_int_equal(sent[1].w[1], 6);
+        assert_int_equal(g.r.red.cnt[0 * TC_RIDS + 7], 0);
+    }
+    /* op 12 does not exist: refused at injection, nothing reaches the Reducer */
+    tc_router_in in;
+    memset(&in, 0, sizeof in);
+    in.inj = (tc_wire){1, 0, contribution(12, 50, 5)};
+    TC_HSET(&in.inj.flit, LEN, 0);
+    tc_router_cycle(&g.r, &in, g.obs);
+    memset(&in, 0, sizeof in);
+    tc_router_cycle(&g.r, &in, g.obs);
+    assert_int_equal(ev(&g, BCASTER, TC_OBS_U_ROUTE_LSB), 1);
+    assert_int_equal(tc_bv_get(g.obs, BCASTER * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4), TC_ERR_BAD_OP);
+}
+
 static void test_params(void **state)
 {
     (void)state;
@@ -253,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_credits_and_bubble),
         cmocka_unit_test(test_route_errors),
         cmocka_unit_test(test_credit_violation),
+        cmocka_unit_test(test_reducer),
         cmocka_unit_test(test_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

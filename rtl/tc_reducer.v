@@ -1,0 +1,112 @@
+// Reducer (seed 001, 2.3): for every (TreeId, ReduceId) a count of contributions and
+// the partial result. A contribution streams in one flit a cycle from the Reducer's
+// output register; its header is counted, each data flit is combined by the ALU with
+// the stored partial result (the first contribution is stored as it is), and the
+// last contribution's flits go straight to the result buffer, header first (with
+// SRC = this node), so the result leaves as the last contribution arrives.
+// Same as the Reducer part of tc_router_cycle() in cmodel/router.c.
+`default_nettype none
+`include "tc_format.vh"
+
+module tc_reducer #(
+  parameter integer RedFlits = 2 // data flits held per (TreeId, ReduceId)
+) (
+  input  wire                           clk_i,
+  input  wire                           rst_ni,
+  input  wire [15:0]                    node_id_i,
+  input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
+  input  wire                           in_valid_i,
+  input  wire [`TC_FLIT_W-1:0]          in_flit_i,
+  output wire                           res_valid_o,  // a flit of a result
+  output reg  [`TC_FLIT_W-1:0]          res_flit_o,
+  output wire                           release_o,    // a reserved result slot not needed
+  output wire [`TC_OBS_RED_W-1:0]       obs_o
+);
+  localparam integer AW = $clog2(`TC_TREES * 16 * RedFlits);
+
+  reg [3:0]            cnt_q  [0:255];   // contributions counted, valid where busy_q
+  reg [255:0]          busy_q;           // a reduce in progress: no reset of cnt_q needed
+  reg [`TC_FLIT_W-1:0] data_q [0:`TC_TREES*16*RedFlits-1];
+  reg [2:0] idx_q, len_q;
+  reg [3:0] tree_q, rid_q, op_q;
+  reg [1:0] lane_q;
+  reg       first_q, last_q;
+
+  wire       hdr    = in_valid_i && idx_q == 3'd0;
+  wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
+  wire [3:0] h_rid  = in_flit_i[`TC_HDR_RID_LSB +: `TC_HDR_RID_W];
+  wire [2:0] h_len  = in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire [`TC_ROW_W-1:0] row = table_i[h_tree*`TC_ROW_W +: `TC_ROW_W];
+  wire [4:0] expected = {4'd0, row[`TC_ROW_PE_LSB]} + {1'b0, row[`TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W]};
+  wire [7:0] h_slot = {h_tree, h_rid};
+  wire [3:0] h_cnt  = busy_q[h_slot] ? cnt_q[h_slot] : 4'd0;
+
+  wire       first = hdr ? h_cnt == 4'd0 : first_q;
+  wire       last  = hdr ? {1'b0, h_cnt} + 5'd1 >= expected : last_q;
+  wire       tail  = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
+  wire [31:0]    addr_full = {24'd0, tree_q, rid_q} * RedFlits + {29'd0, idx_q} - 32'd1;
+  wire [AW-1:0]  addr = addr_full[AW-1:0]; // data flit idx_q - 1 of the reduce in progress
+  wire [31-AW:0] unused_addr = addr_full[31:AW];
+
+  wire [`TC_FLIT_W-1:0] combined;
+  wire                  alu_invalid, alu_overflow;
+  tc_alu u_alu (
+    .a_i        (data_q[addr]),
+    .b_i        (in_flit_i),
+    .op_i       (op_q),
+    .lane_i     (lane_q),
+    .y_o        (combined),
+    .invalid_o  (alu_invalid),
+    .overflow_o (alu_overflow)
+  );
+  wire unused_flags = alu_invalid | alu_overflow; // checked at injection (ERR_BAD_OP)
+
+  always @* begin
+    res_flit_o = in_flit_i;
+    if (hdr)
+      res_flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W] = node_id_i; // the result leaves from here
+    else if (!first)
+      res_flit_o = combined;
+  end
+  assign res_valid_o = in_valid_i && last;
+  assign release_o   = tail && !last;
+
+  always @(posedge clk_i) begin
+    if (hdr)
+      cnt_q[h_slot] <= h_cnt + 4'd1;
+    else if (in_valid_i && !last)
+      data_q[addr] <= res_flit_o;
+  end
+
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      busy_q  <= 256'd0;
+      idx_q   <= 3'd0;
+      len_q   <= 3'd0;
+      tree_q  <= 4'd0;
+      rid_q   <= 4'd0;
+      op_q    <= 4'd0;
+      lane_q  <= 2'd0;
+      first_q <= 1'b0;
+      last_q  <= 1'b0;
+    end else begin
+      if (hdr) begin
+        busy_q[h_slot] <= !last;
+        len_q   <= h_len;
+        tree_q  <= h_tree;
+        rid_q   <= h_rid;
+        op_q    <= in_flit_i[`TC_HDR_OP_LSB +: `TC_HDR_OP_W];
+        lane_q  <= in_flit_i[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W];
+        first_q <= first;
+        last_q  <= last;
+      end
+      if (in_valid_i)
+        idx_q <= tail ? 3'd0 : idx_q + 3'd1;
+    end
+
+  assign obs_o[`TC_OBS_R_HDR_LSB]   = hdr;
+  assign obs_o[`TC_OBS_R_FIRST_LSB] = hdr && first;
+  assign obs_o[`TC_OBS_R_LAST_LSB]  = hdr && last;
+  assign obs_o[`TC_OBS_R_TAG_LSB +: `TC_OBS_R_TAG_W] =
+      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : 32'd0;
+endmodule
