@@ -11,7 +11,7 @@ struct tc_net {
     uint64_t cycle;
     tc_router *r;
     tc_flit *mem;
-    uint8_t *red_cnt;
+    tc_red_entry *red_ent;
     int *nbr;            /* nbr[node * np + port] */
     tc_router_in *in;    /* inputs gathered for the cycle being evaluated */
     tc_pe_in *pe_in;     /* what each PE drives this cycle */
@@ -65,7 +65,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->np = (int)np;
     n->r = calloc(nn, sizeof *n->r);
     n->mem = calloc(nn * per, sizeof(tc_flit));
-    n->red_cnt = calloc(nn * TC_TREES * TC_RIDS, 1);
+    n->red_ent = calloc(nn * TC_TREES * TC_RIDS, sizeof(tc_red_entry));
     n->nbr = malloc(nn * np * sizeof(int));
     n->in = calloc(nn, sizeof *n->in);
     n->pe_in = calloc(nn, sizeof *n->pe_in);
@@ -75,7 +75,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->inj_cred = calloc(nn * (size_t)p->inj_lat, 1);
     n->ej = calloc(nn * (size_t)p->ej_lat, sizeof(tc_wire));
     n->ej_cred = calloc(nn * (size_t)p->ej_lat, 1);
-    if (!n->r || !n->mem || !n->red_cnt || !n->nbr || !n->in || !n->pe_in || !n->link || !n->cred || !n->inj ||
+    if (!n->r || !n->mem || !n->red_ent || !n->nbr || !n->in || !n->pe_in || !n->link || !n->cred || !n->inj ||
         !n->inj_cred || !n->ej || !n->ej_cred) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         tc_net_free(n);
@@ -83,7 +83,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     for (size_t k = 0; k < nn; k++) {
         tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->mem + k * per,
-                        n->red_cnt + k * TC_TREES * TC_RIDS);
+                        n->red_ent + k * TC_TREES * TC_RIDS);
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }
@@ -96,7 +96,7 @@ void tc_net_free(tc_net *n)
         return;
     free(n->r);
     free(n->mem);
-    free(n->red_cnt);
+    free(n->red_ent);
     free(n->nbr);
     free(n->in);
     free(n->pe_in);

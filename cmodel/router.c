@@ -10,7 +10,7 @@ size_t tc_router_mem_flits(int nports, int slots, int red_flits)
 }
 
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
-                     tc_flit *mem, uint8_t *cnt)
+                     tc_flit *mem, tc_red_entry *ent)
 {
     memset(r, 0, sizeof *r);
     r->id = (uint16_t)id;
@@ -20,7 +20,7 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
     for (int u = 0; u < TC_NUNITS(nports); u++)
         r->u[u].mem = mem + (size_t)u * slots * TC_SLOT_FLITS;
     r->red.data = mem + (size_t)TC_NUNITS(nports) * slots * TC_SLOT_FLITS;
-    r->red.cnt = cnt;
+    r->red.ent = ent;
     for (int o = 0; o < nports; o++)
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
     r->o[TC_O_PE(nports)].cred[0] = (uint16_t)pe_credits;
@@ -49,6 +49,10 @@ static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
 
     *mask = 0;
     *vc = TC_VC_DOWN;
+    if (u == TC_U_REPORT(np)) { /* reports go to the PE, whatever they say */
+        *mask = 1u << np;
+        return TC_ERR_NONE;
+    }
     if (!TC_RGET(row, VALID))
         return TC_ERR_NO_TREE;
     if (type != TC_TYPE_BCAST && !red)
@@ -98,21 +102,42 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     tc_reducer *rd = &r->red;
     const tc_wire rin_q = r->o[ored].q, *rin = &rin_q; /* the output register is committed below */
     unsigned r_hdr = rin->valid && rd->idx == 0, r_first = rd->first, r_last = rd->last, r_len = rd->len;
-    unsigned r_tree = rd->tree, r_rid = rd->rid, r_cnt = 0;
+    unsigned r_tree = rd->tree, r_rid = rd->rid, r_skip = rd->skip, r_err = 0, r_bit = 0;
+    tc_red_entry *e = NULL;
     tc_wire res = {0, 0, {{0, 0}}};
     tc_flit r_val = rin->flit;
     if (r_hdr) {
-        tc_row row = r->row[TC_HGET(&rin->flit, TREE)];
-        r_tree = TC_HGET(&rin->flit, TREE);
-        r_rid = TC_HGET(&rin->flit, RID);
-        r_len = TC_HGET(&rin->flit, LEN);
-        r_cnt = rd->cnt[r_tree * TC_RIDS + r_rid];
-        r_first = r_cnt == 0;
-        r_last = r_cnt + 1 >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
+        const tc_flit *h = &rin->flit;
+        tc_row row = r->row[TC_HGET(h, TREE)];
+        unsigned own = r->o[ored].owner; /* the unit that sent the contribution */
+        r_tree = TC_HGET(h, TREE);
+        r_rid = TC_HGET(h, RID);
+        r_len = TC_HGET(h, LEN);
+        e = &rd->ent[r_tree * TC_RIDS + r_rid];
+        r_bit = own < 2u * (unsigned)np ? own >> 1 : 8;
+        r_first = e->cnt == 0;
+        r_skip = !r_first && ((e->seen >> r_bit) & 1); /* that source gave already */
+        if (r_skip)
+            r_err = TC_ERR_RID_REUSE;
+        else if (!r_first && (e->type != TC_HGET(h, TYPE) || e->op != TC_HGET(h, OP) || e->lane != TC_HGET(h, LANE) ||
+                              e->len != r_len || e->dst != TC_HGET(h, DST)))
+            r_err = TC_ERR_MISMATCH;
+        r_last = !r_skip && e->cnt + 1u >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
         TC_HSET(&r_val, SRC, r->id); /* the result leaves from here */
+        if (!r_first) { /* with the first contribution's type, op, lane and DST */
+            TC_HSET(&r_val, TYPE, e->type);
+            TC_HSET(&r_val, OP, e->op);
+            TC_HSET(&r_val, LANE, e->lane);
+            TC_HSET(&r_val, DST, e->dst);
+            TC_HSET(&r_val, POISON, e->poison || r_err == TC_ERR_MISMATCH || TC_HGET(h, POISON));
+        }
     } else if (rin->valid && !r_first) {
-        tc_alu(&rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1], &rin->flit, rd->op,
-               rd->lane, &r_val);
+        /* combine; a contribution that disagreed keeps the stored value */
+        const tc_flit *prev = &rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1];
+        if (rd->keep)
+            r_val = *prev;
+        else
+            tc_alu(prev, &rin->flit, rd->op, rd->lane, &r_val);
     }
     unsigned r_tail = rin->valid && (r_hdr ? r_len == 0 : rd->idx == r_len);
     unsigned r_release = r_tail && !r_last; /* the reserved result slot was not needed */
@@ -121,9 +146,29 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         res.flit = r_val;
     }
 
+    /* Error reports (tc_reporter.v): the oldest waiting error is written into the
+     * report buffer as a one-flit packet for the PE when the buffer has room. */
+    tc_wire rep = {0, 0, {{0, 0}}};
+    tc_unit *ru = &r->u[TC_U_REPORT(np)];
+    unsigned pop = r->nerr && !ru->full[ru->wr_slot];
+    if (pop) {
+        const tc_errrec *x = &r->errq[0];
+        rep.valid = 1;
+        TC_HSET(&rep.flit, TYPE, TC_TYPE_ERROR);
+        TC_HSET(&rep.flit, TREE, x->tree);
+        TC_HSET(&rep.flit, RID, x->rid);
+        TC_HSET(&rep.flit, OP, x->code);
+        TC_HSET(&rep.flit, SRC, r->id);
+        TC_HSET(&rep.flit, DST, (unsigned)x->unit | (unsigned)r->lost << 8);
+        TC_HSET(&rep.flit, TAG, x->tag);
+    }
+
     /* Evaluate: which unit each input flit writes, route decisions, frees. */
     for (int u = 0; u < nu; u++) {
-        const tc_wire *w = u == TC_U_RESULT(np) ? &res : u == TC_U_BCAST(np) ? &in->inj : &in->link[u >> 1];
+        const tc_wire *w = u == TC_U_REPORT(np)   ? &rep
+                           : u == TC_U_RESULT(np) ? &res
+                           : u == TC_U_BCAST(np)  ? &in->inj
+                                                  : &in->link[u >> 1];
         wr[u] = (w->valid && (u >= 2 * np || w->vc == (u & 1))) ? w : NULL;
         /* a header that finds no free slot: the packet is dropped (credit violation) */
         if (wr[u] && r->u[u].wr_idx == 0 && r->u[u].full[r->u[u].wr_slot])
@@ -144,6 +189,33 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         if (un->routed && !un->pend && !((busy_from >> u) & 1))
             free_ev |= 1u << u;
     }
+    /* Errors of this cycle: the Reducer's first, then dropped packets, then route
+     * errors, lowest unit first. One is queued; the others are counted as lost. */
+    tc_errrec newerr = {0, 0, 0, 0, 0};
+    unsigned nev = 0;
+    if (r_err) {
+        newerr = (tc_errrec){(uint8_t)r_err, (uint8_t)r_tree, (uint8_t)r_rid, (uint8_t)r->o[ored].owner,
+                             (uint32_t)TC_HGET(&rin->flit, TAG)};
+        nev++;
+    }
+    for (int u = 0; u < nu; u++)
+        if ((ovf >> u) & 1) {
+            if (!nev)
+                newerr = (tc_errrec){TC_ERR_CREDIT, (uint8_t)TC_HGET(&wr[u]->flit, TREE),
+                                     (uint8_t)TC_HGET(&wr[u]->flit, RID), (uint8_t)u,
+                                     (uint32_t)TC_HGET(&wr[u]->flit, TAG)};
+            nev++;
+        }
+    for (int u = 0; u < nu; u++)
+        if (rerr[u]) {
+            const tc_flit *h = head_flit(r, u, 0);
+            if (!nev)
+                newerr = (tc_errrec){(uint8_t)rerr[u], (uint8_t)TC_HGET(h, TREE), (uint8_t)TC_HGET(h, RID),
+                                     (uint8_t)u, (uint32_t)TC_HGET(h, TAG)};
+            nev++;
+        }
+    unsigned push = nev && r->nerr < TC_ERRQ;
+
     /* Switch allocation: one round-robin arbiter per output, over units with credit. */
     for (int o = 0; o < no; o++) {
         tc_outp *op = &r->o[o];
@@ -271,19 +343,43 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
     }
     if (r_hdr) {
-        rd->cnt[r_tree * TC_RIDS + r_rid] = (uint8_t)(r_last ? 0 : r_cnt + 1);
+        const tc_flit *h = &rin->flit;
+        if (!r_skip) {
+            if (r_first) {
+                e->type = (uint8_t)TC_HGET(h, TYPE);
+                e->op = (uint8_t)TC_HGET(h, OP);
+                e->lane = (uint8_t)TC_HGET(h, LANE);
+                e->len = (uint8_t)r_len;
+                e->dst = (uint16_t)TC_HGET(h, DST);
+                e->poison = 0;
+                e->seen = 0;
+            }
+            e->poison |= r_err == TC_ERR_MISMATCH || TC_HGET(h, POISON); /* or a poisoned partial result */
+            e->seen = (uint16_t)(r_last ? 0 : e->seen | 1u << r_bit);
+            e->cnt = (uint8_t)(r_last ? 0 : e->cnt + 1);
+        }
         rd->tree = (uint8_t)r_tree;
         rd->rid = (uint8_t)r_rid;
         rd->len = (uint8_t)r_len;
-        rd->op = (uint8_t)TC_HGET(&rin->flit, OP);
-        rd->lane = (uint8_t)TC_HGET(&rin->flit, LANE);
+        rd->op = (uint8_t)TC_HGET(h, OP);
+        rd->lane = (uint8_t)TC_HGET(h, LANE);
         rd->first = (uint8_t)r_first;
         rd->last = (uint8_t)r_last;
-    } else if (rin->valid && !r_last) {
+        rd->skip = (uint8_t)r_skip;
+        rd->keep = r_err == TC_ERR_MISMATCH;
+    } else if (rin->valid && !r_last && !r_skip) {
         rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1] = r_val;
     }
     if (rin->valid)
         rd->idx = (uint8_t)(r_tail ? 0 : rd->idx + 1);
+    if (pop) {
+        memmove(&r->errq[0], &r->errq[1], sizeof r->errq[0] * (TC_ERRQ - 1));
+        r->nerr--;
+    }
+    if (push)
+        r->errq[r->nerr++] = newerr;
+    unsigned lost = (pop ? 0u : r->lost) + nev - push;
+    r->lost = (uint8_t)(lost > 255 ? 255 : lost);
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((free_ev >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((free_ev >> TC_U_BCAST(np)) & 1);

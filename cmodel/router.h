@@ -1,7 +1,8 @@
 /* One router of the collective subnet, cycle-exact with rtl/tc_router.v.
  * Units: u = 2*port + vc is the VCUp (vc 0) or VCDown (vc 1) buffer of link input
  * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection);
- * u = 2*nports + 1 is the result buffer the Reducer writes.
+ * u = 2*nports + 1 is the result buffer the Reducer writes; u = 2*nports + 2 holds
+ * the reports the router sends its PE (errors).
  * Outputs: o < nports are the links, o = nports the ejection port to the PE,
  * o = nports + 1 the Reducer's input. */
 #ifndef TC_ROUTER_H
@@ -14,10 +15,11 @@
 #include "table.h"
 #include "topo.h"
 
-#define TC_NUNITS(np) (2 * (np) + 2)
+#define TC_NUNITS(np) (2 * (np) + 3)
 #define TC_NOUTS(np) ((np) + 2)
 #define TC_U_BCAST(np) (2 * (np))
 #define TC_U_RESULT(np) (2 * (np) + 1)
+#define TC_U_REPORT(np) (2 * (np) + 2)
 #define TC_O_PE(np) (np)
 #define TC_O_RED(np) ((np) + 1)
 #define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS)
@@ -50,14 +52,29 @@ typedef struct {
     tc_wire q;        /* output register */
 } tc_outp;
 
-/* The Reducer: per (TreeId, ReduceId) a count of contributions and the partial
- * result; the contribution being received flit by flit. */
+/* One (TreeId, ReduceId) of the Reducer: contributions counted, which sources have
+ * contributed (bit = link port, bit 8 = the PE), and the first one's header fields
+ * that every other contribution must repeat. */
 typedef struct {
-    uint8_t *cnt;   /* [tree][rid] */
-    tc_flit *data;  /* [tree][rid][red_flits] */
-    uint8_t idx;    /* flit of the contribution expected next; 0: a header */
+    uint8_t cnt, type, op, lane, len, poison;
+    uint16_t seen, dst;
+} tc_red_entry;
+
+/* The Reducer: entries and partial results; the contribution being received. */
+typedef struct {
+    tc_red_entry *ent; /* [tree][rid] */
+    tc_flit *data;     /* [tree][rid][red_flits] */
+    uint8_t idx;       /* flit of the contribution expected next; 0: a header */
     uint8_t tree, rid, len, op, lane, first, last;
+    uint8_t skip; /* a reused ReduceId: the contribution is ignored */
+    uint8_t keep; /* a contribution that disagreed: the stored values are kept */
 } tc_reducer;
+
+/* An error waiting to be reported to the PE. */
+typedef struct {
+    uint8_t code, tree, rid, unit;
+    uint32_t tag;
+} tc_errrec;
 
 typedef struct {
     tc_wire link[TC_MAX_PORTS];
@@ -75,13 +92,15 @@ typedef struct {
     uint8_t cred_q[TC_MAX_PORTS]; /* credit returned upstream, bit vc */
     uint8_t inj_cred_q;
     tc_reducer red;
+    tc_errrec errq[TC_ERRQ];
+    uint8_t nerr, lost;
 } tc_router;
 
 /* Memory a router needs: buffers, and the Reducer's partial results. */
 size_t tc_router_mem_flits(int nports, int slots, int red_flits);
-/* mem: tc_router_mem_flits() flits; cnt: TC_TREES * TC_RIDS bytes; both zeroed. */
+/* mem: tc_router_mem_flits() flits; ent: TC_TREES * TC_RIDS entries; both zeroed. */
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
-                     tc_flit *mem, uint8_t *cnt);
+                     tc_flit *mem, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);

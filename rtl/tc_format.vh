@@ -9,6 +9,8 @@
 `define TC_HDR_RID_W 4
 `define TC_HDR_LEN_LSB 12
 `define TC_HDR_LEN_W 3
+`define TC_HDR_POISON_LSB 15
+`define TC_HDR_POISON_W 1
 `define TC_HDR_OP_LSB 16
 `define TC_HDR_OP_W 4
 `define TC_HDR_LANE_LSB 20
@@ -69,6 +71,7 @@
 `define TC_TYPE_BCAST 1
 `define TC_TYPE_REDUCE 2
 `define TC_TYPE_ALLREDUCE 3
+`define TC_TYPE_ERROR 6
 `define TC_OP_SUM 0
 `define TC_OP_MIN 1
 `define TC_OP_MAX 2
@@ -101,4 +104,8 @@
 `define TC_ERR_NOT_MEMBER 4
 `define TC_ERR_BAD_SRC 5
 `define TC_ERR_BAD_OP 6
+`define TC_ERR_CREDIT 7
+`define TC_ERR_MISMATCH 8
+`define TC_ERR_RID_REUSE 9
+`define TC_ERRQ 4
 `endif

@@ -4,7 +4,8 @@
 // output (links, PE ejection, Reducer) a round-robin switch allocator with credit
 // counters and an output register.
 // Unit u = 2*port + vc for link inputs, u = 2*NumPorts the Broadcaster,
-// u = 2*NumPorts + 1 the result buffer; output o < NumPorts is a link,
+// u = 2*NumPorts + 1 the result buffer, u = 2*NumPorts + 2 the reports for the PE
+// (tc_reporter); output o < NumPorts is a link,
 // o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
 `default_nettype none
 `include "tc_format.vh"
@@ -15,7 +16,7 @@ module tc_router #(
   parameter integer PeCredits = 16, // packets the PE's ejection buffer holds
   parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
   localparam integer NP = 2 * NumDims,
-  localparam integer NU = 2 * NP + 2,
+  localparam integer NU = 2 * NP + 3,
   localparam integer NO = NP + 2,
   localparam integer FW = `TC_FLIT_W,
   localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + `TC_OBS_RED_W
@@ -66,28 +67,58 @@ module tc_router #(
   // ---- Reducer: fed by its output register, writes the result buffer ----
   wire             red_valid, res_valid, red_release;
   wire [FW-1:0]    red_flit, res_flit;
-  tc_reducer #(.RedFlits(RedFlits)) u_reducer (
+  wire [4:0]       red_src;
+  wire [3:0]       red_err;
+  tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits)) u_reducer (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .node_id_i   (node_id_i),
     .table_i     (table_q),
     .in_valid_i  (red_valid),
     .in_flit_i   (red_flit),
+    .src_i       (red_src),
     .res_valid_o (res_valid),
     .res_flit_o  (res_flit),
     .release_o   (red_release),
+    .err_o       (red_err),
     .obs_o       (obs_o[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
+  );
+
+  // ---- error reports for the PE ----
+  wire [NU*4-1:0]  unit_err;
+  wire [NU-1:0]    unit_drop, unit_can_write;
+  wire [NU*FW-1:0] unit_wr_flit, unit_head;
+  wire             rep_valid;
+  wire [FW-1:0]    rep_flit;
+  tc_reporter #(.NU(NU)) u_reporter (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .node_id_i   (node_id_i),
+    .red_err_i   (red_err),
+    .red_unit_i  (red_src),
+    .red_hdr_i   (red_flit),
+    .drop_i      (unit_drop),
+    .wr_hdr_i    (unit_wr_flit),
+    .route_err_i (unit_err),
+    .head_i      (unit_head),
+    .ready_i     (unit_can_write[NU-1]),
+    .valid_o     (rep_valid),
+    .flit_o      (rep_flit)
   );
 
   genvar u, o;
   generate
     for (u = 0; u < NU; u = u + 1) begin : g_unit
       localparam integer Port = (u < 2 * NP) ? u / 2 : 0;
-      wire wr_valid = (u == 2 * NP + 1) ? res_valid
+      wire wr_valid = (u == 2 * NP + 2) ? rep_valid
+                    : (u == 2 * NP + 1) ? res_valid
                     : (u == 2 * NP)     ? inj_valid_i
                                         : link_valid_i[Port] && link_vc_i[Port] == u[0];
-      wire [FW-1:0] wr_flit = (u == 2 * NP + 1) ? res_flit
+      wire [FW-1:0] wr_flit = (u == 2 * NP + 2) ? rep_flit
+                            : (u == 2 * NP + 1) ? res_flit
                             : (u == 2 * NP)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
+      assign unit_wr_flit[u*FW +: FW] = wr_flit;
+      assign unit_head[u*FW +: FW] = head_pkts[u*PW +: FW];
       tc_vc_unit #(.NumPorts(NP), .Slots(Slots), .RedFlits(RedFlits)) u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
@@ -96,6 +127,7 @@ module tc_router #(
         .is_down_i   (u < 2 * NP && u[0] == 1'b1),
         .is_bcast_i  (u == 2 * NP),
         .is_result_i (u == 2 * NP + 1),
+        .is_report_i (u == 2 * NP + 2),
         .table_i     (table_q),
         .wr_valid_i  (wr_valid),
         .wr_flit_i   (wr_flit),
@@ -105,6 +137,9 @@ module tc_router #(
         .out_vc_o    (unit_vc[u]),
         .head_pkt_o  (head_pkts[u*PW +: PW]),
         .free_o      (free[u]),
+        .err_o       (unit_err[u*4 +: 4]),
+        .drop_o      (unit_drop[u]),
+        .can_write_o (unit_can_write[u]),
         .obs_o       (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
       );
     end
@@ -280,6 +315,7 @@ module tc_router #(
   assign link_cred_o  = link_cred_q;
   assign inj_cred_o   = inj_cred_q;
   assign red_valid    = out_valid[NP+1];
+  assign red_src      = out_owner[(NP+1)*5 +: 5];
   assign red_flit     = out_flit[(NP+1)*FW +: FW];
   assign link_valid_o = out_valid[NP-1:0];
   assign link_vc_o    = out_vc[NP-1:0];

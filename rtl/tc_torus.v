@@ -22,7 +22,7 @@ module tc_torus #(
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W,
-  localparam integer OBSW = (2 * NP + 2) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W
+  localparam integer OBSW = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,

@@ -21,6 +21,7 @@ module tc_vc_unit #(
   input  wire                          is_down_i,  // VCDown (else VCUp)
   input  wire                          is_bcast_i, // Broadcaster (PE injection)
   input  wire                          is_result_i,// the Reducer's result buffer
+  input  wire                          is_report_i,// reports for the PE
   input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
   input  wire                          wr_valid_i,
   input  wire [`TC_FLIT_W-1:0]          wr_flit_i,
@@ -30,6 +31,9 @@ module tc_vc_unit #(
   output wire                          out_vc_o,
   output wire [`TC_SLOT_FLITS*`TC_FLIT_W-1:0] head_pkt_o,
   output wire                          free_o,
+  output wire [3:0]                    err_o,      // route error of this cycle's RC
+  output wire                          drop_o,     // a header found no free slot
+  output wire                          can_write_o,// a slot is free for the next packet
   output wire [`TC_OBS_UNIT_W-1:0]     obs_o
 );
   localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is {slot, index}
@@ -88,7 +92,7 @@ module tc_vc_unit #(
 
   wire t_bc   = h_type == `TC_TYPE_BCAST;
   wire t_red  = h_type == `TC_TYPE_REDUCE || h_type == `TC_TYPE_ALLREDUCE;
-  wire link   = !is_bcast_i && !is_result_i;
+  wire link   = !is_bcast_i && !is_result_i && !is_report_i;
   wire down   = link && is_down_i;
   // the PE takes a broadcast it did not send, an allreduce result, a reduce result for it
   wire pe_copy = t_bc ? r_pe && h_src != node_id_i
@@ -102,7 +106,9 @@ module tc_vc_unit #(
     r_mask = {NO{1'b0}};
     r_vc = `TC_VC_DOWN;
     r_err = `TC_ERR_NONE;
-    if (!r_valid)
+    if (is_report_i)
+      r_mask = {2'b01, {NumPorts{1'b0}}}; // to the PE, whatever it says
+    else if (!r_valid)
       r_err = `TC_ERR_NO_TREE;
     else if (!t_bc && !t_red)
       r_err = `TC_ERR_BAD_TYPE;
@@ -130,6 +136,9 @@ module tc_vc_unit #(
   wire do_route = !routed_q && full_q[rd_slot_q];
   assign free_o = routed_q && pend_q == {NO{1'b0}} && !busy_i;
   assign req_o = routed_q ? pend_q : {NO{1'b0}};
+  assign err_o = do_route ? r_err : 4'd0;
+  assign drop_o = overflow;
+  assign can_write_o = !full_q[wr_slot_q];
   assign out_vc_o = out_vc_q;
 
   // ---- next state ----

@@ -28,8 +28,16 @@ typedef struct {
     int pending, errors;
 } scoreboard;
 
+typedef struct {
+    uint64_t cycle;
+    int node;
+    tc_flit hdr;
+} report;
+
 struct side {
     tc_dut *dut;
+    report *rep; /* error reports the PEs received */
+    int nrep;
     tc_pe *pe;
     tc_evlog log;
     scoreboard sb;
@@ -51,10 +59,11 @@ static void sink_inject(void *ctx, int node, uint32_t tag, uint64_t cycle)
         s->sb.first_inj[tag - 1] = cycle;
 }
 
-static void sink_eject(void *ctx, int node, uint32_t tag, uint64_t cycle)
+static void sink_eject(void *ctx, int node, const tc_flit *hdr, uint64_t cycle)
 {
     side *s = ctx;
-    tc_evlog_add(&s->log, cycle, node, TC_EV_EJ, 0, 0, 0, tag);
+    if (TC_HGET(hdr, TYPE) != TC_TYPE_ERROR) /* reports carry the tag of what they report */
+        tc_evlog_add(&s->log, cycle, node, TC_EV_EJ, 0, 0, 0, (uint32_t)TC_HGET(hdr, TAG));
 }
 
 static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t cycle)
@@ -63,6 +72,11 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
     scoreboard *sb = &s->sb;
     uint32_t tag = (uint32_t)TC_HGET(&f[0], TAG);
     char msg[200];
+    if (TC_HGET(&f[0], TYPE) == TC_TYPE_ERROR) { /* a report from the router, not a delivery */
+        s->rep = realloc(s->rep, sizeof *s->rep * (size_t)(s->nrep + 1));
+        s->rep[s->nrep++] = (report){cycle, node, f[0]};
+        return;
+    }
     tc_evlog_add(&s->log, cycle, node, TC_EV_DELIVER, 0, 0, 0, tag);
     if (tag < 1 || tag > (uint32_t)sb->stim->nexp) {
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received a packet with unknown tag %u", cycle,
@@ -83,7 +97,9 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
         TC_HSET(&h, SRC, 0);
         TC_HSET(&want, SRC, 0);
     }
-    if (n != x->nflits || memcmp(&h, &want, sizeof h) || memcmp(f + 1, x->flit + 1, sizeof(tc_flit) * (size_t)(n - 1))) {
+    TC_HSET(&want, POISON, (unsigned)x->poison);
+    int data_bad = !x->poison && memcmp(f + 1, x->flit + 1, sizeof(tc_flit) * (size_t)(n - 1));
+    if (n != x->nflits || memcmp(&h, &want, sizeof h) || data_bad) {
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received tag %u with different bits", cycle,
                  node, tag);
         sb_error(sb, s->dut->name, msg);
@@ -110,10 +126,11 @@ static int len_of(void *ctx, uint32_t tag)
     return tag >= 1 && tag <= (uint32_t)st->nexp ? st->exp[tag - 1].nflits - 1 : 0;
 }
 
-static int experr_index(const tc_stim *st, uint32_t tag)
+static int experr_index(const tc_stim *st, uint32_t tag, int node, unsigned code)
 {
     for (int i = 0; i < st->nexperr; i++)
-        if (st->experr[i].tag == tag)
+        if (st->experr[i].tag == tag && (st->experr[i].node == node || st->experr[i].node < 0) &&
+            (unsigned)st->experr[i].err == code)
             return i;
     return -1;
 }
@@ -132,7 +149,7 @@ static void sb_init(scoreboard *sb, const tc_topo *t, const tc_row *rows, const 
         unsigned type = TC_HGET(h, TYPE);
         int tree = (int)TC_HGET(h, TREE);
         sb->first_inj[i] = UINT64_MAX;
-        if (experr_index(st, (uint32_t)i + 1) >= 0)
+        if (st->exp[i].none)
             continue;
         for (int k = 0; k < t->n; k++) {
             tc_row r = TC_ROWP(rows, k, tree);
@@ -186,33 +203,40 @@ static void check_drops(side *s)
         sb_error(&s->sb, s->dut->name, "a PE overran its PEGroup FIFO but no packet was dropped");
 }
 
-/* Route errors seen must be exactly the expected ones. */
+/* The error reports the PEs received must be exactly the expected ones (a rogue PE's
+ * credit violations aside), none lost. */
 static void check_errors(side *s, int verbose)
 {
     const tc_stim *st = s->sb.stim;
     int *seen = calloc((size_t)st->nexperr + 1, sizeof(int));
     char msg[256], un[32];
-    for (size_t i = 0; i < s->log.n; i++) {
-        const tc_event *e = &s->log.ev[i];
-        if (e->kind != TC_EV_ROUTE || !e->err)
-            continue;
-        int x = experr_index(st, e->tag);
-        if (x >= 0 && st->experr[x].node == e->node && st->experr[x].unit == e->idx &&
-            st->experr[x].err == e->err) {
-            seen[x]++;
-            if (verbose)
-                printf("    expected error reported: node %d %s, tag %u: %s\n", e->node,
-                       tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag, tc_err_name(e->err));
+    for (int i = 0; i < s->nrep; i++) {
+        const tc_flit *h = &s->rep[i].hdr;
+        unsigned code = TC_HGET(h, OP), unit = TC_HGET(h, DST) & 0xff, lost = TC_HGET(h, DST) >> 8;
+        uint32_t tag = (uint32_t)TC_HGET(h, TAG);
+        int node = s->rep[i].node, x = experr_index(st, tag, node, code);
+        int rogue = code == TC_ERR_CREDIT && node == st->rogue_node;
+        tc_unit_name(s->dut->nports, (int)unit, un, sizeof un);
+        if (lost) {
+            snprintf(msg, sizeof msg, "node %d reports %u errors lost", node, lost);
+            sb_error(&s->sb, s->dut->name, msg);
+        }
+        if (x >= 0 || rogue) {
+            if (x >= 0)
+                seen[x]++;
+            if (verbose && x >= 0)
+                printf("    reported to the PE of node %d at cycle %" PRIu64 ": %s, tag %u: %s\n", node, s->rep[i].cycle,
+                       un, tag, tc_err_name(code));
             continue;
         }
-        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d %s dropped tag %u: %s", e->cycle, e->node,
-                 tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag, tc_err_name(e->err));
+        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d reports %s, tag %u: %s", s->rep[i].cycle, node, un, tag,
+                 tc_err_name(code));
         sb_error(&s->sb, s->dut->name, msg);
     }
     for (int x = 0; x < st->nexperr; x++)
-        if (seen[x] != 1) {
-            snprintf(msg, sizeof msg, "tag %u: error '%s' expected once at node %d, seen %d times",
-                     st->experr[x].tag, tc_err_name((unsigned)st->experr[x].err), st->experr[x].node, seen[x]);
+        if (st->experr[x].node >= 0 ? seen[x] != 1 : seen[x] < 1) {
+            snprintf(msg, sizeof msg, "tag %u: error '%s' expected at node %d, reported %d times", st->experr[x].tag,
+                     tc_err_name((unsigned)st->experr[x].err), st->experr[x].node, seen[x]);
             sb_error(&s->sb, s->dut->name, msg);
         }
     free(seen);
@@ -524,6 +548,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         free(sd[d].obs);
         tc_evlog_free(&sd[d].log);
         sb_free(&sd[d].sb);
+        free(sd[d].rep);
         sd[d].dut->ops->close(sd[d].dut);
     }
     tc_stim_free(&st);

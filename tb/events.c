@@ -78,6 +78,8 @@ const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
         snprintf(buf, len, "Broadcaster");
     else if (unit == TC_U_RESULT(nports))
         snprintf(buf, len, "Result");
+    else if (unit == TC_U_REPORT(nports))
+        snprintf(buf, len, "Report");
     else
         snprintf(buf, len, "%s %s", (unit & 1) == TC_VC_DOWN ? "VCDown" : "VCUp",
                  tc_dir_name((unsigned)unit >> 1));
@@ -171,6 +173,10 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
         for (size_t i = 0; i < gn; i++) {
             const tc_event *e = &g[i], *x;
             uint64_t c = e->cycle;
+            /* error reports carry the tag of the packet they report, not its length */
+            if ((e->kind == TC_EV_GRANT ? e->src : e->idx) == TC_U_REPORT(np) && e->kind >= TC_EV_ARRIVE &&
+                e->kind <= TC_EV_FREE)
+                continue;
             switch (e->kind) {
             case TC_EV_INJ:
                 x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_BCAST(np), 0);

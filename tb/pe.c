@@ -26,7 +26,7 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
 
     if (out->ej.valid) {
         if (pe->rx_n == 0)
-            s->eject(s->ctx, pe->node, TC_HGET(&out->ej.flit, TAG), t);
+            s->eject(s->ctx, pe->node, &out->ej.flit, t);
         pe->rx[pe->rx_n++] = out->ej.flit;
         if (pe->rx_n == (int)TC_HGET(&pe->rx[0], LEN) + 1) {
             s->deliver(s->ctx, pe->node, pe->rx, pe->rx_n, t);

@@ -23,7 +23,7 @@ typedef struct {
 typedef struct {
     void *ctx;
     void (*inject)(void *ctx, int node, uint32_t tag, uint64_t cycle);  /* header sent */
-    void (*eject)(void *ctx, int node, uint32_t tag, uint64_t cycle);   /* header received */
+    void (*eject)(void *ctx, int node, const tc_flit *hdr, uint64_t cycle); /* header received */
     void (*deliver)(void *ctx, int node, const tc_flit *f, int n, uint64_t cycle);
     void (*error)(void *ctx, int node, const char *msg, uint64_t cycle);
 } tc_pe_sink;

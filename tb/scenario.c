@@ -7,7 +7,7 @@
 
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
-                                         "reduce_dst", "reduce_ops", "random", NULL};
+                                         "reduce_dst", "reduce_ops", "bad_reduce", "random", NULL};
 
 static uint64_t mix(uint64_t x)
 {
@@ -148,10 +148,17 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
     return tag;
 }
 
-static void expect_err(tc_stim *s, uint32_t tag, int node, int unit, int err)
+static void expect_err(tc_stim *s, uint32_t tag, int node, int err)
 {
     s->experr = realloc(s->experr, sizeof *s->experr * (size_t)(s->nexperr + 1));
-    s->experr[s->nexperr++] = (tc_experr){tag, node, unit, err};
+    s->experr[s->nexperr++] = (tc_experr){tag, node, err};
+}
+
+/* A packet the router drops at its source with err, reported to that node's PE. */
+static void expect_drop(tc_stim *s, uint32_t tag, int node, int err)
+{
+    expect_err(s, tag, node, err);
+    s->exp[tag - 1].none = 1;
 }
 
 /* A random node whose PE takes part in tree (tc_default_table gives every tree one). */
@@ -170,7 +177,6 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
 {
     uint64_t rng = seed * 1000003u + 7;
     uint32_t tag = 1;
-    int bcaster = 4 * t->ndims; /* unit index of the Broadcaster */
 
     memset(s, 0, sizeof *s);
     s->rogue_node = -1;
@@ -215,20 +221,20 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_pkt *p;
         if (outsider >= 0) {
             tc_make_bcast(add(s), outsider, 15, 1, tag, 0);
-            expect_err(s, tag++, outsider, bcaster, TC_ERR_NO_TREE);
+            expect_drop(s, tag++, outsider, TC_ERR_NO_TREE);
         }
         if (transit >= 0) {
             tc_make_bcast(add(s), transit, 15, 1, tag, 0);
-            expect_err(s, tag++, transit, bcaster, TC_ERR_NOT_MEMBER);
+            expect_drop(s, tag++, transit, TC_ERR_NOT_MEMBER);
         }
         p = add(s);
         tc_make_bcast(p, 0, 0, 0, tag, 10);
         TC_HSET(&p->flit[0], TYPE, 0xF);
-        expect_err(s, tag++, 0, bcaster, TC_ERR_BAD_TYPE);
+        expect_drop(s, tag++, 0, TC_ERR_BAD_TYPE);
         p = add(s);
         tc_make_bcast(p, 0, 0, 2, tag, 20);
         TC_HSET(&p->flit[0], SRC, (unsigned)(t->n - 1 == 0 ? 1 : t->n - 1));
-        expect_err(s, tag++, 0, bcaster, TC_ERR_BAD_SRC);
+        expect_drop(s, tag++, 0, TC_ERR_BAD_SRC);
         tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
     } else if (!strcmp(name, "credit_violation")) {
         /* A PE sends 6 packets back to back into a 2-slot PEGroup FIFO; then a
@@ -252,6 +258,48 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             for (int lane = TC_LANE_32; lane <= TC_LANE_64; lane++, k++)
                 tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k % 8, k / 8, op, lane,
                               1 + k % 2, member(t, rows, k % 8, &rng), (uint64_t)k * 3, seed + (uint64_t)k);
+    } else if (!strcmp(name, "bad_reduce")) {
+        /* 1. A leaf's contribution names another op: its parent reports the mismatch
+         *    and every PE gets the result marked POISON. */
+        int leaf = -1, inner = -1, far = farthest(t, tree_root(t, 15));
+        for (int k = 0; k < t->n; k++) {
+            tc_row r = TC_ROWP(rows, k, 0);
+            if (!TC_RGET(r, DIRS) && leaf < 0)
+                leaf = k;
+            if (TC_RGET(r, DIRS) && !TC_RGET(r, ROOT) && inner < 0)
+                inner = k;
+        }
+        if (inner < 0)
+            inner = tree_root(t, 0);
+        uint32_t bad = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 1, TC_OP_SUM, TC_LANE_32, 1, 0, 0, seed);
+        for (int i = 0; i < s->npkt; i++)
+            if (s->pkt[i].node == leaf && TC_HGET(&s->pkt[i].flit[0], TAG) == bad)
+                TC_HSET(&s->pkt[i].flit[0], OP, TC_OP_MAX);
+        s->exp[bad - 1].poison = 1;
+        expect_err(s, bad, -1, TC_ERR_MISMATCH);
+        /* 2. A PE contributes twice to one ReduceId: the second is ignored and
+         *    reported; the reduce completes with the right result. */
+        uint32_t twice = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 1, 2, TC_OP_XOR, TC_LANE_64, 2, 0, 600, seed + 1);
+        for (int i = 0; i < s->npkt; i++)
+            if (s->pkt[i].node == inner && TC_HGET(&s->pkt[i].flit[0], TAG) == twice) {
+                tc_pkt copy = s->pkt[i];
+                uint32_t again = (uint32_t)s->nexp + 1; /* a tag of its own, to follow it */
+                tc_expect *x = add_exp(s);
+                x->none = 1;
+                x->nflits = copy.nflits;
+                TC_HSET(&copy.flit[0], TAG, again);
+                *add_pkt(s) = copy;
+                expect_err(s, again, inner, TC_ERR_RID_REUSE);
+                break;
+            }
+        /* 3. An unknown operation is refused at injection; that reduce never completes,
+         *    and the next reduce on the tree still does. */
+        uint32_t unk = tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 15, 3, TC_OP_SUM, TC_LANE_32, 1, far, 1200, seed + 2);
+        for (int i = 0; i < s->npkt; i++)
+            if (s->pkt[i].node == far && TC_HGET(&s->pkt[i].flit[0], TAG) == unk)
+                TC_HSET(&s->pkt[i].flit[0], OP, 13);
+        expect_drop(s, unk, far, TC_ERR_BAD_OP);
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 4, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
     } else if (!strcmp(name, "random")) {
         for (int i = 0; i < 64; i++) {
             int tree = (int)(mix(rng++) % TC_TREES);

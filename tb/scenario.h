@@ -8,9 +8,10 @@
 #include "../cmodel/table.h"
 #include "pe.h"
 
+/* An error report the PE of node must receive (node -1: any node, at least once). */
 typedef struct {
     uint32_t tag;
-    int node, unit, err; /* ERR_* expected at the route decision of that unit */
+    int node, err;
 } tc_experr;
 
 /* What the PEs must receive for one tag: a broadcast's packet, or a reduce's result
@@ -18,7 +19,9 @@ typedef struct {
 typedef struct {
     int nflits;
     tc_flit flit[TC_SLOT_FLITS];
-    int src; /* the node that injected a broadcast */
+    int src;    /* the node that injected a broadcast */
+    int none;   /* dropped at its source: nobody receives it */
+    int poison; /* a reduce whose contributions disagreed: delivered marked POISON */
 } tc_expect;
 
 typedef struct {

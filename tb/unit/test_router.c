@@ -19,7 +19,7 @@ enum { P_XP, P_XM, P_YP, P_YM };
 typedef struct {
     tc_router r;
     tc_flit mem[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS + TC_TREES * TC_RIDS * 2];
-    uint8_t cnt[TC_TREES * TC_RIDS];
+    tc_red_entry ent[TC_TREES * TC_RIDS];
     uint32_t obs[TC_OBS_MAX_WORDS];
 } rig;
 
@@ -27,7 +27,7 @@ static void setup_rig(rig *g)
 {
     memset(g, 0, sizeof *g);
     assert_int_equal(sizeof g->mem / sizeof g->mem[0], tc_router_mem_flits(NP, 2, 2));
-    tc_router_reset(&g->r, 5, NP, 2, 4, 2, g->mem, g->cnt);
+    tc_router_reset(&g->r, 5, NP, 2, 4, 2, g->mem, g->ent);
     /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
     g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
 }
@@ -184,7 +184,7 @@ static void test_route_errors(void **state)
             assert_int_equal(granted(&g, o), -1);
         assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1);
     }
-    for (unsigned e = 0; e <= TC_ERR_BAD_OP; e++)
+    for (unsigned e = 0; e <= TC_ERR_RID_REUSE; e++)
         assert_string_not_equal(tc_err_name(e), "unknown error code");
 }
 
@@ -282,7 +282,7 @@ static void test_reducer(void **state)
         /* lanes: 4 x 0xffffffff wraps to 0xfffffffc; 1+2+3+4 = 10; 0+1+2+3 = 6; 0 */
         assert_int_equal(sent[1].w[0], 10ull << 32 | 0xfffffffcu);
         assert_int_equal(sent[1].w[1], 6);
-        assert_int_equal(g.r.red.cnt[0 * TC_RIDS + 7], 0);
+        assert_int_equal(g.r.red.ent[0 * TC_RIDS + 7].cnt, 0);
     }
     /* op 12 does not exist: refused at injection, nothing reaches the Reducer */
     tc_router_in in;
