@@ -25,6 +25,8 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
     r->o[TC_O_PE(nports)].cred[0] = (uint16_t)pe_credits;
     r->o[TC_O_RED(nports)].cred[0] = (uint16_t)slots; /* result-buffer slots */
+    for (int t = 0; t < TC_TREES; t++)
+        r->up_cred[t] = TC_INFLIGHT;
 }
 
 static const tc_flit *head_flit(const tc_router *r, int u, int idx)
@@ -49,13 +51,13 @@ static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
 
     *mask = 0;
     *vc = TC_VC_DOWN;
-    if (u == TC_U_REPORT(np)) { /* reports go to the PE, whatever they say */
-        *mask = 1u << np;
+    if (u == TC_U_REPORT(np)) { /* the credit block: credits to the children, the rest to the PE */
+        *mask = type == TC_TYPE_CREDIT ? dirs : 1u << np;
         return TC_ERR_NONE;
     }
     if (!TC_RGET(row, VALID))
         return TC_ERR_NO_TREE;
-    if (type != TC_TYPE_BCAST && !red)
+    if (type != TC_TYPE_BCAST && !red && !(type == TC_TYPE_CREDIT && is_down))
         return TC_ERR_BAD_TYPE;
     if (is_bcast) { /* a packet injected by this node's PE */
         if (!TC_RGET(row, PE))
@@ -70,7 +72,9 @@ static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
     } else if (is_link && !((dirs >> port) & 1)) {
         return TC_ERR_BAD_DIR;
     }
-    if (red && (is_bcast || (is_link && !is_down))) {
+    if (type == TC_TYPE_CREDIT) {
+        *mask = 0; /* taken by this node's credit block */
+    } else if (red && (is_bcast || (is_link && !is_down))) {
         *mask = 1u << TC_O_RED(np); /* a contribution: into the Reducer */
         *vc = TC_VC_UP;
     } else if (TC_RGET(row, ROOT) || is_down) {
@@ -146,12 +150,27 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         res.flit = r_val;
     }
 
-    /* Error reports (tc_reporter.v): the oldest waiting error is written into the
+    /* Credit block (tc_credit_block.v): the oldest waiting error is written into the
      * report buffer as a one-flit packet for the PE when the buffer has room. */
     tc_wire rep = {0, 0, {{0, 0}}};
     tc_unit *ru = &r->u[TC_U_REPORT(np)];
-    unsigned pop = r->nerr && !ru->full[ru->wr_slot];
-    if (pop) {
+    unsigned room = !r->gen_idx && !ru->full[ru->wr_slot];
+    unsigned pop = room && r->nerr, gen_report = room && !pop && r->report_due, gen_credit = 0, cred_tree = 0;
+    for (unsigned t = TC_TREES; t-- > 0;)
+        if (r->cred_due[t])
+            cred_tree = t;
+    gen_credit = room && !pop && !gen_report && r->cred_due[cred_tree];
+    if (r->gen_idx) { /* the report's data flits follow its header */
+        rep.valid = 1;
+        rep.flit = r->gen_data[r->gen_idx - 1];
+    } else if (gen_report || gen_credit) {
+        rep.valid = 1;
+        TC_HSET(&rep.flit, TYPE, gen_report ? TC_TYPE_REPORT : TC_TYPE_CREDIT);
+        TC_HSET(&rep.flit, TREE, gen_credit ? cred_tree : 0);
+        TC_HSET(&rep.flit, LEN, gen_report ? 2 : 0);
+        TC_HSET(&rep.flit, SRC, r->id);
+        TC_HSET(&rep.flit, TAG, (gen_report ? TC_TAG_REPORT : TC_TAG_CREDIT) | (uint32_t)r->id << 12 | r->seq);
+    } else if (pop) {
         const tc_errrec *x = &r->errq[0];
         rep.valid = 1;
         TC_HSET(&rep.flit, TYPE, TC_TYPE_ERROR);
@@ -230,7 +249,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
              * injection) leaves one slot free there for the packets already in it.
              * The PE and the Reducer are not rings. */
             unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
-            if (un->routed && ((un->pend >> o) & 1) && op->cred[vc] >= (cont ? 1u : 2u))
+            /* a result goes up only with a credit of its parent (credit block) */
+            unsigned up_ok = u != TC_U_RESULT(np) || o >= np || un->out_vc != TC_VC_UP ||
+                             r->up_cred[TC_HGET(head_flit(r, u, 0), TREE)];
+            if (un->routed && ((un->pend >> o) & 1) && op->cred[vc] >= (cont ? 1u : 2u) && up_ok)
                 elig |= 1u << u;
         }
         if (elig)
@@ -372,6 +394,37 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     }
     if (rin->valid)
         rd->idx = (uint8_t)(r_tail ? 0 : rd->idx + 1);
+    /* credit block: results counted as the Reducer produces them */
+    if (gen_report) { /* a snapshot of the counters, as the report's header is made */
+        memset(r->gen_data, 0, sizeof r->gen_data);
+        for (int t = 0; t < TC_TREES; t++)
+            r->gen_data[t / 8].w[(t % 8) / 4] |= (uint64_t)r->done[t] << (16 * (t % 4));
+    }
+    for (int t = 0; t < TC_TREES; t++) {
+        unsigned got = 0, sent = 0, res_now = r_hdr && r_last && r_tree == (unsigned)t;
+        for (int u = 0; u < 2 * np; u++) /* credits from the parent */
+            got += ((route_ev >> u) & 1) && !rerr[u] && TC_HGET(head_flit(r, u, 0), TYPE) == TC_TYPE_CREDIT &&
+                   TC_HGET(head_flit(r, u, 0), TREE) == (unsigned)t;
+        for (int o = 0; o < np; o++)
+            sent += grant_u[o] == (unsigned)TC_U_RESULT(np) && r->u[TC_U_RESULT(np)].out_vc == TC_VC_UP &&
+                    TC_HGET(head_flit(r, TC_U_RESULT(np), 0), TREE) == (unsigned)t;
+        r->up_cred[t] = (uint8_t)(r->up_cred[t] + TC_CREDIT_EVERY * got - sent);
+        unsigned since = r->since[t] + res_now, due = r->cred_due[t] - (gen_credit && cred_tree == (unsigned)t);
+        if (since == TC_CREDIT_EVERY) {
+            since = 0;
+            if (TC_RGET(r->row[t], DIRSUM) && due < 3)
+                due++;
+        }
+        r->since[t] = (uint8_t)since;
+        r->cred_due[t] = (uint8_t)due;
+        r->done[t] = (uint16_t)(r->done[t] + res_now);
+    }
+    unsigned total = r->total + (r_hdr && r_last), cyc = r->cyc + 1u;
+    r->report_due = (uint8_t)((r->report_due && !gen_report) || total == TC_REPORT_RESULTS || cyc == TC_REPORT_CYCLES);
+    r->total = (uint8_t)(total % TC_REPORT_RESULTS);
+    r->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
+    r->seq = (uint16_t)((r->seq + (gen_report || gen_credit)) & 0xfff);
+    r->gen_idx = (uint8_t)(gen_report ? 1 : r->gen_idx == 2 ? 0 : r->gen_idx ? r->gen_idx + 1 : 0);
     if (pop) {
         memmove(&r->errq[0], &r->errq[1], sizeof r->errq[0] * (TC_ERRQ - 1));
         r->nerr--;

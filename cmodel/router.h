@@ -94,6 +94,16 @@ typedef struct {
     tc_reducer red;
     tc_errrec errq[TC_ERRQ];
     uint8_t nerr, lost;
+    /* credit block */
+    uint16_t done[TC_TREES];     /* reduces completed here, per tree (wraps) */
+    uint8_t since[TC_TREES];     /* results since the last credit to the children */
+    uint8_t cred_due[TC_TREES];  /* credit packets due to the children */
+    uint8_t up_cred[TC_TREES];   /* results this node may still send to its parent */
+    uint8_t total, report_due;
+    uint16_t cyc;
+    uint8_t gen_idx;             /* data flits of the report being written, 0: none */
+    uint16_t seq;                /* credits and reports made, for their tags (12 bits) */
+    tc_flit gen_data[2];
 } tc_router;
 
 /* Memory a router needs: buffers, and the Reducer's partial results. */

@@ -71,7 +71,11 @@
 `define TC_TYPE_BCAST 1
 `define TC_TYPE_REDUCE 2
 `define TC_TYPE_ALLREDUCE 3
+`define TC_TYPE_CREDIT 4
 `define TC_TYPE_ERROR 6
+`define TC_TYPE_REPORT 7
+`define TC_TAG_CREDIT 1073741824
+`define TC_TAG_REPORT 536870912
 `define TC_OP_SUM 0
 `define TC_OP_MIN 1
 `define TC_OP_MAX 2
@@ -108,4 +112,8 @@
 `define TC_ERR_MISMATCH 8
 `define TC_ERR_RID_REUSE 9
 `define TC_ERRQ 4
+`define TC_INFLIGHT 16
+`define TC_CREDIT_EVERY 8
+`define TC_REPORT_RESULTS 128
+`define TC_REPORT_CYCLES 4096
 `endif

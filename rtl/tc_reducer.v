@@ -26,6 +26,7 @@ module tc_reducer #(
   output reg  [`TC_FLIT_W-1:0]          res_flit_o,
   output wire                           release_o,    // a reserved result slot not needed
   output wire [3:0]                     err_o,        // ERR_MISMATCH or ERR_RID_REUSE
+  output wire                           made_o,       // a result is made (its header, this cycle)
   output wire [`TC_OBS_RED_W-1:0]       obs_o
 );
   localparam integer AW = $clog2(`TC_TREES * 16 * RedFlits);
@@ -96,6 +97,7 @@ module tc_reducer #(
   end
   assign res_valid_o = in_valid_i && last;
   assign release_o   = tail && !last;
+  assign made_o      = hdr && last;
   assign err_o = !hdr ? 4'd0 : skip ? `TC_ERR_RID_REUSE : mismatch ? `TC_ERR_MISMATCH : 4'd0;
 
   always @(posedge clk_i) begin

@@ -5,7 +5,7 @@
 // counters and an output register.
 // Unit u = 2*port + vc for link inputs, u = 2*NumPorts the Broadcaster,
 // u = 2*NumPorts + 1 the result buffer, u = 2*NumPorts + 2 the reports for the PE
-// (tc_reporter); output o < NumPorts is a link,
+// (tc_credit_block); output o < NumPorts is a link,
 // o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
 `default_nettype none
 `include "tc_format.vh"
@@ -69,6 +69,7 @@ module tc_router #(
   wire [FW-1:0]    red_flit, res_flit;
   wire [4:0]       red_src;
   wire [3:0]       red_err;
+  wire             red_made;
   tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits)) u_reducer (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -81,26 +82,32 @@ module tc_router #(
     .res_flit_o  (res_flit),
     .release_o   (red_release),
     .err_o       (red_err),
+    .made_o      (red_made),
     .obs_o       (obs_o[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
   );
 
-  // ---- error reports for the PE ----
+  // ---- credit block and error reports ----
   wire [NU*4-1:0]  unit_err;
-  wire [NU-1:0]    unit_drop, unit_can_write;
+  wire [NU-1:0]    unit_drop, unit_can_write, unit_route;
   wire [NU*FW-1:0] unit_wr_flit, unit_head;
-  wire             rep_valid;
+  wire             rep_valid, res_up, res_up_ok;
   wire [FW-1:0]    rep_flit;
-  tc_reporter #(.NU(NU)) u_reporter (
+  tc_credit_block #(.NU(NU)) u_credit_block (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .node_id_i   (node_id_i),
+    .table_i     (table_q),
     .red_err_i   (red_err),
     .red_unit_i  (red_src),
     .red_hdr_i   (red_flit),
+    .red_last_i  (red_made),
     .drop_i      (unit_drop),
     .wr_hdr_i    (unit_wr_flit),
     .route_err_i (unit_err),
+    .route_i     (unit_route),
     .head_i      (unit_head),
+    .res_up_i    (res_up),
+    .res_up_ok_o (res_up_ok),
     .ready_i     (unit_can_write[NU-1]),
     .valid_o     (rep_valid),
     .flit_o      (rep_flit)
@@ -137,6 +144,7 @@ module tc_router #(
         .out_vc_o    (unit_vc[u]),
         .head_pkt_o  (head_pkts[u*PW +: PW]),
         .free_o      (free[u]),
+        .route_o     (unit_route[u]),
         .err_o       (unit_err[u*4 +: 4]),
         .drop_o      (unit_drop[u]),
         .can_write_o (unit_can_write[u]),
@@ -178,7 +186,9 @@ module tc_router #(
         for (k = 0; k < NU; k = k + 1) begin
           avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
           cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
-          elig[k] = !busy_q && req[k*NO + o] && avail >= (cont ? 8'd1 : 8'd2);
+          // a result goes up only with a credit of its parent (credit block)
+          elig[k] = !busy_q && req[k*NO + o] && avail >= (cont ? 8'd1 : 8'd2) &&
+                    (k != 2 * NP + 1 || o >= NP || unit_vc[k] != `TC_VC_UP || res_up_ok);
         end
       end
 
@@ -285,6 +295,16 @@ module tc_router #(
           {gnt ? gidx : 5'd0, gnt};
     end
   endgenerate
+
+  // The result buffer sent a result up to the parent: one credit of the parent used.
+  reg up_sent;
+  integer m;
+  always @* begin
+    up_sent = 1'b0;
+    for (m = 0; m < NP; m = m + 1)
+      up_sent = up_sent | grant[(2*NP+1)*NO + m];
+  end
+  assign res_up = up_sent && unit_vc[2*NP+1] == `TC_VC_UP;
 
   // A unit's head packet is busy while an output still streams it.
   generate

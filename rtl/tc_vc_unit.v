@@ -31,6 +31,7 @@ module tc_vc_unit #(
   output wire                          out_vc_o,
   output wire [`TC_SLOT_FLITS*`TC_FLIT_W-1:0] head_pkt_o,
   output wire                          free_o,
+  output wire                          route_o,    // RC this cycle
   output wire [3:0]                    err_o,      // route error of this cycle's RC
   output wire                          drop_o,     // a header found no free slot
   output wire                          can_write_o,// a slot is free for the next packet
@@ -92,6 +93,7 @@ module tc_vc_unit #(
 
   wire t_bc   = h_type == `TC_TYPE_BCAST;
   wire t_red  = h_type == `TC_TYPE_REDUCE || h_type == `TC_TYPE_ALLREDUCE;
+  wire t_cr   = h_type == `TC_TYPE_CREDIT;
   wire link   = !is_bcast_i && !is_result_i && !is_report_i;
   wire down   = link && is_down_i;
   // the PE takes a broadcast it did not send, an allreduce result, a reduce result for it
@@ -106,11 +108,11 @@ module tc_vc_unit #(
     r_mask = {NO{1'b0}};
     r_vc = `TC_VC_DOWN;
     r_err = `TC_ERR_NONE;
-    if (is_report_i)
-      r_mask = {2'b01, {NumPorts{1'b0}}}; // to the PE, whatever it says
+    if (is_report_i) // the credit block: credits to the children, the rest to the PE
+      r_mask = t_cr ? {2'b00, r_dirs} : {2'b01, {NumPorts{1'b0}}};
     else if (!r_valid)
       r_err = `TC_ERR_NO_TREE;
-    else if (!t_bc && !t_red)
+    else if (!t_bc && !t_red && !(t_cr && down))
       r_err = `TC_ERR_BAD_TYPE;
     else if (is_bcast_i && !r_pe)
       r_err = `TC_ERR_NOT_MEMBER;
@@ -122,6 +124,8 @@ module tc_vc_unit #(
       r_err = `TC_ERR_BAD_DIR;
     else if (link && !is_down_i && !r_dirs8[port_i])
       r_err = `TC_ERR_BAD_DIR;
+    else if (t_cr)
+      r_mask = {NO{1'b0}}; // taken by this node's credit block
     else if (t_red && (is_bcast_i || (link && !is_down_i))) begin
       r_mask = {1'b1, {(NO-1){1'b0}}}; // a contribution: into the Reducer
       r_vc = `TC_VC_UP;
@@ -136,6 +140,7 @@ module tc_vc_unit #(
   wire do_route = !routed_q && full_q[rd_slot_q];
   assign free_o = routed_q && pend_q == {NO{1'b0}} && !busy_i;
   assign req_o = routed_q ? pend_q : {NO{1'b0}};
+  assign route_o = do_route;
   assign err_o = do_route ? r_err : 4'd0;
   assign drop_o = overflow;
   assign can_write_o = !full_q[wr_slot_q];

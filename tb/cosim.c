@@ -34,10 +34,17 @@ typedef struct {
     tc_flit hdr;
 } report;
 
+typedef struct {
+    int node;
+    tc_flit f[3];
+} counters;
+
 struct side {
     tc_dut *dut;
     report *rep; /* error reports the PEs received */
     int nrep;
+    counters *cnt; /* the credit block's periodic reports */
+    int ncnt;
     tc_pe *pe;
     tc_evlog log;
     scoreboard sb;
@@ -62,7 +69,7 @@ static void sink_inject(void *ctx, int node, uint32_t tag, uint64_t cycle)
 static void sink_eject(void *ctx, int node, const tc_flit *hdr, uint64_t cycle)
 {
     side *s = ctx;
-    if (TC_HGET(hdr, TYPE) != TC_TYPE_ERROR) /* reports carry the tag of what they report */
+    if (TC_HGET(hdr, TYPE) != TC_TYPE_ERROR && TC_HGET(hdr, TYPE) != TC_TYPE_REPORT) /* not a delivery */
         tc_evlog_add(&s->log, cycle, node, TC_EV_EJ, 0, 0, 0, (uint32_t)TC_HGET(hdr, TAG));
 }
 
@@ -72,6 +79,13 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
     scoreboard *sb = &s->sb;
     uint32_t tag = (uint32_t)TC_HGET(&f[0], TAG);
     char msg[200];
+    if (TC_HGET(&f[0], TYPE) == TC_TYPE_REPORT) { /* the credit block's counters: checked at the end */
+        s->cnt = realloc(s->cnt, sizeof *s->cnt * (size_t)(s->ncnt + 1));
+        s->cnt[s->ncnt].node = node;
+        memcpy(s->cnt[s->ncnt].f, f, sizeof s->cnt[s->ncnt].f);
+        s->ncnt++;
+        return;
+    }
     if (TC_HGET(&f[0], TYPE) == TC_TYPE_ERROR) { /* a report from the router, not a delivery */
         s->rep = realloc(s->rep, sizeof *s->rep * (size_t)(s->nrep + 1));
         s->rep[s->nrep++] = (report){cycle, node, f[0]};
@@ -240,6 +254,35 @@ static void check_errors(side *s, int verbose)
             sb_error(&s->sb, s->dut->name, msg);
         }
     free(seen);
+}
+
+/* Every counter of a periodic report equals the reduces the node completed on that
+ * tree before the report was made (its header entered the report buffer). */
+static void check_counters(side *s)
+{
+    char msg[200];
+    for (int i = 0; i < s->ncnt; i++) {
+        uint32_t tag = (uint32_t)TC_HGET(&s->cnt[i].f[0], TAG);
+        int node = s->cnt[i].node;
+        uint64_t made = UINT64_MAX;
+        for (size_t k = 0; k < s->log.n && made == UINT64_MAX; k++)
+            if (s->log.ev[k].kind == TC_EV_ARRIVE && s->log.ev[k].node == node && s->log.ev[k].tag == tag)
+                made = s->log.ev[k].cycle;
+        for (int t = 0; t < TC_TREES; t++) {
+            unsigned want = 0, got = (unsigned)((s->cnt[i].f[1 + t / 8].w[(t % 8) / 4] >> (16 * (t % 4))) & 0xffff);
+            for (size_t k = 0; k < s->log.n; k++) {
+                const tc_event *e = &s->log.ev[k];
+                if (e->kind == TC_EV_REDUCE && (e->idx & 2) && e->node == node && e->cycle < made &&
+                    TC_HGET(&s->sb.stim->exp[e->tag - 1].flit[0], TREE) == (unsigned)t)
+                    want++;
+            }
+            if (got != (want & 0xffff)) {
+                snprintf(msg, sizeof msg, "node %d report %08x: tree %d counts %u reduces, %u were completed", node,
+                         tag, t, got, want);
+                sb_error(&s->sb, s->dut->name, msg);
+            }
+        }
+    }
 }
 
 /* Prints both sides' events of one tag up to cycle, side by side. */
@@ -475,6 +518,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 sb_error(&s->sb, s->dut->name, msg);
             }
             check_drops(s);
+            check_counters(s);
             for (int i = 0; i < st.nexp; i++)
                 for (int k = 0; k < topo.n; k++)
                     if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 1) {
@@ -549,6 +593,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         tc_evlog_free(&sd[d].log);
         sb_free(&sd[d].sb);
         free(sd[d].rep);
+        free(sd[d].cnt);
         sd[d].dut->ops->close(sd[d].dut);
     }
     tc_stim_free(&st);

@@ -2,7 +2,16 @@
 
 #include "dut.h"
 
-static void cm_cfg(tc_dut *d, int node, int tree, tc_row row) { tc_net_cfg(d->impl, node, tree, row); }
+/* A row a cycle, as through the RTL's configuration port: the credit block's report
+ * timer counts those cycles too. */
+static void cm_cfg(tc_dut *d, int node, int tree, tc_row row)
+{
+    tc_pe_in idle = {{0, 0, {{0, 0}}}, 0};
+    tc_net_cfg(d->impl, node, tree, row);
+    for (int k = 0; k < d->nodes; k++)
+        tc_net_pe_in(d->impl, k, &idle);
+    tc_net_step(d->impl, NULL);
+}
 static void cm_pe_out(tc_dut *d, int node, tc_pe_out *out) { tc_net_pe_out(d->impl, node, out); }
 static void cm_pe_in(tc_dut *d, int node, const tc_pe_in *in) { tc_net_pe_in(d->impl, node, in); }
 static void cm_step(tc_dut *d, uint32_t *obs) { tc_net_step(d->impl, obs); }

@@ -7,7 +7,8 @@
 
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
-                                         "reduce_dst", "reduce_ops", "bad_reduce", "random", NULL};
+                                         "reduce_dst", "reduce_ops", "bad_reduce", "credits", "many_reduces",
+                                         "random", NULL};
 
 static uint64_t mix(uint64_t x)
 {
@@ -300,6 +301,28 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                 TC_HSET(&s->pkt[i].flit[0], OP, 13);
         expect_drop(s, unk, far, TC_ERR_BAD_OP);
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 4, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
+    } else if (!strcmp(name, "credits")) {
+        /* The root's PE contributes late: its children send 16 results up tree 2 and
+         * must hold the 17th (the second use of ReduceId 0) until the root, having
+         * completed 8 reduces, sends them a credit. Without the credit block the 17th
+         * would meet ReduceId 0 still in flight at the root (ERR_RID_REUSE). */
+        int root = tree_root(t, 2);
+        for (int round = 0; round < 2; round++)
+            for (int rid = 0; rid < (round ? 2 : 16); rid++) {
+                uint32_t tag = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 2, rid, TC_OP_SUM, TC_LANE_64, 1, 0,
+                                             round ? 400 : 0, seed + (uint64_t)(round * 16 + rid));
+                for (int i = 0; i < s->npkt; i++)
+                    if (s->pkt[i].node == root && TC_HGET(&s->pkt[i].flit[0], TAG) == tag)
+                        s->pkt[i].cycle = 3000 + (uint64_t)(round * 16 + rid);
+            }
+    } else if (!strcmp(name, "many_reduces")) {
+        /* 16 trees x 16 ReduceIds in flight at once: 256 reduces, each node's report
+         * to the PE due after 128 results, and then every 4096 cycles */
+        for (int rid = 0; rid < 16; rid++)
+            for (int tree = 0; tree < TC_TREES; tree++)
+                tc_add_reduce(s, t, rows, (tree + rid) % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, rid,
+                              (tree + rid) % TC_OPS, rid % 2, 1, member(t, rows, tree, &rng), (uint64_t)rid * 4,
+                              seed + (uint64_t)(rid * 16 + tree));
     } else if (!strcmp(name, "random")) {
         for (int i = 0; i < 64; i++) {
             int tree = (int)(mix(rng++) % TC_TREES);

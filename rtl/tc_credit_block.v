@@ -1,0 +1,211 @@
+// Credit block (seed 001, 2.4) and error reports. It counts the results the Reducer
+// makes per tree; every 8 results of a tree it owes that tree's children a credit
+// packet (each lets a child send 8 more results up); it holds, per tree, how many
+// results this node may still send to its parent (16, +8 per credit received), and
+// sends the PE a report of every tree's counter after every 128 results or 4096
+// cycles. It also queues errors: the Reducer's first, then dropped packets, then
+// route errors, one a cycle; more are counted as lost. Its packets, written one flit
+// a cycle into the report buffer when that has room: an ERROR (one flit: OP = the
+// code, TREE/RID/TAG of the packet concerned, DST = unit | lost << 8) first, then a
+// REPORT (two data flits of 16-bit counters), then a CREDIT for the lowest tree.
+// Same as the credit-block part of tc_router_cycle() in cmodel/router.c.
+`default_nettype none
+`include "tc_format.vh"
+
+module tc_credit_block #(
+  parameter integer NU = 11,
+  localparam integer NP = (NU - 3) / 2,
+  localparam integer FW = `TC_FLIT_W
+) (
+  input  wire             clk_i,
+  input  wire             rst_ni,
+  input  wire [15:0]      node_id_i,
+  input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
+  input  wire [3:0]       red_err_i,     // Reducer: mismatch or reuse
+  input  wire [4:0]       red_unit_i,
+  input  wire [FW-1:0]    red_hdr_i,
+  input  wire             red_last_i,    // the Reducer makes a result of tree red_hdr_i.TREE
+  input  wire [NU-1:0]    drop_i,        // header found no free slot
+  input  wire [NU*FW-1:0] wr_hdr_i,      // the header each unit is receiving
+  input  wire [NU*4-1:0]  route_err_i,   // route decision errors
+  input  wire [NU-1:0]    route_i,       // route decisions this cycle
+  input  wire [NU*FW-1:0] head_i,        // each unit's head packet header
+  input  wire             res_up_i,      // the result buffer sent a result to the parent
+  output wire             res_up_ok_o,   // ... and may send the one at its head
+  input  wire             ready_i,       // the report buffer has a free slot
+  output wire             valid_o,
+  output reg  [FW-1:0]    flit_o
+);
+  localparam integer Depth = `TC_ERRQ;
+  localparam integer RecW = 4 + 4 + 4 + 5 + 32; // code, tree, rid, unit, tag
+  localparam [3:0] ErrCredit = `TC_ERR_CREDIT;
+  localparam [3:0] TypeError = `TC_TYPE_ERROR;
+  localparam [3:0] TypeCredit = `TC_TYPE_CREDIT;
+  localparam [3:0] TypeReport = `TC_TYPE_REPORT;
+  localparam [31:0] TagCredit = `TC_TAG_CREDIT;
+  localparam [31:0] TagReport = `TC_TAG_REPORT;
+  localparam integer U_RES = 2 * NP + 1;
+
+  reg [RecW-1:0] q_q [0:Depth-1];
+  reg [2:0]      n_q;
+  reg [7:0]      lost_q;
+  reg [15:0]     done_q     [0:`TC_TREES-1];
+  reg [2:0]      since_q    [0:`TC_TREES-1];
+  reg [1:0]      due_q      [0:`TC_TREES-1];
+  reg [7:0]      up_cred_q  [0:`TC_TREES-1];
+  reg [6:0]      total_q;
+  reg [11:0]     cyc_q, seq_q;
+  reg            report_due_q;
+  reg [1:0]      gen_idx_q;
+  reg [2*FW-1:0] gen_data_q;
+
+  // ---- the error of this cycle, and how many there were ----
+  reg [RecW-1:0] rec;
+  reg [4:0]      nev;
+  integer u;
+  always @* begin
+    rec = {RecW{1'b0}};
+    nev = 5'd0;
+    if (red_err_i != 4'd0) begin
+      rec = {red_err_i, red_hdr_i[`TC_HDR_TREE_LSB +: 4], red_hdr_i[`TC_HDR_RID_LSB +: 4], red_unit_i,
+             red_hdr_i[`TC_HDR_TAG_LSB +: 32]};
+      nev = 5'd1;
+    end
+    for (u = 0; u < NU; u = u + 1)
+      if (drop_i[u]) begin
+        if (nev == 5'd0)
+          rec = {ErrCredit, wr_hdr_i[u*FW + `TC_HDR_TREE_LSB +: 4], wr_hdr_i[u*FW + `TC_HDR_RID_LSB +: 4],
+                 u[4:0], wr_hdr_i[u*FW + `TC_HDR_TAG_LSB +: 32]};
+        nev = nev + 5'd1;
+      end
+    for (u = 0; u < NU; u = u + 1)
+      if (route_err_i[u*4 +: 4] != 4'd0) begin
+        if (nev == 5'd0)
+          rec = {route_err_i[u*4 +: 4], head_i[u*FW + `TC_HDR_TREE_LSB +: 4], head_i[u*FW + `TC_HDR_RID_LSB +: 4],
+                 u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]};
+        nev = nev + 5'd1;
+      end
+  end
+
+  // ---- what is written into the report buffer this cycle ----
+  reg [3:0] cred_tree;
+  reg       any_due;
+  integer t;
+  always @* begin
+    cred_tree = 4'd0;
+    any_due = 1'b0;
+    for (t = `TC_TREES - 1; t >= 0; t = t - 1)
+      if (due_q[t] != 2'd0) begin
+        cred_tree = t[3:0];
+        any_due = 1'b1;
+      end
+  end
+  wire room       = gen_idx_q == 2'd0 && ready_i;
+  wire pop        = room && n_q != 3'd0;
+  wire gen_report = room && !pop && report_due_q;
+  wire gen_credit = room && !pop && !gen_report && any_due;
+  wire push       = nev != 5'd0 && n_q < Depth[2:0];
+
+  wire [RecW-1:0] head = q_q[0];
+  assign valid_o = gen_idx_q != 2'd0 || pop || gen_report || gen_credit;
+  always @* begin
+    flit_o = {FW{1'b0}};
+    if (gen_idx_q != 2'd0)
+      flit_o = gen_idx_q == 2'd1 ? gen_data_q[FW-1:0] : gen_data_q[2*FW-1:FW];
+    else if (gen_report || gen_credit) begin
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = gen_report ? TypeReport : TypeCredit;
+      flit_o[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W] = gen_credit ? cred_tree : 4'd0;
+      flit_o[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W]   = gen_report ? 3'd2 : 3'd0;
+      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = (gen_report ? TagReport : TagCredit) |
+                                                   {4'd0, node_id_i, seq_q};
+    end else begin
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypeError;
+      flit_o[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]     = head[RecW-1 -: 4];
+      flit_o[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W] = head[RecW-5 -: 4];
+      flit_o[`TC_HDR_RID_LSB +: `TC_HDR_RID_W]   = head[RecW-9 -: 4];
+      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
+      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = {lost_q, 3'd0, head[36:32]};
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = head[31:0];
+    end
+  end
+
+  // ---- results up the tree need the parent's credit ----
+  wire [3:0] res_tree = head_i[U_RES*FW + `TC_HDR_TREE_LSB +: 4];
+  assign res_up_ok_o = up_cred_q[res_tree] != 8'd0;
+
+  // ---- counters ----
+  wire [3:0]  red_tree = red_hdr_i[`TC_HDR_TREE_LSB +: 4];
+  wire [7:0]  total_n  = {1'b0, total_q} + {7'd0, red_last_i};
+  wire [12:0] cyc_n    = {1'b0, cyc_q} + 13'd1;
+  wire [8:0]  lost_sum = {1'b0, pop ? 8'd0 : lost_q} + {4'd0, nev} - {8'd0, push};
+
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      n_q          <= 3'd0;
+      lost_q       <= 8'd0;
+      total_q      <= 7'd0;
+      cyc_q        <= 12'd0;
+      seq_q        <= 12'd0;
+      report_due_q <= 1'b0;
+      gen_idx_q    <= 2'd0;
+    end else begin
+      n_q          <= n_q - {2'd0, pop} + {2'd0, push};
+      lost_q       <= lost_sum[8] ? 8'hff : lost_sum[7:0];
+      total_q      <= total_n[6:0];
+      cyc_q        <= cyc_n[11:0];
+      seq_q        <= seq_q + {11'd0, gen_report || gen_credit};
+      report_due_q <= (report_due_q && !gen_report) || total_n[7] || cyc_n[12];
+      gen_idx_q    <= gen_report ? 2'd1 : (gen_idx_q == 2'd2 ? 2'd0 : gen_idx_q + {1'b0, gen_idx_q != 2'd0});
+    end
+
+  genvar gt, gk;
+  generate
+    for (gt = 0; gt < `TC_TREES; gt = gt + 1) begin : g_tree
+      reg [3:0] got;
+      integer k;
+      always @* begin
+        got = 4'd0;
+        for (k = 0; k < 2 * NP; k = k + 1)
+          if (route_i[k] && route_err_i[k*4 +: 4] == 4'd0 &&
+              head_i[k*FW + `TC_HDR_TYPE_LSB +: 4] == TypeCredit && head_i[k*FW + `TC_HDR_TREE_LSB +: 4] == gt)
+            got = got + 4'd1;
+      end
+      wire       res_now = red_last_i && red_tree == gt;
+      wire       sent    = res_up_i && res_tree == gt;
+      wire [3:0] since   = {1'b0, since_q[gt]} + {3'd0, res_now};
+      wire [1:0] due     = due_q[gt] - {1'b0, gen_credit && cred_tree == gt};
+      wire       has_children = table_i[gt*`TC_ROW_W + `TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W] != 4'd0;
+      always @(posedge clk_i or negedge rst_ni)
+        if (!rst_ni) begin
+          done_q[gt]    <= 16'd0;
+          since_q[gt]   <= 3'd0;
+          due_q[gt]     <= 2'd0;
+          up_cred_q[gt] <= `TC_INFLIGHT;
+        end else begin
+          done_q[gt]    <= done_q[gt] + {15'd0, res_now};
+          since_q[gt]   <= since[2:0];
+          due_q[gt]     <= (since[3] && has_children && due != 2'd3) ? due + 2'd1 : due;
+          up_cred_q[gt] <= up_cred_q[gt] + {got, 3'd0} - {7'd0, sent};
+        end
+      always @(posedge clk_i)
+        if (gen_report)
+          gen_data_q[gt*16 +: 16] <= done_q[gt];
+    end
+    // the error queue: entry k takes the new error if it is the first free one
+    for (gk = 0; gk < Depth; gk = gk + 1) begin : g_q
+      wire [2:0] slot = pop ? n_q - 3'd1 : n_q;
+      if (gk < Depth - 1) begin : g_mid
+        always @(posedge clk_i)
+          if (push && slot == gk)
+            q_q[gk] <= rec;
+          else if (pop)
+            q_q[gk] <= q_q[gk + 1];
+      end else begin : g_last
+        always @(posedge clk_i)
+          if (push && slot == gk)
+            q_q[gk] <= rec;
+      end
+    end
+  endgenerate
+endmodule
