@@ -545,6 +545,40 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                "  max latency %6" PRIu64 "  (%s)\n",
                fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat,
                nd == 2 ? "RTL = C model" : sd[0].dut->name);
+        if (o->wavedrom && !fail && !strcmp(o->scen, "allreduce")) {
+            /* a contribution into the Reducer at the root, and the result buffers */
+            char path[512];
+            int root = -1, leaf = -1, vcup = -1;
+            for (int k = 0; k < topo.n; k++) {
+                if (TC_RGET(TC_ROWP(rows, k, 0), ROOT))
+                    root = k;
+                if (!TC_RGET(TC_ROWP(rows, k, 0), DIRS) && leaf < 0)
+                    leaf = k;
+            }
+            for (size_t i = 0; i < ref->log.n && vcup < 0; i++)
+                if (ref->log.ev[i].kind == TC_EV_ARRIVE && ref->log.ev[i].node == root && ref->log.ev[i].idx < 2 * np)
+                    vcup = ref->log.ev[i].idx;
+            const struct {
+                const char *file, *title;
+                int node, unit;
+            } dia[3] = {
+                {"reducer_in", "VCUp at the root: a child's contribution into the Reducer", root, vcup},
+                {"result_leaf", "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up",
+                 leaf, TC_U_RESULT(np)},
+                {"result_root", "Result buffer at the root: the allreduce result goes down and to the PE", root,
+                 TC_U_RESULT(np)},
+            };
+            for (int i = 0; i < 3; i++) {
+                if (dia[i].node < 0 || dia[i].unit < 0)
+                    continue;
+                snprintf(path, sizeof path, "%s/%s.json", o->wavedrom, dia[i].file);
+                FILE *f = fopen(path, "w");
+                if (f) {
+                    tc_wavedrom(f, &ref->log, dia[i].node, dia[i].unit, 1, st.exp[0].nflits - 1, dia[i].title);
+                    fclose(f);
+                }
+            }
+        }
         if (o->wavedrom && !fail && st.exact) {
             /* the passage of the lone packet through each block */
             char path[512];
