@@ -112,8 +112,12 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
         TC_HSET(&want, SRC, 0);
     }
     TC_HSET(&want, POISON, (unsigned)x->poison);
-    int data_bad = !x->poison && memcmp(f + 1, x->flit + 1, sizeof(tc_flit) * (size_t)(n - 1));
-    if (n != x->nflits || memcmp(&h, &want, sizeof h) || data_bad) {
+    if (x->poison) { /* its length and data are the last contribution's: undefined */
+        TC_HSET(&h, LEN, 0);
+        TC_HSET(&want, LEN, 0);
+    }
+    int data_bad = !x->poison && (n != x->nflits || memcmp(f + 1, x->flit + 1, sizeof(tc_flit) * (size_t)(n - 1)));
+    if (memcmp(&h, &want, sizeof h) || data_bad) {
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d received tag %u with different bits", cycle,
                  node, tag);
         sb_error(sb, s->dut->name, msg);
@@ -137,6 +141,8 @@ static void sink_error(void *ctx, int node, const char *m, uint64_t cycle)
 static int len_of(void *ctx, uint32_t tag)
 {
     const tc_stim *st = ctx;
+    if (tag >= 1 && tag <= (uint32_t)st->nexp && st->exp[tag - 1].poison)
+        return -1; /* contributions of different lengths: no one diagram */
     return tag >= 1 && tag <= (uint32_t)st->nexp ? st->exp[tag - 1].nflits - 1 : 0;
 }
 
@@ -258,9 +264,12 @@ static void check_errors(side *s, int verbose)
 
 /* Every counter of a periodic report equals the reduces the node completed on that
  * tree before the report was made (its header entered the report buffer). */
-static void check_counters(side *s)
+static void check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles)
 {
     char msg[200];
+    int n = s->sb.topo->n, by_results = 0;
+    uint8_t *timer = calloc((size_t)n * (size_t)(run_cycles / TC_REPORT_CYCLES + 2), 1);
+    uint64_t nt = run_cycles / TC_REPORT_CYCLES + 2;
     for (int i = 0; i < s->ncnt; i++) {
         uint32_t tag = (uint32_t)TC_HGET(&s->cnt[i].f[0], TAG);
         int node = s->cnt[i].node;
@@ -282,7 +291,33 @@ static void check_counters(side *s)
                 sb_error(&s->sb, s->dut->name, msg);
             }
         }
+        /* the timer fires every 4096 cycles from reset, table writes included */
+        uint64_t abs = made + cfg_cycles, k = abs / TC_REPORT_CYCLES;
+        if (made != UINT64_MAX && k < nt)
+            timer[(size_t)node * nt + k] = 1;
+        /* ... and the results: a report right after the node's 128th, 256th, ... */
+        unsigned results = 0;
+        for (size_t e = 0; e < s->log.n; e++) {
+            const tc_event *v = &s->log.ev[e];
+            if (v->kind == TC_EV_REDUCE && (v->idx & 2) && v->node == node && v->cycle < made) {
+                results++;
+                if (results % TC_REPORT_RESULTS == 0 && made - v->cycle <= 8 && abs % TC_REPORT_CYCLES > 8)
+                    by_results++;
+            }
+        }
     }
+    for (int node = 0; node < n; node++)
+        for (uint64_t k = cfg_cycles / TC_REPORT_CYCLES + 1; (k + 1) * TC_REPORT_CYCLES <= cfg_cycles + run_cycles;
+             k++)
+            if (!timer[(size_t)node * nt + k]) {
+                snprintf(msg, sizeof msg, "node %d sent no report in cycles %" PRIu64 "..%" PRIu64, node,
+                         k * TC_REPORT_CYCLES - cfg_cycles, (k + 1) * TC_REPORT_CYCLES - cfg_cycles - 1);
+                sb_error(&s->sb, s->dut->name, msg);
+                break;
+            }
+    if (!strcmp(s->sb.stim->name, "many_reduces") && !by_results)
+        sb_error(&s->sb, s->dut->name, "no report right after a node's 128th result");
+    free(timer);
 }
 
 /* Prints both sides' events of one tag up to cycle, side by side. */
@@ -518,7 +553,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 sb_error(&s->sb, s->dut->name, msg);
             }
             check_drops(s);
-            check_counters(s);
+            check_counters(s, (uint64_t)topo.n * TC_TREES, t);
             for (int i = 0; i < st.nexp; i++)
                 for (int k = 0; k < topo.n; k++)
                     if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 1) {
@@ -575,6 +610,31 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 FILE *f = fopen(path, "w");
                 if (f) {
                     tc_wavedrom(f, &ref->log, dia[i].node, dia[i].unit, 1, st.exp[0].nflits - 1, dia[i].title);
+                    fclose(f);
+                }
+            }
+        }
+        if (o->wavedrom && !fail && !strcmp(o->scen, "credits")) {
+            /* the first credit the root's credit block makes, and a child taking it */
+            const tc_event *made = NULL, *taken = NULL;
+            for (size_t i = 0; i < ref->log.n && !made; i++)
+                if (ref->log.ev[i].kind == TC_EV_ARRIVE && ref->log.ev[i].idx == TC_U_REPORT(np) &&
+                    (ref->log.ev[i].tag & TC_TAG_CREDIT))
+                    made = &ref->log.ev[i];
+            for (size_t i = 0; made && i < ref->log.n && !taken; i++)
+                if (ref->log.ev[i].kind == TC_EV_ARRIVE && ref->log.ev[i].tag == made->tag && ref->log.ev[i].node != made->node)
+                    taken = &ref->log.ev[i];
+            char path[512];
+            for (int i = 0; i < 2; i++) {
+                const tc_event *e = i ? taken : made;
+                if (!e)
+                    continue;
+                snprintf(path, sizeof path, "%s/%s.json", o->wavedrom, i ? "credit_child" : "credit_block");
+                FILE *f = fopen(path, "w");
+                if (f) {
+                    tc_wavedrom(f, &ref->log, e->node, e->idx, e->tag, 0,
+                                i ? "VCDown at a child: a credit is taken by the credit block"
+                                  : "Credit block: a credit for the children after 8 results");
                     fclose(f);
                 }
             }

@@ -170,6 +170,8 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
         const tc_event *g = ev + lo;
         size_t gn = hi - lo;
         int len = len_of(ctx, ev[lo].tag);
+        if (len < 0) /* the testbench knows no single length for this tag */
+            continue;
         for (size_t i = 0; i < gn; i++) {
             const tc_event *e = &g[i], *x;
             uint64_t c = e->cycle;

@@ -48,7 +48,8 @@ const char *tc_unit_name(int nports, int unit, char *buf, size_t len);
 const char *tc_out_name(int nports, int out, char *buf, size_t len);
 void tc_event_print(FILE *f, int nports, const tc_event *e);
 
-/* Packet lengths (data flits) by tag, needed by the reference diagram. */
+/* Packet lengths (data flits) by tag, needed by the reference diagram; -1: not
+ * one length (the tag is not checked). */
 typedef int (*tc_len_of)(void *ctx, uint32_t tag);
 
 /* Checks every packet against the reference diagrams of docs/timing.md. exact: no

@@ -301,6 +301,29 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                 TC_HSET(&s->pkt[i].flit[0], OP, 13);
         expect_drop(s, unk, far, TC_ERR_BAD_OP);
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 4, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
+        /* 4. A contribution with another length, from a leaf: reported where it meets
+         *    the first, the result POISON. */
+        uint32_t len2 = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 5, TC_OP_OR, TC_LANE_32, 2, 0, 1600, seed + 4);
+        for (int i = 0; i < s->npkt; i++)
+            if (s->pkt[i].node == leaf && TC_HGET(&s->pkt[i].flit[0], TAG) == len2) {
+                TC_HSET(&s->pkt[i].flit[0], LEN, 1);
+                s->pkt[i].nflits = 2;
+            }
+        s->exp[len2 - 1].poison = 1;
+        expect_err(s, len2, -1, TC_ERR_MISMATCH);
+        /* 5. A reduce on a tree not configured at the contributing node. */
+        for (int k = 0; k < t->n; k++)
+            if (!TC_RGET(TC_ROWP(rows, k, 15), VALID)) {
+                uint32_t tag = (uint32_t)s->nexp + 1;
+                tc_expect *x = add_exp(s);
+                tc_pkt *p = add_pkt(s);
+                tc_make_bcast(p, k, 15, 1, tag, 1700);
+                TC_HSET(&p->flit[0], TYPE, TC_TYPE_REDUCE);
+                x->none = 1;
+                x->nflits = 2;
+                expect_err(s, tag, k, TC_ERR_NO_TREE);
+                break;
+            }
     } else if (!strcmp(name, "credits")) {
         /* The root's PE contributes late: its children send 16 results up tree 2 and
          * must hold the 17th (the second use of ReduceId 0) until the root, having
