@@ -415,6 +415,84 @@ static void write_gtkw(const char *gtkw, const char *fst, int node, int np, int 
     fclose(f);
 }
 
+/* One reference picture: the passage of tag through one unit of one node. */
+static void write_diagram(const char *dir, const char *file, const tc_evlog *l, int node, int unit, uint32_t tag,
+                          int len, const char *title)
+{
+    char path[512];
+    if (node < 0 || unit < 0)
+        return;
+    snprintf(path, sizeof path, "%s/%s.json", dir, file);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    tc_wavedrom(f, l, node, unit, tag, len, title);
+    fclose(f);
+}
+
+static const tc_event *first_event(const tc_evlog *l, int kind, int node, int unit, uint32_t tag_mask)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const tc_event *e = &l->ev[i];
+        if (e->kind == kind && (node < 0 || e->node == node) && (unit < 0 || e->idx == unit) &&
+            (!tag_mask || (e->tag & tag_mask)))
+            return e;
+    }
+    return NULL;
+}
+
+/* The reference pictures of docs/microarchitecture.md, from the scenarios that show
+ * each block: bcast_leaf (Broadcaster, VCDown, VCUp at the root), allreduce (the
+ * Reducer and the result buffer), credits (the credit block). */
+static void write_diagrams(const char *dir, const char *scen, const tc_stim *st, const tc_topo *t,
+                           const tc_row *rows, const tc_evlog *l)
+{
+    int np = 2 * t->ndims, root = -1, leaf = -1;
+    const tc_event *e;
+    for (int k = 0; k < t->n; k++) {
+        if (TC_RGET(TC_ROWP(rows, k, 0), ROOT))
+            root = k;
+        if (!TC_RGET(TC_ROWP(rows, k, 0), DIRS) && leaf < 0)
+            leaf = k;
+    }
+    if (!strcmp(scen, "bcast_leaf")) {
+        uint32_t tag = (uint32_t)TC_HGET(&st->pkt[0].flit[0], TAG);
+        int len = st->pkt[0].nflits - 1;
+        write_diagram(dir, "broadcaster", l, st->pkt[0].node, TC_U_BCAST(np), tag, len,
+                      "PEGroup FIFO and Broadcaster: a packet injected by a PE");
+        for (size_t i = 0; i < l->n; i++) /* the first VCDown hop */
+            if (l->ev[i].kind == TC_EV_ARRIVE && l->ev[i].idx < 2 * np && (l->ev[i].idx & 1) == TC_VC_DOWN) {
+                write_diagram(dir, "vcdown", l, l->ev[i].node, l->ev[i].idx, tag, len, "VCDown: one hop down the tree");
+                break;
+            }
+        if ((e = first_event(l, TC_EV_ARRIVE, root, -1, 0)))
+            write_diagram(dir, "vcup_root", l, root, e->idx, tag, len,
+                          "VCUp at the root: a broadcast request turns down the tree");
+    } else if (!strcmp(scen, "allreduce")) {
+        int len = st->exp[0].nflits - 1;
+        for (size_t i = 0; i < l->n; i++) /* the first contribution from a child */
+            if (l->ev[i].kind == TC_EV_ARRIVE && l->ev[i].node == root && l->ev[i].idx < 2 * np) {
+                write_diagram(dir, "reducer_in", l, root, l->ev[i].idx, 1, len,
+                              "VCUp at the root: a child's contribution into the Reducer");
+                break;
+            }
+        write_diagram(dir, "result_leaf", l, leaf, TC_U_RESULT(np), 1, len,
+                      "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up");
+        write_diagram(dir, "result_root", l, root, TC_U_RESULT(np), 1, len,
+                      "Result buffer at the root: the allreduce result goes down and to the PE");
+    } else if (!strcmp(scen, "credits") && (e = first_event(l, TC_EV_ARRIVE, -1, TC_U_REPORT(np), TC_TAG_CREDIT))) {
+        const tc_event made = *e;
+        write_diagram(dir, "credit_block", l, made.node, made.idx, made.tag, 0,
+                      "Credit block: a credit for the children after 8 results");
+        for (size_t i = 0; i < l->n; i++)
+            if (l->ev[i].kind == TC_EV_ARRIVE && l->ev[i].tag == made.tag && l->ev[i].node != made.node) {
+                write_diagram(dir, "credit_child", l, l->ev[i].node, l->ev[i].idx, made.tag, 0,
+                              "VCDown at a child: a credit is taken by the credit block");
+                break;
+            }
+    }
+}
+
 typedef struct {
     const char *scen, *net_name;
     int use_rtl;
@@ -580,100 +658,8 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                "  max latency %6" PRIu64 "  (%s)\n",
                fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat,
                nd == 2 ? "RTL = C model" : sd[0].dut->name);
-        if (o->wavedrom && !fail && !strcmp(o->scen, "allreduce")) {
-            /* a contribution into the Reducer at the root, and the result buffers */
-            char path[512];
-            int root = -1, leaf = -1, vcup = -1;
-            for (int k = 0; k < topo.n; k++) {
-                if (TC_RGET(TC_ROWP(rows, k, 0), ROOT))
-                    root = k;
-                if (!TC_RGET(TC_ROWP(rows, k, 0), DIRS) && leaf < 0)
-                    leaf = k;
-            }
-            for (size_t i = 0; i < ref->log.n && vcup < 0; i++)
-                if (ref->log.ev[i].kind == TC_EV_ARRIVE && ref->log.ev[i].node == root && ref->log.ev[i].idx < 2 * np)
-                    vcup = ref->log.ev[i].idx;
-            const struct {
-                const char *file, *title;
-                int node, unit;
-            } dia[3] = {
-                {"reducer_in", "VCUp at the root: a child's contribution into the Reducer", root, vcup},
-                {"result_leaf", "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up",
-                 leaf, TC_U_RESULT(np)},
-                {"result_root", "Result buffer at the root: the allreduce result goes down and to the PE", root,
-                 TC_U_RESULT(np)},
-            };
-            for (int i = 0; i < 3; i++) {
-                if (dia[i].node < 0 || dia[i].unit < 0)
-                    continue;
-                snprintf(path, sizeof path, "%s/%s.json", o->wavedrom, dia[i].file);
-                FILE *f = fopen(path, "w");
-                if (f) {
-                    tc_wavedrom(f, &ref->log, dia[i].node, dia[i].unit, 1, st.exp[0].nflits - 1, dia[i].title);
-                    fclose(f);
-                }
-            }
-        }
-        if (o->wavedrom && !fail && !strcmp(o->scen, "credits")) {
-            /* the first credit the root's credit block makes, and a child taking it */
-            const tc_event *made = NULL, *taken = NULL;
-            for (size_t i = 0; i < ref->log.n && !made; i++)
-                if (ref->log.ev[i].kind == TC_EV_ARRIVE && ref->log.ev[i].idx == TC_U_REPORT(np) &&
-                    (ref->log.ev[i].tag & TC_TAG_CREDIT))
-                    made = &ref->log.ev[i];
-            for (size_t i = 0; made && i < ref->log.n && !taken; i++)
-                if (ref->log.ev[i].kind == TC_EV_ARRIVE && ref->log.ev[i].tag == made->tag && ref->log.ev[i].node != made->node)
-                    taken = &ref->log.ev[i];
-            char path[512];
-            for (int i = 0; i < 2; i++) {
-                const tc_event *e = i ? taken : made;
-                if (!e)
-                    continue;
-                snprintf(path, sizeof path, "%s/%s.json", o->wavedrom, i ? "credit_child" : "credit_block");
-                FILE *f = fopen(path, "w");
-                if (f) {
-                    tc_wavedrom(f, &ref->log, e->node, e->idx, e->tag, 0,
-                                i ? "VCDown at a child: a credit is taken by the credit block"
-                                  : "Credit block: a credit for the children after 8 results");
-                    fclose(f);
-                }
-            }
-        }
-        if (o->wavedrom && !fail && st.exact) {
-            /* the passage of the lone packet through each block */
-            char path[512];
-            int src = st.pkt[0].node, root = -1, mid = -1;
-            for (int k = 0; k < topo.n; k++)
-                if (TC_RGET(TC_ROWP(rows, k, 0), ROOT))
-                    root = k;
-            for (size_t i = 0; i < ref->log.n && mid < 0; i++)
-                if (ref->log.ev[i].kind == TC_EV_ARRIVE && (ref->log.ev[i].idx & 1) == TC_VC_DOWN &&
-                    ref->log.ev[i].idx < 2 * np)
-                    mid = (int)i;
-            struct {
-                const char *file, *title;
-                int node, unit;
-            } dia[3] = {
-                {"broadcaster", "PEGroup FIFO and Broadcaster: a packet injected by a PE", src, 2 * np},
-                {"vcdown", "VCDown: one hop down the tree", mid >= 0 ? ref->log.ev[mid].node : -1,
-                 mid >= 0 ? ref->log.ev[mid].idx : 0},
-                {"vcup_root", "VCUp at the root: a broadcast request turns down the tree", root, -1},
-            };
-            for (size_t i = 0; i < ref->log.n; i++)
-                if (ref->log.ev[i].node == root && ref->log.ev[i].kind == TC_EV_ARRIVE)
-                    dia[2].unit = ref->log.ev[i].idx;
-            for (int i = 0; i < 3; i++) {
-                if (dia[i].node < 0 || dia[i].unit < 0)
-                    continue;
-                snprintf(path, sizeof path, "%s/%s.json", o->wavedrom, dia[i].file);
-                FILE *f = fopen(path, "w");
-                if (f) {
-                    tc_wavedrom(f, &ref->log, dia[i].node, dia[i].unit, st.pkt[0].flit[0].w[1] & 0xffffffffu,
-                                st.pkt[0].nflits - 1, dia[i].title);
-                    fclose(f);
-                }
-            }
-        }
+        if (o->wavedrom && !fail)
+            write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &ref->log);
     } else if (fail) {
         printf("FAIL  %-8s %-16s mismatch at cycle %" PRIu64 " node %d\n", o->net_name, o->scen,
                *mis_cycle - 1, *mis_node);
