@@ -150,16 +150,17 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         res.flit = r_val;
     }
 
-    /* Credit block (tc_credit_block.v): the oldest waiting error is written into the
-     * report buffer as a one-flit packet for the PE when the buffer has room. */
+    /* Credit block (tc_credit_block.v): one flit a cycle into the report buffer when it
+     * has room: the oldest error, else a due report (header, then its two data
+     * flits), else the credit owed to the children of the lowest tree. */
     tc_wire rep = {0, 0, {{0, 0}}};
     tc_unit *ru = &r->u[TC_U_REPORT(np)];
     unsigned room = !r->gen_idx && !ru->full[ru->wr_slot];
-    unsigned pop = room && r->nerr, gen_report = room && !pop && r->report_due, gen_credit = 0, cred_tree = 0;
+    unsigned pop = room && r->nerr, gen_report = room && !pop && r->report_due, cred_tree = 0;
     for (unsigned t = TC_TREES; t-- > 0;)
         if (r->cred_due[t])
             cred_tree = t;
-    gen_credit = room && !pop && !gen_report && r->cred_due[cred_tree];
+    unsigned gen_credit = room && !pop && !gen_report && r->cred_due[cred_tree];
     if (r->gen_idx) { /* the report's data flits follow its header */
         rep.valid = 1;
         rep.flit = r->gen_data[r->gen_idx - 1];

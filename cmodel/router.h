@@ -2,7 +2,7 @@
  * Units: u = 2*port + vc is the VCUp (vc 0) or VCDown (vc 1) buffer of link input
  * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection);
  * u = 2*nports + 1 is the result buffer the Reducer writes; u = 2*nports + 2 holds
- * the reports the router sends its PE (errors).
+ * the credit block's packets (credits for the children, reports and errors for the PE).
  * Outputs: o < nports are the links, o = nports the ejection port to the PE,
  * o = nports + 1 the Reducer's input. */
 #ifndef TC_ROUTER_H
