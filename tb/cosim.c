@@ -476,6 +476,13 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
                               "VCUp at the root: a child's contribution into the Reducer");
                 break;
             }
+        char path[512];
+        snprintf(path, sizeof path, "%s/reducer.json", dir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            tc_wavedrom_reducer(f, l, root, 1, len, "Reducer at the root: every contribution of one allreduce");
+            fclose(f);
+        }
         write_diagram(dir, "result_leaf", l, leaf, TC_U_RESULT(np), 1, len,
                       "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up");
         write_diagram(dir, "result_root", l, root, TC_U_RESULT(np), 1, len,

@@ -334,3 +334,90 @@ void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, i
     }
     fprintf(f, "],\n \"head\": {\"text\": \"%s\", \"tick\": %llu}\n}\n", title, (unsigned long long)lo);
 }
+
+/* The Reducer of one node through one reduce (all contributions with this tag):
+ * each contribution's grant on the Reducer's output, its flits into the Reducer,
+ * what the Reducer does with each (count, ALU, partial memory) and the result
+ * written into the result buffer. Idle stretches longer than 3 cycles are drawn as
+ * a gap. */
+void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int len, const char *title)
+{
+    enum { W = 256, ROWS = 6 };
+    int np = l->nports;
+    uint64_t cyc[W];
+    int n = 0;
+    /* every cycle in which something happens: grant .. last data flit of each contribution */
+    for (size_t i = 0; i < l->n && n < W - 8; i++) {
+        const tc_event *e = &l->ev[i];
+        if (e->node != node || e->tag != tag || e->kind != TC_EV_GRANT || e->idx != TC_O_RED(np))
+            continue;
+        for (int k = 0; k <= len + 2 && n < W; k++)
+            if (!n || cyc[n - 1] < e->cycle + (uint64_t)k)
+                cyc[n++] = e->cycle + (uint64_t)k;
+    }
+    if (!n)
+        return;
+    char rows[ROWS][W + 1], gap[W + 1];
+    const char *data[ROWS][W];
+    char src[W][40]; /* the granted units and their cycles */
+    int nd[ROWS] = {0};
+    static const char *const names[ROWS] = {"grant: from, cycle", "flit in", "count",
+                                            "ALU", "partial memory", "result buffer"};
+    for (int r = 0; r < ROWS; r++) {
+        memset(rows[r], r == 0 ? '0' : 'x', (size_t)n);
+        rows[r][n] = 0;
+    }
+    for (int k = 0; k < n; k++)
+        gap[k] = k && cyc[k] != cyc[k - 1] + 1;
+    for (int k = 0; k < n; k++) {
+        for (size_t i = 0; i < l->n; i++) {
+            const tc_event *e = &l->ev[i];
+            if (e->node != node || e->tag != tag || e->cycle != cyc[k])
+                continue;
+            if (e->kind == TC_EV_GRANT && e->idx == TC_O_RED(np)) {
+                char b[24];
+                rows[0][k] = '3';
+                for (int d = 1; d <= len + 1 && k + d < n; d++)
+                    rows[0][k + d] = '.';
+                snprintf(src[nd[0]], sizeof src[0], "%s @%llu", tc_unit_name(np, e->src, b, sizeof b),
+                         (unsigned long long)e->cycle);
+                data[0][nd[0]] = src[nd[0]];
+                nd[0]++;
+            } else if (e->kind == TC_EV_REDUCE) {
+                int first = e->idx & 1, last = e->idx & 2;
+                rows[1][k] = '3', data[1][nd[1]++] = "hdr";
+                rows[2][k] = '5', data[2][nd[2]++] = last ? (first ? "first, last" : "last") : (first ? "first" : "+1");
+                for (int d = 1; d <= len && k + d < n; d++) {
+                    rows[1][k + d] = '4', data[1][nd[1]++] = "d";
+                    rows[3][k + d] = first ? '2' : '4';
+                    data[3][nd[3]++] = first ? "pass" : "op";
+                    if (!last)
+                        rows[4][k + d] = '4', data[4][nd[4]++] = "write";
+                }
+                if (last)
+                    for (int d = 0; d <= len && k + d < n; d++)
+                        rows[5][k + d] = d ? '4' : '3', data[5][nd[5]++] = d ? "d" : "hdr";
+            }
+        }
+    }
+    fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"");
+    for (int k = 0; k < n; k++)
+        fputs(gap[k] ? "|" : k ? "." : "p", f);
+    fprintf(f, "\"},\n");
+    for (int r = 0; r < ROWS; r++) {
+        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"", names[r]);
+        for (int k = 0; k < n; k++) {
+            char c = rows[r][k];
+            if (gap[k] && (c == 'x' || c == '0' || c == '.') && (c == '.' || c == rows[r][k - 1]))
+                c = '|';
+            else if (k && c != '.' && c == rows[r][k - 1] && (c == 'x' || c == '0'))
+                c = '.';
+            fputc(c, f);
+        }
+        fprintf(f, "\", \"data\": [");
+        for (int d = 0; d < nd[r]; d++)
+            fprintf(f, "%s\"%s\"", d ? "," : "", data[r][d]);
+        fprintf(f, "]}%s\n", r + 1 < ROWS ? "," : "");
+    }
+    fprintf(f, "],\n \"head\": {\"text\": \"%s\"}\n}\n", title);
+}

@@ -60,5 +60,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
 
 /* Writes the passage of one packet through one unit of one node as a WaveDrom diagram. */
 void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title);
+/* Writes the Reducer of one node through one reduce (its contributions' tag). */
+void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int len, const char *title);
 
 #endif
