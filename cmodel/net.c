@@ -20,6 +20,7 @@ struct tc_net {
     uint8_t *cred;       /* [node][port][link_lat]: credits of router node's input port */
     tc_wire *inj, *ej;   /* [node][inj_lat], [node][ej_lat] */
     uint8_t *inj_cred, *ej_cred;
+    char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
 
 void tc_params_default(tc_params *p)
@@ -81,9 +82,13 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
         tc_net_free(n);
         return NULL;
     }
+    int diam = 0;
+    for (int d = 0; d < t.ndims; d++)
+        diam += t.size[d] / 2;
     for (size_t k = 0; k < nn; k++) {
         tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->mem + k * per,
                         n->red_ent + k * TC_TREES * TC_RIDS);
+        n->r[k].diam = (uint16_t)(diam ? diam : 1);
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }
@@ -154,5 +159,18 @@ void tc_net_step(tc_net *n, uint32_t *obs)
     }
     for (size_t k = 0; k < nn; k++)
         tc_router_cycle(&n->r[k], &n->in[k], obs ? obs + k * ow : NULL);
+    /* Lemma 1 of seed 000: the phases of neighbours differ by at most 1. */
+    for (size_t k = 0; k < nn && !n->fault[0]; k++)
+        for (size_t d = 0; d < np; d += 2) {
+            size_t j = (size_t)n->nbr[k * np + d];
+            int16_t diff = (int16_t)(n->r[k].ph.total - n->r[j].ph.total);
+            if (diff > 1 || diff < -1) {
+                snprintf(n->fault, sizeof n->fault, "cycle %llu: lemma 1 broken: node %zu completed %u phases, its neighbour %zu %u",
+                         (unsigned long long)n->cycle, k, n->r[k].ph.total, j, n->r[j].ph.total);
+                break;
+            }
+        }
     n->cycle++;
 }
+
+const char *tc_net_fault(const tc_net *n) { return n->fault[0] ? n->fault : NULL; }

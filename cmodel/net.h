@@ -48,5 +48,8 @@ void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in);
  * node k's record starts at obs + k * TC_OBS_WORDS(nports). */
 void tc_net_step(tc_net *n, uint32_t *obs);
 uint64_t tc_net_cycle(const tc_net *n);
+/* The first broken invariant of the network (lemma 1: the barrier phases of
+ * neighbours differ by at most 1), or NULL. */
+const char *tc_net_fault(const tc_net *n);
 
 #endif

@@ -27,6 +27,7 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
     r->o[TC_O_RED(nports)].cred[0] = (uint16_t)slots; /* result-buffer slots */
     for (int t = 0; t < TC_TREES; t++)
         r->up_cred[t] = TC_INFLIGHT;
+    r->diam = 1;
 }
 
 static const tc_flit *head_flit(const tc_router *r, int u, int idx)
@@ -51,10 +52,21 @@ static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
 
     *mask = 0;
     *vc = TC_VC_DOWN;
-    if (u == TC_U_REPORT(np)) { /* the credit block: credits to the children, the rest to the PE */
-        *mask = type == TC_TYPE_CREDIT ? dirs : 1u << np;
+    if (u == TC_U_REPORT(np)) { /* credits to the children, phase packets to every link, the rest to the PE */
+        *mask = type == TC_TYPE_CREDIT ? dirs : type == TC_TYPE_PHASE ? (1u << np) - 1 : 1u << np;
         return TC_ERR_NONE;
     }
+    /* the phase counters take barrier requests from the PE and phase packets from the links */
+    if (type == TC_TYPE_BARRIER && is_bcast) {
+        unsigned mode = TC_HGET(h, OP), k = mode & TC_BAR_DIAM ? r->diam : TC_HGET(h, DST);
+        if (mode > (TC_BAR_FULL | TC_BAR_DIAM) || k == 0 || k > TC_BAR_KMAX)
+            return TC_ERR_BAD_BARRIER;
+        return r->ph.active ? TC_ERR_BARRIER_BUSY : TC_ERR_NONE;
+    }
+    if (type == TC_TYPE_PHASE && is_down)
+        return r->ph.cnt[port] >= 2 ? TC_ERR_PHASE_AHEAD : TC_ERR_NONE;
+    if (type == TC_TYPE_BARRIER || type == TC_TYPE_PHASE)
+        return TC_ERR_BAD_TYPE;
     if (!TC_RGET(row, VALID))
         return TC_ERR_NO_TREE;
     if (type != TC_TYPE_BCAST && !red && !(type == TC_TYPE_CREDIT && is_down))
@@ -150,20 +162,74 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         res.flit = r_val;
     }
 
+    /* Route decisions of the head packets, and frees. */
+    for (int o = 0; o < no; o++)
+        if (r->o[o].busy)
+            busy_from |= 1u << r->o[o].owner;
+    for (int u = 0; u < nu; u++) {
+        tc_unit *un = &r->u[u];
+        rerr[u] = 0;
+        if (!un->routed && un->full[un->rd_slot]) {
+            route_ev |= 1u << u;
+            rerr[u] = route(r, u, &rmask[u], &rvc[u]);
+        }
+        if (un->routed && !un->pend && !((busy_from >> u) & 1))
+            free_ev |= 1u << u;
+    }
+
+    /* Phase counters (tc_phase.v): the PE's request enters the barrier; a phase is
+     * completed when a phase packet has been counted from every link and this node's
+     * own has been sent. The next phase packet, or the completion for the PE, waits
+     * for the fence: every packet that was here when it became due has left. */
+    tc_phase *ph = &r->ph;
+    unsigned bu = TC_U_BCAST(np), ru_res = TC_U_RESULT(np), ph_arr = 0, all_cnt = 1, fence_clear = 1;
+    unsigned ph_enter = ((route_ev >> bu) & 1) && !rerr[bu] && TC_HGET(head_flit(r, (int)bu, 0), TYPE) == TC_TYPE_BARRIER;
+    uint8_t fence_n[TC_MAX_UNITS];
+    for (int p = 0; p < np; p++) {
+        int u = 2 * p + TC_VC_DOWN;
+        if (((route_ev >> u) & 1) && !rerr[u] && TC_HGET(head_flit(r, u, 0), TYPE) == TC_TYPE_PHASE)
+            ph_arr |= 1u << p;
+        all_cnt &= ph->cnt[p] != 0;
+    }
+    unsigned ph_adv = ph->active && !ph->send_due && !ph->done_due && all_cnt;
+    for (int u = 0; u <= (int)ru_res; u++)
+        fence_n[u] = (uint8_t)(ph->fence[u] - (((free_ev >> u) & 1) && ph->fence[u]));
+    /* a result made from a fenced contribution is fenced too */
+    fence_n[ru_res] = (uint8_t)(fence_n[ru_res] + (r_hdr && r_last && ph->fence[r->o[ored].owner]));
+    for (int u = 0; u <= (int)ru_res; u++)
+        fence_clear &= fence_n[u] == 0;
+
     /* Credit block (tc_credit_block.v): one flit a cycle into the report buffer when it
-     * has room: the oldest error, else a due report (header, then its two data
-     * flits), else the credit owed to the children of the lowest tree. */
+     * has room: the oldest error, else this node's phase packet, else the barrier's
+     * completion, else a due report (header, then its two data flits), else the
+     * credit owed to the children of the lowest tree. */
     tc_wire rep = {0, 0, {{0, 0}}};
     tc_unit *ru = &r->u[TC_U_REPORT(np)];
     unsigned room = !r->gen_idx && !ru->full[ru->wr_slot];
-    unsigned pop = room && r->nerr, gen_report = room && !pop && r->report_due, cred_tree = 0;
+    unsigned pop = room && r->nerr, cred_tree = 0;
+    unsigned gen_phase = room && !pop && ph->send_due && fence_clear;
+    unsigned gen_done = room && !pop && !gen_phase && ph->done_due && fence_clear;
+    unsigned gen_report = room && !pop && !gen_phase && !gen_done && r->report_due;
     for (unsigned t = TC_TREES; t-- > 0;)
         if (r->cred_due[t])
             cred_tree = t;
-    unsigned gen_credit = room && !pop && !gen_report && r->cred_due[cred_tree];
+    unsigned gen_credit = room && !pop && !gen_phase && !gen_done && !gen_report && r->cred_due[cred_tree];
     if (r->gen_idx) { /* the report's data flits follow its header */
         rep.valid = 1;
         rep.flit = r->gen_data[r->gen_idx - 1];
+    } else if (gen_phase) {
+        rep.valid = 1;
+        TC_HSET(&rep.flit, TYPE, TC_TYPE_PHASE);
+        TC_HSET(&rep.flit, SRC, r->id);
+        TC_HSET(&rep.flit, DST, ph->total);
+        TC_HSET(&rep.flit, TAG, TC_TAG_PHASE | (uint32_t)r->id << 12 | (ph->total & 0xfffu));
+    } else if (gen_done) {
+        rep.valid = 1;
+        TC_HSET(&rep.flit, TYPE, TC_TYPE_BARRIER);
+        TC_HSET(&rep.flit, OP, ph->mode);
+        TC_HSET(&rep.flit, SRC, r->id);
+        TC_HSET(&rep.flit, DST, ph->target);
+        TC_HSET(&rep.flit, TAG, ph->tag);
     } else if (gen_report || gen_credit) {
         rep.valid = 1;
         TC_HSET(&rep.flit, TYPE, gen_report ? TC_TYPE_REPORT : TC_TYPE_CREDIT);
@@ -195,19 +261,6 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             ovf |= 1u << u;
         if (wr[u] && (r->u[u].wr_idx == 0 ? (ovf >> u) & 1 : r->u[u].drop))
             drop |= 1u << u;
-    }
-    for (int o = 0; o < no; o++)
-        if (r->o[o].busy)
-            busy_from |= 1u << r->o[o].owner;
-    for (int u = 0; u < nu; u++) {
-        tc_unit *un = &r->u[u];
-        rerr[u] = 0;
-        if (!un->routed && un->full[un->rd_slot]) {
-            route_ev |= 1u << u;
-            rerr[u] = route(r, u, &rmask[u], &rvc[u]);
-        }
-        if (un->routed && !un->pend && !((busy_from >> u) & 1))
-            free_ev |= 1u << u;
     }
     /* Errors of this cycle: the Reducer's first, then dropped packets, then route
      * errors, lowest unit first. One is queued; the others are counted as lost. */
@@ -248,8 +301,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             unsigned vc = o >= np ? 0 : un->out_vc;
             /* Bubble flow control: a copy that enters a ring (new dimension, new VC,
              * injection) leaves one slot free there for the packets already in it.
-             * The PE and the Reducer are not rings. */
-            unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
+             * The PE and the Reducer are not rings, and the report buffer's credits
+             * and phase packets end at the next router. */
+            unsigned cont = o >= np || u == TC_U_REPORT(np) ||
+                            (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
             /* a result goes up only with a credit of its parent (credit block) */
             unsigned up_ok = u != TC_U_RESULT(np) || o >= np || un->out_vc != TC_VC_UP ||
                              r->up_cred[TC_HGET(head_flit(r, u, 0), TREE)];
@@ -295,6 +350,12 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             tc_bv_put(obs, b + TC_OBS_R_LAST_LSB, 1, r_last);
             tc_bv_put(obs, b + TC_OBS_R_TAG_LSB, 32, TC_HGET(&rin->flit, TAG));
         }
+        unsigned b = TC_OBS_PH_LSB(np);
+        tc_bv_put(obs, b + TC_OBS_P_ENTER_LSB, 1, ph_enter);
+        tc_bv_put(obs, b + TC_OBS_P_ADV_LSB, 1, ph_adv);
+        tc_bv_put(obs, b + TC_OBS_P_SEND_LSB, 1, gen_phase);
+        tc_bv_put(obs, b + TC_OBS_P_DONE_LSB, 1, gen_done);
+        tc_bv_put(obs, b + TC_OBS_P_TOTAL_LSB, 16, ph->total);
     }
 
     /* Commit. Outputs first: they read head packets before any slot is freed. */
@@ -434,6 +495,40 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         r->errq[r->nerr++] = newerr;
     unsigned lost = (pop ? 0u : r->lost) + nev - push;
     r->lost = (uint8_t)(lost > 255 ? 255 : lost);
+    /* phase counters; a new fence counts the packets in each unit after this cycle */
+    unsigned snap = ph_enter || ph_adv;
+    if (ph_enter) {
+        const tc_flit *h = head_flit(r, (int)bu, 0); /* read before the slot is reused: freed next cycle */
+        unsigned mode = TC_HGET(h, OP), k = mode & TC_BAR_DIAM ? r->diam : TC_HGET(h, DST);
+        ph->active = 1;
+        ph->mode = (uint8_t)mode;
+        ph->target = (uint16_t)(mode & TC_BAR_FULL ? 2 * k : k);
+        ph->ph = 0;
+        ph->tag = (uint32_t)TC_HGET(h, TAG);
+        ph->send_due = 1;
+    } else if (ph_adv) {
+        ph->ph++;
+        ph->total++;
+        if (ph->ph == ph->target)
+            ph->done_due = 1;
+        else
+            ph->send_due = 1;
+    }
+    if (gen_phase)
+        ph->send_due = 0;
+    if (gen_done)
+        ph->done_due = ph->active = 0;
+    for (int p = 0; p < np; p++)
+        ph->cnt[p] = (uint8_t)(ph->cnt[p] - ph_adv + ((ph_arr >> p) & 1));
+    for (int u = 0; u <= (int)ru_res; u++) {
+        unsigned n = 0;
+        if (snap) {
+            for (int k = 0; k < r->slots; k++)
+                n += r->u[u].full[k];
+            n += r->u[u].wr_idx != 0 && !r->u[u].drop;
+        }
+        ph->fence[u] = (uint8_t)(snap ? n : fence_n[u]);
+    }
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((free_ev >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((free_ev >> TC_U_BCAST(np)) & 1);

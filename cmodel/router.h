@@ -26,7 +26,8 @@
 #define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS)
 #define TC_MAX_SLOTS 8
 #define TC_RIDS 16
-#define TC_OBS_BITS(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W + TC_OBS_RED_W)
+#define TC_OBS_BITS(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W + TC_OBS_RED_W + TC_OBS_PH_W)
+#define TC_OBS_PH_LSB(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W + TC_OBS_RED_W)
 #define TC_OBS_WORDS(nports) ((TC_OBS_BITS(nports) + 31) / 32)
 #define TC_OBS_MAX_WORDS TC_OBS_WORDS(TC_MAX_PORTS)
 
@@ -76,6 +77,18 @@ typedef struct {
     uint32_t tag;
 } tc_errrec;
 
+/* Phase counters of the multiphase barrier (seed 000; tc_phase.v). A phase packet
+ * (or the barrier-complete packet for the PE) is made only after every packet that
+ * was in the router when it became due has left: the fence. */
+typedef struct {
+    uint8_t active, send_due, done_due, mode;
+    uint16_t target, ph;         /* phases this barrier needs, and completed so far */
+    uint16_t total;              /* phases completed since reset */
+    uint8_t cnt[TC_MAX_PORTS];   /* phase packets counted per link input, not yet used (0..2) */
+    uint8_t fence[TC_MAX_UNITS]; /* packets per unit that must leave first */
+    uint32_t tag;                /* the PE's request, returned with the completion */
+} tc_phase;
+
 typedef struct {
     tc_wire link[TC_MAX_PORTS];
     uint8_t cred[TC_MAX_PORTS]; /* bit vc: a slot of that VC freed downstream */
@@ -104,11 +117,14 @@ typedef struct {
     uint8_t gen_idx;             /* data flits of the report being written, 0: none */
     uint16_t seq;                /* credits and reports made, for their tags (12 bits) */
     tc_flit gen_data[2];
+    tc_phase ph;
+    uint16_t diam;               /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
 } tc_router;
 
 /* Memory a router needs: buffers, and the Reducer's partial results. */
 size_t tc_router_mem_flits(int nports, int slots, int red_flits);
-/* mem: tc_router_mem_flits() flits; ent: TC_TREES * TC_RIDS entries; both zeroed. */
+/* mem: tc_router_mem_flits() flits; ent: TC_TREES * TC_RIDS entries; both zeroed.
+ * diam is set to 1; a network sets it to its diameter. */
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
                      tc_flit *mem, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.

@@ -20,6 +20,9 @@ const char *tc_err_name(unsigned code)
         [TC_ERR_CREDIT] = "packet found no free buffer slot: its sender broke the credits; dropped",
         [TC_ERR_MISMATCH] = "contribution disagrees with the first of its reduce (type, op, lane, length or DST)",
         [TC_ERR_RID_REUSE] = "second contribution from one source to a ReduceId still in flight; ignored",
+        [TC_ERR_BARRIER_BUSY] = "barrier request while this node's barrier is in progress; ignored",
+        [TC_ERR_BAD_BARRIER] = "barrier request with K = 0, K beyond the phase counter, or an unknown mode; ignored",
+        [TC_ERR_PHASE_AHEAD] = "phase packet from a neighbour 2 phases ahead (lemma 1 broken); ignored",
     };
     return code < sizeof names / sizeof names[0] && names[code] ? names[code] : "unknown error code";
 }

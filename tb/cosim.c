@@ -128,6 +128,32 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
     *e = 2;
     sb->pending--;
     sb->last_del[tag - 1] = cycle;
+    if (TC_HGET(&f[0], TYPE) == TC_TYPE_BARRIER) /* what was sent before it must be here */
+        for (int i = 0; i < sb->stim->nexp; i++)
+            if (sb->stim->exp[i].before == tag && sb->expect[(size_t)i * (size_t)sb->topo->n + (size_t)node] == 1) {
+                snprintf(msg, sizeof msg, "cycle %" PRIu64 ": barrier %u completed at node %d before tag %d, sent before the barrier, arrived there",
+                         cycle, tag, node, i + 1);
+                sb_error(sb, s->dut->name, msg);
+            }
+}
+
+/* Lemma 1 of seed 000 on the observation records: the barrier phases completed by
+ * neighbours differ by at most 1. */
+static void check_lemma1(side *s, const tc_topo *t, const uint32_t *obs, size_t ow, uint64_t cycle)
+{
+    int np = 2 * t->ndims;
+    unsigned b = TC_OBS_PH_LSB(np) + TC_OBS_P_TOTAL_LSB;
+    for (int k = 0; k < t->n; k++)
+        for (int d = 0; d < np; d += 2) {
+            int j = tc_neighbour(t, k, d);
+            int16_t diff = (int16_t)(tc_bv_get(obs + (size_t)k * ow, b, 16) - tc_bv_get(obs + (size_t)j * ow, b, 16));
+            if (diff > 1 || diff < -1) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "cycle %" PRIu64 ": lemma 1 broken: nodes %d and %d are %d phases apart", cycle,
+                         k, j, diff);
+                sb_error(&s->sb, s->dut->name, msg);
+            }
+        }
 }
 
 static void sink_error(void *ctx, int node, const char *m, uint64_t cycle)
@@ -173,7 +199,8 @@ static void sb_init(scoreboard *sb, const tc_topo *t, const tc_row *rows, const 
             continue;
         for (int k = 0; k < t->n; k++) {
             tc_row r = TC_ROWP(rows, k, tree);
-            int due = type == TC_TYPE_REDUCE ? k == (int)TC_HGET(h, DST)
+            int due = type == TC_TYPE_BARRIER  ? 1
+                      : type == TC_TYPE_REDUCE ? k == (int)TC_HGET(h, DST)
                       : type == TC_TYPE_ALLREDUCE ? TC_RGET(r, VALID) && TC_RGET(r, PE)
                                                   : k != st->exp[i].src && TC_RGET(r, VALID) && TC_RGET(r, PE);
             if (due) {
@@ -507,6 +534,7 @@ typedef struct {
     const char *fst;       /* trace the RTL into this file */
     uint64_t stop_at;      /* stop after this cycle (0: run to the end) */
     const char *wavedrom;  /* directory for reference diagrams, or NULL */
+    int events_node;       /* print this node's events after the run (-1: none) */
     tc_params p;
 } run_opts;
 
@@ -606,6 +634,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
             sd[d].dut->ops->step(sd[d].dut, sd[d].obs);
             for (int k = 0; k < topo.n; k++)
                 tc_evlog_decode(&sd[d].log, t, k, sd[d].obs + (size_t)k * ow);
+            check_lemma1(&sd[d], &topo, sd[d].obs, ow, t);
             if (sd[d].log.n != before[d])
                 sd[d].last_event = t;
         }
@@ -667,6 +696,9 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                nd == 2 ? "RTL = C model" : sd[0].dut->name);
         if (o->wavedrom && !fail)
             write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &ref->log);
+        for (size_t i = 0; o->events_node >= 0 && i < ref->log.n; i++)
+            if (ref->log.ev[i].node == o->events_node)
+                tc_event_print(stdout, np, &ref->log.ev[i]);
     } else if (fail) {
         printf("FAIL  %-8s %-16s mismatch at cycle %" PRIu64 " node %d\n", o->net_name, o->scen,
                *mis_cycle - 1, *mis_node);
@@ -702,7 +734,7 @@ static int parse_topo(const char *s, tc_params *p)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: cosim [--scen NAME|all] [--seed N] [--wave DIR] [--wavedrom DIR] [--list]\n"
+            "usage: cosim [--scen NAME|all] [--seed N] [--wave DIR] [--wavedrom DIR] [--events NODE] [--list]\n"
             "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] ... (C model only)\n");
 }
 
@@ -718,6 +750,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     tc_params_default(&o.p);
     o.seed = 1;
+    o.events_node = -1;
     /* A binary with RTL compares it with the C model on the RTL's network. */
     if ((probe = tc_dut_rtl(&rtl_p, NULL, err, sizeof err))) {
         probe->ops->close(probe);
@@ -741,6 +774,8 @@ int main(int argc, char **argv)
             wave_dir = v;
         } else if (!strcmp(a, "--wavedrom")) {
             o.wavedrom = v;
+        } else if (!strcmp(a, "--events")) {
+            o.events_node = atoi(v);
         } else if (!strcmp(a, "--topo") && !o.use_rtl) {
             if (parse_topo(v, &o.p)) {
                 fprintf(stderr, "bad --topo '%s': expected e.g. 4x4 or 8x8x8\n", v);

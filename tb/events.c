@@ -63,12 +63,17 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
         tc_evlog_add(l, cycle, node, TC_EV_REDUCE,
                      (int)(tc_bv_get(obs, b + TC_OBS_R_FIRST_LSB, 1) | tc_bv_get(obs, b + TC_OBS_R_LAST_LSB, 1) << 1),
                      0, 0, (uint32_t)tc_bv_get(obs, b + TC_OBS_R_TAG_LSB, 32));
+    b = TC_OBS_PH_LSB(np);
+    int ph = (int)tc_bv_get(obs, b, 4); /* ENTER, ADV, SEND, DONE: bits 0-3 */
+    if (ph)
+        tc_evlog_add(l, cycle, node, TC_EV_PHASE, ph, 0, 0,
+                     TC_TAG_PHASE | (uint32_t)node << 12 | ((uint32_t)tc_bv_get(obs, b + TC_OBS_P_TOTAL_LSB, 16) & 0xfff));
 }
 
 const char *tc_ev_name(int kind)
 {
     static const char *const names[TC_EV_KINDS] = {"inject", "arrive", "full",    "route", "grant",
-                                                   "free",   "eject",  "deliver", "DROP", "reduce"};
+                                                   "free",   "eject",  "deliver", "DROP", "reduce", "phase"};
     return kind >= 0 && kind < TC_EV_KINDS ? names[kind] : "?";
 }
 
@@ -119,6 +124,10 @@ void tc_event_print(FILE *f, int nports, const tc_event *e)
         break;
     case TC_EV_REDUCE:
         fprintf(f, "%s%s", e->idx & 1 ? "first " : "", e->idx & 2 ? "last: result out" : "");
+        break;
+    case TC_EV_PHASE:
+        fprintf(f, "%s%s%s%s(%u phases done)", e->idx & 1 ? "barrier entered " : "", e->idx & 2 ? "phase completed " : "",
+                e->idx & 4 ? "phase packet sent " : "", e->idx & 8 ? "barrier complete " : "", e->tag & 0xfff);
         break;
     default:
         break;

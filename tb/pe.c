@@ -29,6 +29,8 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
             s->eject(s->ctx, pe->node, &out->ej.flit, t);
         pe->rx[pe->rx_n++] = out->ej.flit;
         if (pe->rx_n == (int)TC_HGET(&pe->rx[0], LEN) + 1) {
+            if (TC_HGET(&pe->rx[0], TYPE) == TC_TYPE_BARRIER && TC_HGET(&pe->rx[0], TAG) > pe->bar_done)
+                pe->bar_done = (uint32_t)TC_HGET(&pe->rx[0], TAG);
             s->deliver(s->ctx, pe->node, pe->rx, pe->rx_n, t);
             pe->rx_n = 0;
             if (++pe->held > pe->capacity) {
@@ -45,7 +47,7 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
     }
 
     if (pe->sent == 0 && pe->next < pe->nqueue && pe->queue[pe->next]->cycle <= t &&
-        (pe->credits > 0 || pe->rogue)) {
+        pe->queue[pe->next]->after <= pe->bar_done && (pe->credits > 0 || pe->rogue)) {
         pe->credits--;
         s->inject(s->ctx, pe->node, TC_HGET(&pe->queue[pe->next]->flit[0], TAG), t);
         pe->sent = 1;

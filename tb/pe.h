@@ -12,6 +12,7 @@ typedef struct {
     uint64_t cycle; /* earliest cycle the PE starts to send it */
     int node;
     int nflits;     /* header + data */
+    uint32_t after; /* the PE waits for the completion of this barrier (its tag) first; 0: none */
     tc_flit flit[TC_SLOT_FLITS];
 } tc_pkt;
 
@@ -37,6 +38,7 @@ typedef struct {
     int nstall;
     tc_flit rx[TC_SLOT_FLITS];
     int rx_n;
+    uint32_t bar_done; /* the last barrier completed here (barrier tags grow in time) */
 } tc_pe;
 
 void tc_pe_init(tc_pe *pe, int node, int inj_credits, int ej_capacity);

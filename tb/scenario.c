@@ -8,7 +8,8 @@
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
                                          "reduce_dst", "reduce_ops", "bad_reduce", "credits", "many_reduces",
-                                         "random", NULL};
+                                         "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
+                                         "bad_barrier", "tree_barrier", NULL};
 
 static uint64_t mix(uint64_t x)
 {
@@ -103,8 +104,9 @@ static void seal(tc_stim *s)
 {
     for (int i = 0; i < s->npkt; i++) {
         uint32_t tag = (uint32_t)TC_HGET(&s->pkt[i].flit[0], TAG);
-        if (TC_HGET(&s->pkt[i].flit[0], TYPE) != TC_TYPE_REDUCE &&
-            TC_HGET(&s->pkt[i].flit[0], TYPE) != TC_TYPE_ALLREDUCE && tag >= 1 && (int)tag <= s->nexp) {
+        unsigned type = TC_HGET(&s->pkt[i].flit[0], TYPE);
+        if (type != TC_TYPE_REDUCE && type != TC_TYPE_ALLREDUCE && type != TC_TYPE_BARRIER && tag >= 1 &&
+            (int)tag <= s->nexp) {
             tc_expect *e = &s->exp[tag - 1];
             e->nflits = s->pkt[i].nflits;
             memcpy(e->flit, s->pkt[i].flit, sizeof e->flit);
@@ -146,6 +148,46 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
                 tc_alu(&e->flit[f], &p->flit[f], (unsigned)op, (unsigned)lane, &e->flit[f]);
         }
     }
+    return tag;
+}
+
+static int diameter(const tc_topo *t)
+{
+    int d = 0;
+    for (int i = 0; i < TC_MAX_DIMS; i++)
+        d += t->size[i] / 2;
+    return d ? d : 1;
+}
+
+static tc_pkt *barrier_request(tc_stim *s, int node, int mode, int k, uint32_t tag, uint64_t cycle)
+{
+    tc_pkt *p = add_pkt(s);
+    memset(p, 0, sizeof *p);
+    p->cycle = cycle;
+    p->node = node;
+    p->nflits = 1;
+    TC_HSET(&p->flit[0], TYPE, TC_TYPE_BARRIER);
+    TC_HSET(&p->flit[0], OP, (unsigned)mode);
+    TC_HSET(&p->flit[0], DST, (unsigned)k);
+    TC_HSET(&p->flit[0], SRC, (unsigned)node);
+    TC_HSET(&p->flit[0], TAG, tag);
+    return p;
+}
+
+uint32_t tc_add_barrier(tc_stim *s, const tc_topo *t, int mode, int k, const uint64_t *cycle, uint64_t at,
+                        uint32_t after)
+{
+    tc_expect *e = add_exp(s);
+    uint32_t tag = (uint32_t)s->nexp;
+    int kk = mode & TC_BAR_DIAM ? diameter(t) : k;
+    e->src = -1; /* the completion leaves every router with its own SRC */
+    e->nflits = 1;
+    TC_HSET(&e->flit[0], TYPE, TC_TYPE_BARRIER);
+    TC_HSET(&e->flit[0], OP, (unsigned)mode);
+    TC_HSET(&e->flit[0], DST, (unsigned)(mode & TC_BAR_FULL ? 2 * kk : kk));
+    TC_HSET(&e->flit[0], TAG, tag);
+    for (int n = 0; n < t->n; n++)
+        barrier_request(s, n, mode, k, tag, cycle ? cycle[n] : at)->after = after;
     return tag;
 }
 
@@ -365,6 +407,86 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                 uint64_t from = mix(rng++) % 3000;
                 s->stall[k] = (tc_stall){from, from + mix(rng++) % 2000};
             }
+    } else if (!strcmp(name, "barrier")) {
+        /* every node enters at once, on an empty network */
+        s->exact = 1;
+        tc_add_barrier(s, t, TC_BAR_DIAM, 0, NULL, 0, 0);
+    } else if (!strcmp(name, "barrier_full")) {
+        /* nodes enter at random cycles over 1500; a full barrier (2K phases, K named) */
+        uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
+        for (int k = 0; k < t->n; k++)
+            when[k] = mix(rng++) % 1500;
+        tc_add_barrier(s, t, TC_BAR_FULL, diameter(t), when, 0, 0);
+        free(when);
+    } else if (!strcmp(name, "barrier_b2b")) {
+        /* four barriers back to back, each PE entering the next as soon as the last
+         * completes: half and full, K from the configuration and named */
+        static const int mode[4] = {TC_BAR_DIAM, TC_BAR_FULL, TC_BAR_DIAM | TC_BAR_FULL, 0};
+        uint32_t b = 0;
+        /* a broadcast from tree 0's root just before the first, a half-barrier: its
+         * paths are at most K = diameter hops, so it must reach every PE first */
+        tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag++, 0);
+        for (int i = 0; i < 4; i++)
+            b = tc_add_barrier(s, t, mode[i], diameter(t) + i % 2, NULL, 0, b);
+        s->exp[0].before = 2;
+    } else if (!strcmp(name, "barrier_traffic")) {
+        /* Broadcasts on random trees and an allreduce, then a full barrier that the
+         * PEs enter at random cycles: each packet sent before it must reach every
+         * destination before the barrier completes there (the full barrier covers the
+         * 2 x depth hops of a tree). Broadcasts after the barrier, and others at
+         * random cycles while it runs. */
+        uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
+        int first = s->nexp;
+        for (int i = 0; i < 24; i++) {
+            int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            tc_make_bcast(add(s), src, tree, len, tag++, mix(rng++) % 300);
+        }
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 4, 0, TC_OP_MAX, TC_LANE_32, 1, 0, 100, seed);
+        int nbefore = s->nexp;
+        for (int k = 0; k < t->n; k++)
+            when[k] = 300 + mix(rng++) % 800;
+        uint32_t b = tc_add_barrier(s, t, TC_BAR_FULL | TC_BAR_DIAM, 0, when, 0, 0);
+        for (int i = first; i < nbefore; i++)
+            s->exp[i].before = b;
+        tag = (uint32_t)s->nexp + 1;
+        for (int i = 0; i < 8; i++) { /* in flight during the barrier: no promise */
+            int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            tc_make_bcast(add(s), src, tree, len, tag++, 1200 + mix(rng++) % 400);
+        }
+        for (int i = 0; i < 8; i++) { /* after the barrier */
+            int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            tc_pkt *p = add(s);
+            tc_make_bcast(p, src, tree, len, tag++, 0);
+            p->after = b;
+        }
+        free(when);
+    } else if (!strcmp(name, "bad_barrier")) {
+        /* Refused requests: K = 0, K beyond BAR_KMAX, an unknown mode, a phase packet
+         * from a PE, and a second request while the node's barrier runs. None hangs
+         * the barrier the other nodes then run. */
+        static const struct {
+            int mode, k, err;
+        } bad[] = {{0, 0, TC_ERR_BAD_BARRIER}, {TC_BAR_FULL, TC_BAR_KMAX + 1, TC_ERR_BAD_BARRIER},
+                   {4, 3, TC_ERR_BAD_BARRIER}};
+        for (int i = 0; i < 3; i++) {
+            uint32_t own = (uint32_t)s->nexp + 1;
+            add_exp(s);
+            barrier_request(s, i % t->n, bad[i].mode, bad[i].k, own, (uint64_t)i);
+            expect_drop(s, own, i % t->n, bad[i].err);
+        }
+        uint32_t own = (uint32_t)s->nexp + 1;
+        add_exp(s);
+        TC_HSET(&barrier_request(s, 0, 0, 1, own, 5)->flit[0], TYPE, TC_TYPE_PHASE);
+        expect_drop(s, own, 0, TC_ERR_BAD_TYPE);
+        uint32_t b = tc_add_barrier(s, t, TC_BAR_DIAM, 0, NULL, 100, 0);
+        own = (uint32_t)s->nexp + 1;
+        add_exp(s);
+        barrier_request(s, t->n - 1, TC_BAR_DIAM, 0, own, 110);
+        expect_drop(s, own, t->n - 1, TC_ERR_BARRIER_BUSY);
+        tc_add_barrier(s, t, TC_BAR_DIAM, 0, NULL, 0, b); /* and the next one works */
+    } else if (!strcmp(name, "tree_barrier")) {
+        /* the barrier as an allreduce without data on tree 0 */
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 0, TC_OP_AND, TC_LANE_32, 0, 0, 0, seed);
     } else {
         tc_stim_free(s);
         return -1;

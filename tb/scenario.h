@@ -22,6 +22,7 @@ typedef struct {
     int src;    /* the node that injected a broadcast */
     int none;   /* dropped at its source: nobody receives it */
     int poison; /* a reduce whose contributions disagreed: delivered marked POISON */
+    uint32_t before; /* sent before this barrier (tag): every copy arrives before it completes there */
 } tc_expect;
 
 typedef struct {
@@ -54,5 +55,11 @@ void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_
  * cycle; returns its tag. */
 uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int rid, int op,
                        int lane, int len, int dst, uint64_t cycle, uint64_t seed);
+
+/* A barrier every node enters: mode TC_BAR_*, k (ignored with TC_BAR_DIAM); node k
+ * enters at cycle[k] (cycle NULL: all at at), after the completion of barrier `after`
+ * (0: none). The completion every PE must receive is expected; returns its tag. */
+uint32_t tc_add_barrier(tc_stim *s, const tc_topo *t, int mode, int k, const uint64_t *cycle, uint64_t at,
+                        uint32_t after);
 
 #endif
