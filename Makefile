@@ -14,7 +14,7 @@ TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c tb/al
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
 RTL_SRC    := rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v \
-              rtl/tc_reducer.v rtl/tc_credit_block.v $(ALU_SRC)
+              rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_phase.v $(ALU_SRC)
 HDRS       := $(wildcard cmodel/*.h tb/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.

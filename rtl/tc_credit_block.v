@@ -6,7 +6,8 @@
 // cycles. It also queues errors: the Reducer's first, then dropped packets, then
 // route errors, one a cycle; more are counted as lost. Its packets, written one flit
 // a cycle into the report buffer when that has room: an ERROR (one flit: OP = the
-// code, TREE/RID/TAG of the packet concerned, DST = unit | lost << 8) first, then a
+// code, TREE/RID/TAG of the packet concerned, DST = unit | lost << 8) first, then
+// the phase counters' PHASE packet, then their BARRIER completion for the PE, then a
 // REPORT (two data flits of 16-bit counters), then a CREDIT for the lowest tree.
 // Same as the credit-block part of tc_router_cycle() in cmodel/router.c.
 `default_nettype none
@@ -32,6 +33,14 @@ module tc_credit_block #(
   input  wire [NU*FW-1:0] head_i,        // each unit's head packet header
   input  wire             res_up_i,      // the result buffer sent a result to the parent
   output wire             res_up_ok_o,   // ... and may send the one at its head
+  input  wire             ph_send_i,     // tc_phase: a phase packet is due
+  input  wire             ph_done_i,     // tc_phase: the barrier's completion is due
+  input  wire [1:0]       ph_mode_i,
+  input  wire [12:0]      ph_target_i,
+  input  wire [31:0]      ph_tag_i,
+  input  wire [15:0]      ph_total_i,
+  output wire             gen_phase_o,
+  output wire             gen_done_o,
   input  wire             ready_i,       // the report buffer has a free slot
   output wire             valid_o,
   output reg  [FW-1:0]    flit_o
@@ -44,6 +53,9 @@ module tc_credit_block #(
   localparam [3:0] TypeReport = `TC_TYPE_REPORT;
   localparam [31:0] TagCredit = `TC_TAG_CREDIT;
   localparam [31:0] TagReport = `TC_TAG_REPORT;
+  localparam [31:0] TagPhase = `TC_TAG_PHASE;
+  localparam [3:0] TypePhase = `TC_TYPE_PHASE;
+  localparam [3:0] TypeBarrier = `TC_TYPE_BARRIER;
   localparam integer U_RES = 2 * NP + 1;
 
   reg [RecW-1:0] q_q [0:Depth-1];
@@ -102,17 +114,32 @@ module tc_credit_block #(
   end
   wire room       = gen_idx_q == 2'd0 && ready_i;
   wire pop        = room && n_q != 3'd0;
-  wire gen_report = room && !pop && report_due_q;
-  wire gen_credit = room && !pop && !gen_report && any_due;
+  wire gen_phase  = room && !pop && ph_send_i;
+  wire gen_done   = room && !pop && !gen_phase && ph_done_i;
+  wire gen_report = room && !pop && !gen_phase && !gen_done && report_due_q;
+  wire gen_credit = room && !pop && !gen_phase && !gen_done && !gen_report && any_due;
+  assign gen_phase_o = gen_phase;
+  assign gen_done_o  = gen_done;
   wire push       = nev != 5'd0 && n_q < Depth[2:0];
 
   wire [RecW-1:0] head = q_q[0];
-  assign valid_o = gen_idx_q != 2'd0 || pop || gen_report || gen_credit;
+  assign valid_o = gen_idx_q != 2'd0 || pop || gen_phase || gen_done || gen_report || gen_credit;
   always @* begin
     flit_o = {FW{1'b0}};
     if (gen_idx_q != 2'd0)
       flit_o = gen_idx_q == 2'd1 ? gen_data_q[FW-1:0] : gen_data_q[2*FW-1:FW];
-    else if (gen_report || gen_credit) begin
+    else if (gen_phase) begin
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypePhase;
+      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
+      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = ph_total_i;
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = TagPhase | {4'd0, node_id_i, ph_total_i[11:0]};
+    end else if (gen_done) begin
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypeBarrier;
+      flit_o[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]     = {2'd0, ph_mode_i};
+      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
+      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = {3'd0, ph_target_i};
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = ph_tag_i;
+    end else if (gen_report || gen_credit) begin
       flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = gen_report ? TypeReport : TypeCredit;
       flit_o[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W] = gen_credit ? cred_tree : 4'd0;
       flit_o[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W]   = gen_report ? 3'd2 : 3'd0;

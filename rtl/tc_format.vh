@@ -131,7 +131,7 @@
 `define TC_ERRQ 4
 `define TC_BAR_FULL 1
 `define TC_BAR_DIAM 2
-`define TC_BAR_KMAX 255
+`define TC_BAR_KMAX 4095
 `define TC_INFLIGHT 16
 `define TC_CREDIT_EVERY 8
 `define TC_REPORT_RESULTS 128

@@ -4,8 +4,9 @@
 // output (links, PE ejection, Reducer) a round-robin switch allocator with credit
 // counters and an output register.
 // Unit u = 2*port + vc for link inputs, u = 2*NumPorts the Broadcaster,
-// u = 2*NumPorts + 1 the result buffer, u = 2*NumPorts + 2 the reports for the PE
-// (tc_credit_block); output o < NumPorts is a link,
+// u = 2*NumPorts + 1 the result buffer, u = 2*NumPorts + 2 the packets of the
+// credit block and the phase counters (credits, phase packets, reports, errors,
+// barrier completions); output o < NumPorts is a link,
 // o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
 `default_nettype none
 `include "tc_format.vh"
@@ -15,11 +16,12 @@ module tc_router #(
   parameter integer Slots = 2,      // packet slots per VC buffer and PEGroup FIFO
   parameter integer PeCredits = 16, // packets the PE's ejection buffer holds
   parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
+  parameter integer Diameter = 1,   // of the torus: K of a barrier that names none
   localparam integer NP = 2 * NumDims,
   localparam integer NU = 2 * NP + 3,
   localparam integer NO = NP + 2,
   localparam integer FW = `TC_FLIT_W,
-  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + `TC_OBS_RED_W
+  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
@@ -92,6 +94,35 @@ module tc_router #(
   wire [NU*FW-1:0] unit_wr_flit, unit_head;
   wire             rep_valid, res_up, res_up_ok;
   wire [FW-1:0]    rep_flit;
+  wire [NU*4-1:0]  unit_npkt, ph_err;
+  wire             ph_send, ph_done, gen_phase, gen_done;
+  wire [3:0]       unused_npkt = unit_npkt[NU*4-1 -: 4]; // the report buffer is not fenced
+  wire [1:0]       ph_mode;
+  wire [12:0]      ph_target;
+  wire [31:0]      ph_tag;
+  wire [15:0]      ph_total;
+
+  // ---- phase counters of the multiphase barrier ----
+  tc_phase #(.NumPorts(NP), .Diameter(Diameter)) u_phase (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .route_i     (unit_route),
+    .head_i      (unit_head),
+    .free_i      (free),
+    .npkt_i      (unit_npkt[(NU-1)*4-1:0]),
+    .red_made_i  (red_made),
+    .red_src_i   (red_src),
+    .gen_phase_i (gen_phase),
+    .gen_done_i  (gen_done),
+    .err_o       (ph_err),
+    .send_o      (ph_send),
+    .done_o      (ph_done),
+    .mode_o      (ph_mode),
+    .target_o    (ph_target),
+    .tag_o       (ph_tag),
+    .total_o     (ph_total),
+    .obs_o       (obs_o[OBSW-1 -: `TC_OBS_PH_W])
+  );
   tc_credit_block #(.NU(NU)) u_credit_block (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -108,6 +139,14 @@ module tc_router #(
     .head_i      (unit_head),
     .res_up_i    (res_up),
     .res_up_ok_o (res_up_ok),
+    .ph_send_i   (ph_send),
+    .ph_done_i   (ph_done),
+    .ph_mode_i   (ph_mode),
+    .ph_target_i (ph_target),
+    .ph_tag_i    (ph_tag),
+    .ph_total_i  (ph_total),
+    .gen_phase_o (gen_phase),
+    .gen_done_o  (gen_done),
     .ready_i     (unit_can_write[NU-1]),
     .valid_o     (rep_valid),
     .flit_o      (rep_flit)
@@ -136,6 +175,7 @@ module tc_router #(
         .is_result_i (u == 2 * NP + 1),
         .is_report_i (u == 2 * NP + 2),
         .table_i     (table_q),
+        .ph_err_i    (ph_err[u*4 +: 4]),
         .wr_valid_i  (wr_valid),
         .wr_flit_i   (wr_flit),
         .grant_i     (grant[u*NO +: NO]),
@@ -148,6 +188,7 @@ module tc_router #(
         .err_o       (unit_err[u*4 +: 4]),
         .drop_o      (unit_drop[u]),
         .can_write_o (unit_can_write[u]),
+        .npkt_o      (unit_npkt[u*4 +: 4]),
         .obs_o       (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
       );
     end
@@ -179,13 +220,14 @@ module tc_router #(
       // Bubble flow control: a copy that enters a ring (new dimension, new VC, or
       // injection) needs two free slots, one that continues along its ring needs one,
       // so every ring keeps a free slot and cannot deadlock. The PE and the Reducer
-      // are not rings.
+      // are not rings, and the report buffer's credits and phase packets end at the
+      // next router.
       reg [7:0] avail;
       reg       cont;
       always @* begin
         for (k = 0; k < NU; k = k + 1) begin
           avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
-          cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
+          cont = o >= NP || k == 2 * NP + 2 || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
           // a result goes up only with a credit of its parent (credit block)
           elig[k] = !busy_q && req[k*NO + o] && avail >= (cont ? 8'd1 : 8'd2) &&
                     (k != 2 * NP + 1 || o >= NP || unit_vc[k] != `TC_VC_UP || res_up_ok);

@@ -22,7 +22,9 @@ module tc_torus #(
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W,
-  localparam integer OBSW = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W
+  localparam integer Diameter = SizeX / 2 + SizeY / 2 + SizeZ / 2 + SizeW / 2,
+  localparam integer OBSW = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W +
+                            `TC_OBS_PH_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
@@ -119,7 +121,8 @@ module tc_torus #(
         .out_o  (r_ej_cred)
       );
 
-      tc_router #(.NumDims(NumDims), .Slots(Slots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_router (
+      tc_router #(.NumDims(NumDims), .Slots(Slots), .PeCredits(PeCredits), .RedFlits(RedFlits),
+                  .Diameter(Diameter)) u_router (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),
         .node_id_i    (n[15:0]),
@@ -142,6 +145,20 @@ module tc_torus #(
         .ej_cred_i    (r_ej_cred),
         .obs_o        (obs_o[n*OBSW +: OBSW])
       );
+
+`ifdef TC_ASSERT
+      // Lemma 1 of seed 000: the barrier phases completed by neighbours differ by at
+      // most 1 (P_TOTAL of the observation records, modulo 2^16).
+      for (d = 0; d < NP; d = d + 2) begin : g_lemma1
+        localparam integer Nb = nbr(n, d);
+        localparam integer At = OBSW - `TC_OBS_PH_W + `TC_OBS_P_TOTAL_LSB;
+        wire [15:0] diff = obs_o[n*OBSW + At +: 16] - obs_o[Nb*OBSW + At +: 16];
+        always @(posedge clk_i)
+          if (diff != 16'd0 && diff != 16'd1 && diff != 16'hffff)
+            $error("tc_torus: lemma 1 broken: node %0d and its neighbour %0d are %0d phases apart", n, Nb,
+                   $signed(diff));
+      end
+`endif
     end
   endgenerate
 endmodule

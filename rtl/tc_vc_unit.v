@@ -23,6 +23,7 @@ module tc_vc_unit #(
   input  wire                          is_result_i,// the Reducer's result buffer
   input  wire                          is_report_i,// reports for the PE
   input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
+  input  wire [3:0]                    ph_err_i,   // tc_phase's verdict on a barrier request or phase packet
   input  wire                          wr_valid_i,
   input  wire [`TC_FLIT_W-1:0]          wr_flit_i,
   input  wire [NumPorts+1:0]           grant_i,    // outputs that took a copy this cycle
@@ -35,6 +36,7 @@ module tc_vc_unit #(
   output wire [3:0]                    err_o,      // route error of this cycle's RC
   output wire                          drop_o,     // a header found no free slot
   output wire                          can_write_o,// a slot is free for the next packet
+  output wire [3:0]                    npkt_o,     // packets held after this cycle (tc_phase's fence)
   output wire [`TC_OBS_UNIT_W-1:0]     obs_o
 );
   localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is {slot, index}
@@ -94,6 +96,8 @@ module tc_vc_unit #(
   wire t_bc   = h_type == `TC_TYPE_BCAST;
   wire t_red  = h_type == `TC_TYPE_REDUCE || h_type == `TC_TYPE_ALLREDUCE;
   wire t_cr   = h_type == `TC_TYPE_CREDIT;
+  wire t_ph   = h_type == `TC_TYPE_PHASE;
+  wire t_bar  = h_type == `TC_TYPE_BARRIER;
   wire link   = !is_bcast_i && !is_result_i && !is_report_i;
   wire down   = link && is_down_i;
   // the PE takes a broadcast it did not send, an allreduce result, a reduce result for it
@@ -108,8 +112,12 @@ module tc_vc_unit #(
     r_mask = {NO{1'b0}};
     r_vc = `TC_VC_DOWN;
     r_err = `TC_ERR_NONE;
-    if (is_report_i) // the credit block: credits to the children, the rest to the PE
-      r_mask = t_cr ? {2'b00, r_dirs} : {2'b01, {NumPorts{1'b0}}};
+    if (is_report_i) // credits to the children, phase packets to every link, the rest to the PE
+      r_mask = t_cr ? {2'b00, r_dirs} : t_ph ? {2'b00, {NumPorts{1'b1}}} : {2'b01, {NumPorts{1'b0}}};
+    else if ((t_bar && is_bcast_i) || (t_ph && down))
+      r_err = ph_err_i; // taken by the phase counters (tc_phase)
+    else if (t_bar || t_ph)
+      r_err = `TC_ERR_BAD_TYPE;
     else if (!r_valid)
       r_err = `TC_ERR_NO_TREE;
     else if (!t_bc && !t_red && !(t_cr && down))
@@ -144,6 +152,14 @@ module tc_vc_unit #(
   assign err_o = do_route ? r_err : 4'd0;
   assign drop_o = overflow;
   assign can_write_o = !full_q[wr_slot_q];
+  reg [3:0] npkt;
+  integer k;
+  always @* begin
+    npkt = {3'd0, wr_idx_d != 3'd0 && !drop_d};
+    for (k = 0; k < Slots; k = k + 1)
+      npkt = npkt + {3'd0, full_d[k]};
+  end
+  assign npkt_o = npkt;
   assign out_vc_o = out_vc_q;
 
   // ---- next state ----

@@ -5,8 +5,8 @@ set -u
 cd "$(dirname "$0")/.."
 source sim/lib.sh
 
-RTL="rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_alu.v rtl/tc_alu_lane.v"
-ROUTER="rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_alu.v rtl/tc_alu_lane.v"
+RTL="rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_phase.v rtl/tc_alu.v rtl/tc_alu_lane.v"
+ROUTER="rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_phase.v rtl/tc_alu.v rtl/tc_alu_lane.v"
 NETS=("-GNumDims=1 -GSizeX=5 -GSizeY=1"
       "-GNumDims=2 -GSizeX=4 -GSizeY=4"
       "-GNumDims=3 -GSizeX=3 -GSizeY=1 -GSizeZ=2 -GSlots=3 -GRedFlits=3"

@@ -1,0 +1,162 @@
+// Phase counters of the multiphase barrier (seed 000; SPEC section 4). The PE's
+// request (type BARRIER, routed by the Broadcaster to no output) starts phase 0. In
+// each phase the node sends one phase packet to every neighbour (written into the
+// report buffer by tc_credit_block, which copies it to every link) and waits for one
+// from every link input; after `target` phases (K, or 2K for a full barrier) the PE
+// gets the completion. A neighbour is at most one phase ahead (lemma 1), so a 2-bit
+// counter per link input holds the phase packets counted and not yet used; a third
+// is an error. The fence keeps the barrier's promise: a phase packet (or the
+// completion) is made only when every packet that was in the router when it became
+// due has left, so it cannot overtake any of them. Same as the phase-counter part of
+// tc_router_cycle() in cmodel/router.c.
+`default_nettype none
+`include "tc_format.vh"
+
+module tc_phase #(
+  parameter integer NumPorts = 4,
+  parameter integer Diameter = 1,           // K of a BAR_DIAM request (at least 1)
+  localparam integer NU = 2 * NumPorts + 3,
+  localparam integer NF = 2 * NumPorts + 2, // fenced units: links, Broadcaster, result buffer
+  localparam integer FW = `TC_FLIT_W
+) (
+  input  wire              clk_i,
+  input  wire              rst_ni,
+  input  wire [NU-1:0]     route_i,      // a unit routes its head packet this cycle
+  input  wire [NU*FW-1:0]  head_i,       // each unit's head header
+  input  wire [NU-1:0]     free_i,       // a unit frees its head packet's slot
+  input  wire [NF*4-1:0]   npkt_i,       // packets in each fenced unit after this cycle
+  input  wire              red_made_i,   // the Reducer starts a result ...
+  input  wire [4:0]        red_src_i,    // ... from the contribution of this unit
+  input  wire              gen_phase_i,  // the phase packet is written this cycle
+  input  wire              gen_done_i,   // the completion is written this cycle
+  output wire [NU*4-1:0]   err_o,        // route errors of barrier requests and phase packets
+  output wire              send_o,       // a phase packet may be written
+  output wire              done_o,       // the completion may be written
+  output wire [1:0]        mode_o,
+  output wire [12:0]       target_o,
+  output wire [31:0]       tag_o,
+  output wire [15:0]       total_o,
+  output wire [`TC_OBS_PH_W-1:0] obs_o
+);
+  localparam integer UB = 2 * NumPorts;     // the Broadcaster
+  localparam integer UR = 2 * NumPorts + 1; // the result buffer
+  localparam [15:0] Diam = (Diameter < 1) ? 16'd1 : Diameter[15:0];
+  localparam [15:0] KMax = `TC_BAR_KMAX;
+  localparam [3:0] TypeBarrier = `TC_TYPE_BARRIER;
+  localparam [3:0] TypePhase = `TC_TYPE_PHASE;
+
+  reg          active_q, send_q, done_q;
+  reg [1:0]    mode_q;
+  reg [12:0]   target_q, ph_q;
+  reg [15:0]   total_q;
+  reg [31:0]   tag_q;
+  reg [2*NumPorts-1:0] cnt_q; // 2 bits per link input
+  reg [NF*4-1:0] fence_q;
+
+  // ---- the PE's request, at the head of the Broadcaster ----
+  wire          is_rq   = head_i[UB*FW + `TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] == TypeBarrier;
+  wire [3:0]    rq_mode = head_i[UB*FW + `TC_HDR_OP_LSB +: `TC_HDR_OP_W];
+  wire [31:0]   rq_tag  = head_i[UB*FW + `TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
+  wire [15:0]   rq_k    = rq_mode[1] ? Diam : head_i[UB*FW + `TC_HDR_DST_LSB +: `TC_HDR_DST_W];
+  wire [3:0]    rq_err  = (rq_mode > 4'd3 || rq_k == 16'd0 || rq_k > KMax) ? `TC_ERR_BAD_BARRIER
+                        : active_q ? `TC_ERR_BARRIER_BUSY : `TC_ERR_NONE;
+  wire          enter   = route_i[UB] && is_rq && rq_err == `TC_ERR_NONE;
+
+  // ---- phase packets at the head of each VCDown ----
+  reg [NumPorts-1:0] arr;
+  reg [NU*4-1:0]     err;
+  reg                all_cnt;
+  integer p;
+  always @* begin
+    err = {NU*4{1'b0}};
+    arr = {NumPorts{1'b0}};
+    all_cnt = 1'b1;
+    if (is_rq)
+      err[UB*4 +: 4] = rq_err;
+    for (p = 0; p < NumPorts; p = p + 1) begin
+      if (head_i[(2*p+1)*FW + `TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] == TypePhase) begin
+        if (cnt_q[2*p+1]) // already 2: the neighbour would be 2 phases ahead
+          err[(2*p+1)*4 +: 4] = `TC_ERR_PHASE_AHEAD;
+        else
+          arr[p] = route_i[2*p+1];
+      end
+      all_cnt = all_cnt && cnt_q[2*p +: 2] != 2'd0;
+    end
+  end
+  assign err_o = err;
+
+  wire adv = active_q && !send_q && !done_q && all_cnt;
+
+  // ---- fence: packets that must leave before the next phase packet or completion ----
+  reg [NF*4-1:0] fence_n;
+  reg            clear;
+  integer u;
+  always @* begin
+    clear = 1'b1;
+    for (u = 0; u < NF; u = u + 1)
+      fence_n[u*4 +: 4] = fence_q[u*4 +: 4] - {3'd0, free_i[u] && fence_q[u*4 +: 4] != 4'd0};
+    // a result made from a fenced contribution is fenced too
+    if (red_made_i && {27'd0, red_src_i} < NF && fence_q[red_src_i*4 +: 4] != 4'd0)
+      fence_n[UR*4 +: 4] = fence_n[UR*4 +: 4] + 4'd1;
+    for (u = 0; u < NF; u = u + 1)
+      clear = clear && fence_n[u*4 +: 4] == 4'd0;
+  end
+  assign send_o = send_q && clear;
+  assign done_o = done_q && clear;
+
+  // ---- next state ----
+  wire [12:0] ph_inc = ph_q + 13'd1;
+  integer q;
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      active_q <= 1'b0;
+      send_q   <= 1'b0;
+      done_q   <= 1'b0;
+      mode_q   <= 2'd0;
+      target_q <= 13'd0;
+      ph_q     <= 13'd0;
+      total_q  <= 16'd0;
+      tag_q    <= 32'd0;
+      cnt_q    <= {2*NumPorts{1'b0}};
+      fence_q  <= {NF*4{1'b0}};
+    end else begin
+      if (enter) begin
+        active_q <= 1'b1;
+        send_q   <= 1'b1;
+        mode_q   <= rq_mode[1:0];
+        target_q <= rq_mode[0] ? {rq_k[11:0], 1'b0} : {1'b0, rq_k[11:0]};
+        ph_q     <= 13'd0;
+        tag_q    <= rq_tag;
+      end else if (adv) begin
+        ph_q    <= ph_inc;
+        total_q <= total_q + 16'd1;
+        if (ph_inc == target_q)
+          done_q <= 1'b1;
+        else
+          send_q <= 1'b1;
+      end
+      if (gen_phase_i)
+        send_q <= 1'b0;
+      if (gen_done_i) begin
+        done_q   <= 1'b0;
+        active_q <= 1'b0;
+      end
+      for (q = 0; q < NumPorts; q = q + 1)
+        cnt_q[2*q +: 2] <= cnt_q[2*q +: 2] - {1'b0, adv} + {1'b0, arr[q]};
+      fence_q <= (enter || adv) ? npkt_i : fence_n;
+    end
+
+  assign mode_o   = mode_q;
+  assign target_o = target_q;
+  assign tag_o    = tag_q;
+  assign total_o  = total_q;
+  assign obs_o    = {total_q, gen_done_i, gen_phase_i, adv, enter};
+
+`ifdef TC_ASSERT
+  // Lemma 1 seen from one router: no link input ever holds 3 phase packets.
+  always @(posedge clk_i)
+    for (q = 0; q < NumPorts; q = q + 1)
+      if (cnt_q[2*q +: 2] == 2'd3)
+        $error("tc_phase: link input %0d counted 3 phase packets ahead", q);
+`endif
+endmodule
