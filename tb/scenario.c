@@ -433,21 +433,24 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         /* Broadcasts on random trees and an allreduce, then a full barrier that the
          * PEs enter at random cycles: each packet sent before it must reach every
          * destination before the barrier completes there (the full barrier covers the
-         * 2 x depth hops of a tree). Broadcasts after the barrier, and others at
-         * random cycles while it runs. */
+         * 2 x depth hops of a tree), even though a third of the PEs take no packet
+         * for a while, so that packets wait in the routers while the barrier runs.
+         * Broadcasts after the barrier, and others at random cycles while it runs. */
         uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
         int first = s->nexp;
-        for (int i = 0; i < 24; i++) {
-            int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
-            tc_make_bcast(add(s), src, tree, len, tag++, mix(rng++) % 300);
+        for (int i = 0; i < 3 * t->n; i++) {
+            int tree = (int)(mix(rng++) % 8), src = i % t->n, len = 4 + (int)(mix(rng++) % 4);
+            tc_make_bcast(add(s), src, tree, len, tag++, mix(rng++) % 100); /* trees 0-7 have every PE */
         }
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 4, 0, TC_OP_MAX, TC_LANE_32, 1, 0, 100, seed);
         int nbefore = s->nexp;
         for (int k = 0; k < t->n; k++)
-            when[k] = 300 + mix(rng++) % 800;
+            when[k] = 100 + mix(rng++) % 300;
         uint32_t b = tc_add_barrier(s, t, TC_BAR_FULL | TC_BAR_DIAM, 0, when, 0, 0);
         for (int i = first; i < nbefore; i++)
             s->exp[i].before = b;
+        for (int k = 1; k < t->n; k += 3)
+            s->stall[k] = (tc_stall){200, 2000 + mix(rng++) % 1500};
         tag = (uint32_t)s->nexp + 1;
         for (int i = 0; i < 8; i++) { /* in flight during the barrier: no promise */
             int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
