@@ -9,6 +9,7 @@ build/gen_format md > docs/format-tables.md
 build/cosim_$net --scen bcast_leaf --wavedrom docs/timing
 build/cosim_$net --scen allreduce --wavedrom docs/timing
 build/cosim_$net --scen credits --wavedrom docs/timing
+build/cosim_$net --scen barrier --wavedrom docs/timing
 wd=build/npm/node_modules/.bin/wavedrom-cli
 if [ ! -x $wd ]; then
   mkdir -p build/npm

@@ -64,6 +64,7 @@ check "docs/timing/*.json equal the diagrams RTL and C model produce" bash -c \
   "mkdir -p build/timing && build/cosim_$first --scen bcast_leaf --wavedrom build/timing >/dev/null && \
    build/cosim_$first --scen allreduce --wavedrom build/timing >/dev/null && \
    build/cosim_$first --scen credits --wavedrom build/timing >/dev/null && \
+   build/cosim_$first --scen barrier --wavedrom build/timing >/dev/null && \
    for j in docs/timing/*.json; do diff -u \$j build/timing/\$(basename \$j) || exit 1; done"
 check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format md | diff -u docs/format-tables.md -"
 

@@ -470,7 +470,8 @@ static const tc_event *first_event(const tc_evlog *l, int kind, int node, int un
 
 /* The reference pictures of docs/microarchitecture.md, from the scenarios that show
  * each block: bcast_leaf (Broadcaster, VCDown, VCUp at the root), allreduce (the
- * Reducer and the result buffer), credits (the credit block). */
+ * Reducer and the result buffer), credits (the credit block), barrier (the phase
+ * counters). */
 static void write_diagrams(const char *dir, const char *scen, const tc_stim *st, const tc_topo *t,
                            const tc_row *rows, const tc_evlog *l)
 {
@@ -514,6 +515,14 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
                       "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up");
         write_diagram(dir, "result_root", l, root, TC_U_RESULT(np), 1, len,
                       "Result buffer at the root: the allreduce result goes down and to the PE");
+    } else if (!strcmp(scen, "barrier")) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/phase.json", dir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            tc_wavedrom_phase(f, l, root, "Phase counters of one node through a barrier (K = diameter)");
+            fclose(f);
+        }
     } else if (!strcmp(scen, "credits") && (e = first_event(l, TC_EV_ARRIVE, -1, TC_U_REPORT(np), TC_TAG_CREDIT))) {
         const tc_event made = *e;
         write_diagram(dir, "credit_block", l, made.node, made.idx, made.tag, 0,

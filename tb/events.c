@@ -245,6 +245,11 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                         VIOLATION(e, "the result's header is written into the Result buffer as the last contribution's header reaches the Reducer");
                 }
                 break;
+            case TC_EV_PHASE:
+                x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_REPORT(np), 0);
+                if ((e->idx & 4) && (!x || x->cycle != c))
+                    VIOLATION(e, "the phase packet enters the report buffer as the phase counters send it");
+                break;
             case TC_EV_EJ:
                 x = find(g, gn, TC_EV_DELIVER, e->node, -1, 0);
                 if (!x || x->cycle != c + (uint64_t)len)
@@ -254,6 +259,22 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 break;
             }
         }
+    }
+    /* Phase counters with nothing in the fence (a lone barrier): a phase packet or the
+     * completion is written the cycle after the barrier is entered or a phase is
+     * completed. */
+    if (exact) {
+        uint64_t *since = calloc((size_t)l->nodes, sizeof *since);
+        for (size_t i = 0; i < n; i++) {
+            const tc_event *e = &l->ev[i];
+            if (e->kind != TC_EV_PHASE)
+                continue;
+            if ((e->idx & 12) && e->cycle != since[e->node] + 1)
+                VIOLATION(e, "phase packet or completion = barrier entered or phase completed + 1");
+            if (e->idx & 3)
+                since[e->node] = e->cycle;
+        }
+        free(since);
     }
 #undef VIOLATION
     if (bad > 8)
@@ -427,6 +448,84 @@ void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int
         for (int d = 0; d < nd[r]; d++)
             fprintf(f, "%s\"%s\"", d ? "," : "", data[r][d]);
         fprintf(f, "]}%s\n", r + 1 < ROWS ? "," : "");
+    }
+    fprintf(f, "],\n \"head\": {\"text\": \"%s\"}\n}\n", title);
+}
+
+/* The phase counters of one node through one barrier: the request entering, the
+ * phase packets counted from every link input, each phase completed, the node's own
+ * phase packets and the completion for the PE. Idle stretches are drawn as gaps. */
+void tc_wavedrom_phase(FILE *f, const tc_evlog *l, int node, const char *title)
+{
+    enum { W = 256, ROWS = 4 + TC_MAX_PORTS };
+    int np = l->nports, nr = 4 + np, n = 0;
+    uint64_t cyc[W];
+    char rows[ROWS][W + 1], gap[W + 1], name[ROWS][32], lab[ROWS][W][8];
+    int nl[ROWS] = {0};
+    /* every cycle with an event of the barrier, and the one after it */
+    for (size_t i = 0; i < l->n && n < W - 2; i++) {
+        const tc_event *e = &l->ev[i];
+        int ph_in = e->kind == TC_EV_ROUTE && e->idx < 2 * np && (e->idx & 1) == TC_VC_DOWN && (e->tag & TC_TAG_PHASE);
+        if (e->node != node || !(e->kind == TC_EV_PHASE || ph_in))
+            continue;
+        for (uint64_t c = e->cycle ? e->cycle - 1 : 0; c <= e->cycle + 1; c++)
+            if (!n || cyc[n - 1] < c)
+                cyc[n++] = c;
+    }
+    if (!n)
+        return;
+    snprintf(name[0], sizeof name[0], "barrier entered");
+    for (int p = 0; p < np; p++)
+        snprintf(name[1 + p], sizeof name[0], "phase in %s", tc_dir_name((unsigned)p));
+    snprintf(name[1 + np], sizeof name[0], "phase completed");
+    snprintf(name[2 + np], sizeof name[0], "phase packet out");
+    snprintf(name[3 + np], sizeof name[0], "completion to PE");
+    for (int r = 0; r < nr; r++) {
+        memset(rows[r], '0', (size_t)n);
+        rows[r][n] = 0;
+    }
+    for (int k = 0; k < n; k++)
+        gap[k] = k && cyc[k] != cyc[k - 1] + 1;
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < l->n; i++) {
+            const tc_event *e = &l->ev[i];
+            int r = -1;
+            unsigned phase = (e->tag & 0xfff) + 1;
+            if (e->node != node || e->cycle != cyc[k])
+                continue;
+            if (e->kind == TC_EV_ROUTE && e->idx < 2 * np && (e->idx & 1) == TC_VC_DOWN && (e->tag & TC_TAG_PHASE))
+                r = 1 + e->idx / 2;
+            else if (e->kind == TC_EV_PHASE && (e->idx & 1))
+                rows[0][k] = '1';
+            if (e->kind == TC_EV_PHASE && (e->idx & 2))
+                r = 1 + np, phase--; /* phases completed, after this one */
+            if (e->kind == TC_EV_PHASE && (e->idx & 4))
+                r = 2 + np;
+            if (e->kind == TC_EV_PHASE && (e->idx & 8))
+                rows[3 + np][k] = '1';
+            if (r >= 0) {
+                rows[r][k] = '3';
+                snprintf(lab[r][nl[r]++], sizeof lab[0][0], "%u", r == 1 + np ? phase + 1 : phase);
+            }
+        }
+    fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"");
+    for (int k = 0; k < n; k++)
+        fputs(gap[k] ? "|" : k ? "." : "p", f);
+    fprintf(f, "\"},\n");
+    for (int r = 0; r < nr; r++) {
+        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"", name[r]);
+        for (int k = 0; k < n; k++) {
+            char c = rows[r][k];
+            fputc(gap[k] && c == '0' ? '|' : k && c == '0' && rows[r][k - 1] == '0' ? '.' : c, f);
+        }
+        fprintf(f, "\"");
+        if (nl[r]) {
+            fprintf(f, ", \"data\": [");
+            for (int d = 0; d < nl[r]; d++)
+                fprintf(f, "%s\"%s\"", d ? "," : "", lab[r][d]);
+            fprintf(f, "]");
+        }
+        fprintf(f, "}%s\n", r + 1 < nr ? "," : "");
     }
     fprintf(f, "],\n \"head\": {\"text\": \"%s\"}\n}\n", title);
 }

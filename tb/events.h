@@ -64,5 +64,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
 void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title);
 /* Writes the Reducer of one node through one reduce (its contributions' tag). */
 void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int len, const char *title);
+/* Writes the phase counters of one node through the barriers of the log. */
+void tc_wavedrom_phase(FILE *f, const tc_evlog *l, int node, const char *title);
 
 #endif
