@@ -14,11 +14,13 @@ extern "C" {
 typedef struct tc_dut tc_dut;
 
 typedef struct {
-    void (*cfg)(tc_dut *d, int node, int tree, tc_row row); /* before cycle 0 */
+    /* before cycle 0: one cycle writes one tree's row into every router (rows[node]) */
+    void (*cfg)(tc_dut *d, int tree, const tc_row *rows);
     void (*pe_out)(tc_dut *d, int node, tc_pe_out *out);    /* registered outputs */
     void (*pe_in)(tc_dut *d, int node, const tc_pe_in *in);
     void (*step)(tc_dut *d, uint32_t *obs); /* one clock; obs of all nodes, or NULL */
     void (*close)(tc_dut *d);
+    const char *(*fault)(tc_dut *d); /* the first broken invariant the DUT checks itself, or NULL */
 } tc_dut_ops;
 
 struct tc_dut {

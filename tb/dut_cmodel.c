@@ -2,14 +2,15 @@
 
 #include "dut.h"
 
-/* A row a cycle, as through the RTL's configuration port: the credit block's report
- * timer counts those cycles too. */
-static void cm_cfg(tc_dut *d, int node, int tree, tc_row row)
+/* A tree a cycle, as through the RTL's configuration ports: the credit block's
+ * report timer counts those cycles too. */
+static void cm_cfg(tc_dut *d, int tree, const tc_row *rows)
 {
     tc_pe_in idle = {{0, 0, {{0, 0}}}, 0};
-    tc_net_cfg(d->impl, node, tree, row);
-    for (int k = 0; k < d->nodes; k++)
+    for (int k = 0; k < d->nodes; k++) {
+        tc_net_cfg(d->impl, k, tree, rows[k]);
         tc_net_pe_in(d->impl, k, &idle);
+    }
     tc_net_step(d->impl, NULL);
 }
 static void cm_pe_out(tc_dut *d, int node, tc_pe_out *out) { tc_net_pe_out(d->impl, node, out); }
@@ -21,7 +22,9 @@ static void cm_close(tc_dut *d)
     free(d);
 }
 
-static const tc_dut_ops cm_ops = {cm_cfg, cm_pe_out, cm_pe_in, cm_step, cm_close};
+static const char *cm_fault(tc_dut *d) { return tc_net_fault(d->impl); }
+
+static const tc_dut_ops cm_ops = {cm_cfg, cm_pe_out, cm_pe_in, cm_step, cm_close, cm_fault};
 
 tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen)
 {

@@ -33,9 +33,9 @@ template <std::size_t W> bool get_bit(const VlWide<W> &v, int i) { return (v[i >
 
 Rtl *rtl(tc_dut *d) { return static_cast<Rtl *>(d->impl); }
 
-// Two FST time steps per cycle: reset takes steps 0-2, each table row written
-// before the run one cycle, so run cycle t rises at 3 + 2 * rows + 2 t
-// (write_gtkw() in tb/cosim.c relies on it).
+// Two FST time steps per cycle: reset takes steps 0-2, the 16 trees of the table
+// one cycle each, so run cycle t rises at 3 + 32 + 2 t (write_gtkw() in tb/cosim.c
+// relies on it).
 void half_cycle(Rtl *r, int clk)
 {
     r->top->clk_i = clk;
@@ -45,16 +45,19 @@ void half_cycle(Rtl *r, int clk)
     r->time++;
 }
 
-void rtl_cfg(tc_dut *d, int node, int tree, tc_row row)
+void rtl_cfg(tc_dut *d, int tree, const tc_row *rows)
 {
     Rtl *r = rtl(d);
-    r->top->cfg_we_i = 1;
-    r->top->cfg_node_i = (uint16_t)node;
     r->top->cfg_tree_i = (uint8_t)tree;
-    r->top->cfg_row_i = row;
+    for (int n = 0; n < d->nodes; n++) {
+        put_bit(r->top->cfg_we_i, n, true);
+        for (int b = 0; b < TC_ROW_W; b++)
+            put_bit(r->top->cfg_row_i, n * TC_ROW_W + b, (rows[n] >> b) & 1);
+    }
     half_cycle(r, 1);
     half_cycle(r, 0);
-    r->top->cfg_we_i = 0;
+    for (int n = 0; n < d->nodes; n++)
+        put_bit(r->top->cfg_we_i, n, false);
 }
 
 void rtl_pe_out(tc_dut *d, int node, tc_pe_out *out)
@@ -105,7 +108,10 @@ void rtl_close(tc_dut *d)
     std::free(d);
 }
 
-const tc_dut_ops rtl_ops = {rtl_cfg, rtl_pe_out, rtl_pe_in, rtl_step, rtl_close};
+// The RTL's own checks are its assertions: Verilator stops on $error.
+const char *rtl_fault(tc_dut *) { return nullptr; }
+
+const tc_dut_ops rtl_ops = {rtl_cfg, rtl_pe_out, rtl_pe_in, rtl_step, rtl_close, rtl_fault};
 
 } // namespace
 
@@ -147,7 +153,6 @@ extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t e
     d->impl = r;
     r->top->clk_i = 0;
     r->top->rst_ni = 0;
-    r->top->cfg_we_i = 0;
     half_cycle(r, 0);
     half_cycle(r, 1);
     half_cycle(r, 0);

@@ -142,14 +142,34 @@ static int by_tag(const void *a, const void *b)
     const tc_event *x = a, *y = b;
     if (x->tag != y->tag)
         return x->tag < y->tag ? -1 : 1;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
     return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
+}
+
+/* The events of one node in a tag's group (sorted by node, then cycle): [*lo, *hi). */
+static void node_range(const tc_event *g, size_t n, int node, size_t *lo, size_t *hi)
+{
+    size_t a = 0, b = n;
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (g[m].node < node)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *lo = a;
+    for (b = a; b < n && g[b].node == node; b++)
+        ;
+    *hi = b;
 }
 
 static const tc_event *find(const tc_event *g, size_t n, int kind, int node, int idx, int any_vc_port)
 {
-    for (size_t i = 0; i < n; i++)
-        if (g[i].kind == kind && g[i].node == node &&
-            (idx < 0 || g[i].idx == idx || (any_vc_port && g[i].idx >> 1 == idx >> 1)))
+    size_t lo, hi;
+    node_range(g, n, node, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        if (g[i].kind == kind && (idx < 0 || g[i].idx == idx || (any_vc_port && g[i].idx >> 1 == idx >> 1)))
             return &g[i];
     return NULL;
 }
@@ -208,8 +228,10 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 break;
             case TC_EV_ROUTE: {
                 uint64_t last = c;
-                for (size_t k = 0; k < gn; k++)
-                    if (g[k].kind == TC_EV_GRANT && g[k].node == e->node && g[k].src == e->idx) {
+                size_t lo, hi;
+                node_range(g, gn, e->node, &lo, &hi);
+                for (size_t k = lo; k < hi; k++)
+                    if (g[k].kind == TC_EV_GRANT && g[k].src == e->idx) {
                         if (g[k].cycle < c + 1 || (exact && g[k].cycle != c + 1))
                             VIOLATION(&g[k], "grant %s route + 1", exact ? "=" : ">=");
                         if (g[k].cycle + (uint64_t)len > last)
@@ -232,8 +254,10 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                         VIOLATION(e, "eject = grant + 1 + %d", p->ej_lat);
                 } else {
                     int ok = 0;
-                    for (size_t k = 0; k < gn; k++)
-                        ok |= g[k].kind == TC_EV_REDUCE && g[k].node == e->node && g[k].cycle == c + 1;
+                    size_t lo, hi;
+                    node_range(g, gn, e->node, &lo, &hi);
+                    for (size_t k = lo; k < hi; k++)
+                        ok |= g[k].kind == TC_EV_REDUCE && g[k].cycle == c + 1;
                     if (!ok)
                         VIOLATION(e, "Reducer takes the header = grant + 1");
                 }
