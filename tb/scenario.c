@@ -407,6 +407,13 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                 uint64_t from = mix(rng++) % 3000;
                 s->stall[k] = (tc_stall){from, from + mix(rng++) % 2000};
             }
+        /* and a barrier of a random mode that every PE enters after its packets */
+        uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
+        int mode = (int)(mix(rng++) % 4);
+        for (int k = 0; k < t->n; k++)
+            when[k] = mix(rng++) % 4000;
+        tc_add_barrier(s, t, mode, 1 + (int)(mix(rng++) % 8), when, 0, 0);
+        free(when);
     } else if (!strcmp(name, "barrier")) {
         /* every node enters at once, on an empty network */
         s->exact = 1;

@@ -320,6 +320,94 @@ static void test_params(void **state)
     tc_net_free(n);
 }
 
+
+static tc_flit phase_pkt(uint32_t tag)
+{
+    tc_flit h = {{0, 0}};
+    TC_HSET(&h, TYPE, TC_TYPE_PHASE);
+    TC_HSET(&h, TAG, tag);
+    return h;
+}
+
+static unsigned ph_obs(const rig *g, unsigned lsb, unsigned w)
+{
+    return (unsigned)tc_bv_get(g->obs, TC_OBS_PH_LSB(NP) + lsb, w);
+}
+
+/* Phase counters alone: a neighbour that sends a third phase packet ahead breaks
+ * lemma 1 and is refused; a phase packet on VCUp is not carried; a barrier request
+ * with K beyond the counter is refused; a valid one completes when every link has
+ * given one phase packet per phase. */
+static void test_phase_counters(void **state)
+{
+    (void)state;
+    static rig g;
+    setup_rig(&g);
+    tc_flit ph = phase_pkt(0x10000001);
+    int u = UNIT(P_XP, TC_VC_DOWN);
+    for (int i = 0; i < 3; i++) { /* three phase packets from X+, the router not in a barrier */
+        cycle(&g, &ph, P_XP, 0);
+        cycle(&g, NULL, 0, 0); /* RC: counted, or refused */
+        assert_int_equal(ev(&g, u, TC_OBS_U_ROUTE_LSB), 1);
+        assert_int_equal(tc_bv_get(g.obs, (unsigned)u * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4),
+                         i < 2 ? TC_ERR_NONE : TC_ERR_PHASE_AHEAD);
+        cycle(&g, NULL, 0, 0);
+        assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1); /* freed either way: nothing hangs */
+        /* the refusal goes to the PE: an ERROR with the phase packet's tag */
+        assert_int_equal(ev(&g, TC_U_REPORT(NP), TC_OBS_U_ARRIVE_LSB), i == 2);
+    }
+    assert_int_equal(g.r.ph.cnt[P_XP], 2);
+    assert_int_equal(TC_HGET(&g.r.u[TC_U_REPORT(NP)].mem[0], OP), TC_ERR_PHASE_AHEAD);
+    assert_int_equal(TC_HGET(&g.r.u[TC_U_REPORT(NP)].mem[0], TAG), 0x10000001);
+
+    tc_router_in in;
+    memset(&in, 0, sizeof in);
+    in.link[P_YP].valid = 1; /* on VCUp: not carried there */
+    in.link[P_YP].vc = TC_VC_UP;
+    in.link[P_YP].flit = ph;
+    tc_router_cycle(&g.r, &in, g.obs);
+    cycle(&g, NULL, 0, 0);
+    assert_int_equal(tc_bv_get(g.obs, (unsigned)UNIT(P_YP, TC_VC_UP) * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4),
+                     TC_ERR_BAD_TYPE);
+
+    /* the PE asks for K = BAR_KMAX + 1, then for a half-barrier of K = 1 */
+    for (int k = TC_BAR_KMAX + 1; k >= 1; k = k > 1 ? 1 : 0) {
+        memset(&in, 0, sizeof in);
+        in.inj.valid = 1;
+        TC_HSET(&in.inj.flit, TYPE, TC_TYPE_BARRIER);
+        TC_HSET(&in.inj.flit, DST, (unsigned)k);
+        TC_HSET(&in.inj.flit, TAG, 99);
+        tc_router_cycle(&g.r, &in, g.obs);
+        cycle(&g, NULL, 0, 0);
+        assert_int_equal(tc_bv_get(g.obs, (unsigned)BCASTER * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4),
+                         k > 1 ? TC_ERR_BAD_BARRIER : TC_ERR_NONE);
+        assert_int_equal(ph_obs(&g, TC_OBS_P_ENTER_LSB, 1), k == 1);
+        cycle(&g, NULL, 0, 0);
+        assert_int_equal(ph_obs(&g, TC_OBS_P_SEND_LSB, 1), k == 1); /* the first phase packet */
+    }
+    /* X+ already gave 2; the other links give one each: the only phase completes and
+     * no other phase packet is sent */
+    int done = 0, sent = 0;
+    for (int c = 0; c < 40 && !done; c++) {
+        memset(&in, 0, sizeof in);
+        if (c < 3) {
+            in.link[P_XM + c].valid = 1;
+            in.link[P_XM + c].vc = TC_VC_DOWN;
+            in.link[P_XM + c].flit = ph;
+        }
+        for (int p = 0; p < NP; p++)
+            in.cred[p] = 0;
+        tc_router_cycle(&g.r, &in, g.obs);
+        sent += (int)ph_obs(&g, TC_OBS_P_SEND_LSB, 1);
+        done = (int)ph_obs(&g, TC_OBS_P_DONE_LSB, 1);
+    }
+    assert_int_equal(sent, 0);
+    assert_int_equal(done, 1);
+    assert_int_equal(g.r.ph.total, 1);
+    assert_int_equal(g.r.ph.cnt[P_XP], 1); /* one phase ahead of this node, kept */
+    assert_int_equal(g.r.ph.cnt[P_XM], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_route_errors),
         cmocka_unit_test(test_credit_violation),
         cmocka_unit_test(test_reducer),
+        cmocka_unit_test(test_phase_counters),
         cmocka_unit_test(test_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
