@@ -157,8 +157,17 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         n->inj[k * (size_t)n->p.inj_lat + ii] = n->pe_in[k].inj;
         n->ej_cred[k * (size_t)n->p.ej_lat + ei] = n->pe_in[k].ej_cred;
     }
-    for (size_t k = 0; k < nn; k++)
-        tc_router_cycle(&n->r[k], &n->in[k], obs ? obs + k * ow : NULL);
+    /* Without observation records an idle router with no input only ticks its timer. */
+    for (size_t k = 0; k < nn; k++) {
+        const tc_router_in *in = &n->in[k];
+        unsigned any = in->inj.valid | in->ej_cred;
+        for (size_t d = 0; d < np; d++)
+            any |= in->link[d].valid | in->cred[d];
+        if (!obs && !any && tc_router_idle(&n->r[k]))
+            tc_router_idle_cycle(&n->r[k]);
+        else
+            tc_router_cycle(&n->r[k], in, obs ? obs + k * ow : NULL);
+    }
     /* Lemma 1 of seed 000: the phases of neighbours differ by at most 1. */
     for (size_t k = 0; k < nn && !n->fault[0]; k++)
         for (size_t d = 0; d < np; d += 2) {

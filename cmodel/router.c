@@ -98,6 +98,40 @@ static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
     return TC_ERR_NONE;
 }
 
+int tc_router_idle(const tc_router *r)
+{
+    int np = r->nports;
+    const tc_phase *ph = &r->ph;
+    if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->nerr || r->gen_idx || r->report_due || r->inj_cred_q ||
+        ph->send_due || ph->done_due)
+        return 0;
+    for (int u = 0; u < TC_NUNITS(np); u++) {
+        const tc_unit *un = &r->u[u];
+        if (un->wr_idx || un->routed || un->full[un->rd_slot] || un->full[un->wr_slot])
+            return 0;
+    }
+    for (int o = 0; o < TC_NOUTS(np); o++)
+        if (r->o[o].busy || r->o[o].q.valid)
+            return 0;
+    unsigned all_cnt = 1;
+    for (int p = 0; p < np; p++) {
+        if (r->cred_q[p])
+            return 0;
+        all_cnt &= r->ph.cnt[p] != 0;
+    }
+    for (int t = 0; t < TC_TREES; t++)
+        if (r->cred_due[t])
+            return 0;
+    return !(ph->active && all_cnt);
+}
+
+void tc_router_idle_cycle(tc_router *r)
+{
+    unsigned cyc = r->cyc + 1u;
+    r->report_due = cyc == TC_REPORT_CYCLES;
+    r->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
+}
+
 static unsigned rr_pick(unsigned elig, unsigned ptr)
 {
     unsigned hi = elig & ~((1u << ptr) - 1);

@@ -130,5 +130,10 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);
+/* A router with nothing in its buffers, outputs, Reducer input, credit block queue
+ * or phase counters' work list: with no input this cycle, tc_router_cycle() would
+ * only advance the report timer, which tc_router_idle_cycle() does alone. */
+int tc_router_idle(const tc_router *r);
+void tc_router_idle_cycle(tc_router *r);
 
 #endif
