@@ -4,6 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Something arriving at a node after a delay: a link flit and credits at input
+ * `port`, or on the PE side a flit and a credit. */
+typedef struct {
+    uint32_t node;
+    uint8_t port, cred;
+    tc_wire w;
+} tc_arrival;
+
+/* The arrivals due at one cycle modulo the latency: a timing wheel of these per
+ * delay, so a cycle touches only what moves. */
+typedef struct {
+    tc_arrival *a;
+    size_t n, cap;
+} tc_slot;
+
 struct tc_net {
     tc_params p;
     tc_topo topo;
@@ -13,15 +28,49 @@ struct tc_net {
     tc_flit *mem;
     tc_red_entry *red_ent;
     int *nbr;            /* nbr[node * np + port] */
-    tc_router_in *in;    /* inputs gathered for the cycle being evaluated */
-    tc_pe_in *pe_in;     /* what each PE drives this cycle */
-    /* Delay lines, one slot per cycle of latency, indexed by cycle % latency. */
-    tc_wire *link;       /* [node][port][link_lat]: router node's output port */
-    uint8_t *cred;       /* [node][port][link_lat]: credits of router node's input port */
-    tc_wire *inj, *ej;   /* [node][inj_lat], [node][ej_lat] */
-    uint8_t *inj_cred, *ej_cred;
+    tc_router_in *in;    /* inputs of the cycle being evaluated; zero but for nodes in `act` */
+    /* Timing wheels, indexed by cycle % latency: an arrival is written `latency`
+     * cycles before it is due, and every slot is read before it is written again. */
+    tc_slot *link;       /* [link_lat]: flits and credits into router inputs */
+    tc_slot *inj, *ej_c; /* [inj_lat]: PE flits into routers; [ej_lat]: PE credits into routers */
+    tc_slot *ej, *inj_c; /* [ej_lat]: ejected flits to PEs; [inj_lat]: injection credits to PEs */
+    tc_pe_in *pe_in;     /* what each PE drives this cycle (nodes in `staged`, marked by `smark`) */
+    uint32_t *staged;
+    uint64_t *smark;
+    size_t nstaged;
+    tc_pe_out *pe_out;   /* what each PE sees this cycle (nodes in `seen`) */
+    uint32_t *seen;
+    size_t nseen;
+    /* Routers evaluated this cycle (`act`, deduplicated by `mark` = cycle + 1), those
+     * not idle after the last cycle (`busy`), and those evaluated last cycle (`prev`),
+     * whose registered outputs are on the wires now. */
+    uint32_t *act, *busy, *prev;
+    size_t nact, nbusy, nprev;
+    uint64_t *mark;
     char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
+
+static int slot_push(tc_slot *s, tc_arrival a)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        tc_arrival *na = realloc(s->a, cap * sizeof *na);
+        if (!na)
+            return -1;
+        s->a = na;
+        s->cap = cap;
+    }
+    s->a[s->n++] = a;
+    return 0;
+}
+
+static void activate(tc_net *n, uint32_t k)
+{
+    if (n->mark[k] != n->cycle + 1) {
+        n->mark[k] = n->cycle + 1;
+        n->act[n->nact++] = k;
+    }
+}
 
 void tc_params_default(tc_params *p)
 {
@@ -69,15 +118,23 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->red_ent = calloc(nn * TC_TREES * TC_RIDS, sizeof(tc_red_entry));
     n->nbr = malloc(nn * np * sizeof(int));
     n->in = calloc(nn, sizeof *n->in);
+    n->link = calloc((size_t)p->link_lat, sizeof *n->link);
+    n->inj = calloc((size_t)p->inj_lat, sizeof *n->inj);
+    n->inj_c = calloc((size_t)p->inj_lat, sizeof *n->inj_c);
+    n->ej = calloc((size_t)p->ej_lat, sizeof *n->ej);
+    n->ej_c = calloc((size_t)p->ej_lat, sizeof *n->ej_c);
     n->pe_in = calloc(nn, sizeof *n->pe_in);
-    n->link = calloc(nn * np * (size_t)p->link_lat, sizeof(tc_wire));
-    n->cred = calloc(nn * np * (size_t)p->link_lat, 1);
-    n->inj = calloc(nn * (size_t)p->inj_lat, sizeof(tc_wire));
-    n->inj_cred = calloc(nn * (size_t)p->inj_lat, 1);
-    n->ej = calloc(nn * (size_t)p->ej_lat, sizeof(tc_wire));
-    n->ej_cred = calloc(nn * (size_t)p->ej_lat, 1);
-    if (!n->r || !n->mem || !n->red_ent || !n->nbr || !n->in || !n->pe_in || !n->link || !n->cred || !n->inj ||
-        !n->inj_cred || !n->ej || !n->ej_cred) {
+    n->staged = malloc(nn * sizeof *n->staged);
+    n->pe_out = calloc(nn, sizeof *n->pe_out);
+    n->seen = malloc(2 * nn * sizeof *n->seen); /* a flit and a credit each */
+    n->act = malloc(nn * sizeof *n->act);
+    n->busy = malloc(nn * sizeof *n->busy);
+    n->prev = malloc(nn * sizeof *n->prev);
+    n->mark = calloc(nn, sizeof *n->mark);
+    n->smark = calloc(nn, sizeof *n->smark);
+    if (!n->smark || !n->r || !n->mem || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
+        !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
+        !n->mark) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         tc_net_free(n);
         return NULL;
@@ -95,6 +152,13 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     return n;
 }
 
+static void free_wheel(tc_slot *w, int lat)
+{
+    for (int i = 0; w && i < lat; i++)
+        free(w[i].a);
+    free(w);
+}
+
 void tc_net_free(tc_net *n)
 {
     if (!n)
@@ -104,13 +168,20 @@ void tc_net_free(tc_net *n)
     free(n->red_ent);
     free(n->nbr);
     free(n->in);
+    free_wheel(n->link, n->p.link_lat);
+    free_wheel(n->inj, n->p.inj_lat);
+    free_wheel(n->inj_c, n->p.inj_lat);
+    free_wheel(n->ej, n->p.ej_lat);
+    free_wheel(n->ej_c, n->p.ej_lat);
     free(n->pe_in);
-    free(n->link);
-    free(n->cred);
-    free(n->inj);
-    free(n->inj_cred);
-    free(n->ej);
-    free(n->ej_cred);
+    free(n->staged);
+    free(n->pe_out);
+    free(n->seen);
+    free(n->act);
+    free(n->busy);
+    free(n->prev);
+    free(n->mark);
+    free(n->smark);
     free(n);
 }
 
@@ -120,66 +191,127 @@ uint64_t tc_net_cycle(const tc_net *n) { return n->cycle; }
 
 void tc_net_cfg(tc_net *n, int node, int tree, tc_row row) { n->r[node].row[tree] = row; }
 
-void tc_net_pe_out(const tc_net *n, int node, tc_pe_out *out)
+void tc_net_pe_out(const tc_net *n, int node, tc_pe_out *out) { *out = n->pe_out[node]; }
+
+void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in)
 {
-    size_t k = (size_t)node;
-    out->ej = n->ej[k * (size_t)n->p.ej_lat + n->cycle % (uint64_t)n->p.ej_lat];
-    out->inj_cred = n->inj_cred[k * (size_t)n->p.inj_lat + n->cycle % (uint64_t)n->p.inj_lat];
+    uint32_t k = (uint32_t)node;
+    if ((in->inj.valid || in->ej_cred) && n->smark[k] != n->cycle + 1) {
+        n->smark[k] = n->cycle + 1;
+        n->staged[n->nstaged++] = k;
+    }
+    n->pe_in[k] = *in; /* the last call of the cycle counts */
 }
 
-void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in) { n->pe_in[node] = *in; }
+/* Lemma 1 of seed 000: the phases of neighbours differ by at most 1. */
+static void check_lemma1(tc_net *n, uint32_t k)
+{
+    for (int d = 0; d < n->np && !n->fault[0]; d++) {
+        uint32_t j = (uint32_t)n->nbr[(size_t)k * (size_t)n->np + (size_t)d];
+        int16_t diff = (int16_t)(n->r[k].ph.total - n->r[j].ph.total);
+        if (diff > 1 || diff < -1)
+            snprintf(n->fault, sizeof n->fault, "cycle %llu: lemma 1 broken: node %u completed %u phases, its neighbour %u %u",
+                     (unsigned long long)n->cycle, k, n->r[k].ph.total, j, n->r[j].ph.total);
+    }
+}
 
 void tc_net_step(tc_net *n, uint32_t *obs)
 {
-    size_t nn = (size_t)n->topo.n, np = (size_t)n->np, ll = (size_t)n->p.link_lat;
-    size_t li = n->cycle % ll, ii = n->cycle % (uint64_t)n->p.inj_lat, ei = n->cycle % (uint64_t)n->p.ej_lat;
-    size_t ow = (size_t)TC_OBS_WORDS(n->np);
+    size_t nn = (size_t)n->topo.n, np = (size_t)n->np, ow = (size_t)TC_OBS_WORDS(n->np);
+    tc_slot *lk = &n->link[n->cycle % (uint64_t)n->p.link_lat];
+    tc_slot *ij = &n->inj[n->cycle % (uint64_t)n->p.inj_lat], *ic = &n->inj_c[n->cycle % (uint64_t)n->p.inj_lat];
+    tc_slot *ej = &n->ej[n->cycle % (uint64_t)n->p.ej_lat], *ec = &n->ej_c[n->cycle % (uint64_t)n->p.ej_lat];
+    int ok = 1;
 
-    /* Every delay line is read (value of cycle - latency) before it is written. */
-    for (size_t k = 0; k < nn; k++) {
-        tc_router_in *in = &n->in[k];
-        for (size_t d = 0; d < np; d++) {
-            size_t from = (size_t)n->nbr[k * np + d] * np + (d ^ 1);
-            in->link[d] = n->link[from * ll + li];
-            in->cred[d] = n->cred[from * ll + li];
-        }
-        in->inj = n->inj[k * (size_t)n->p.inj_lat + ii];
-        in->ej_cred = n->ej_cred[k * (size_t)n->p.ej_lat + ei];
+    /* 1. What arrives at the routers now, written a latency ago. */
+    n->nact = 0;
+    for (size_t i = 0; i < lk->n; i++) {
+        const tc_arrival *a = &lk->a[i];
+        n->in[a->node].link[a->port] = a->w;
+        n->in[a->node].cred[a->port] = a->cred;
+        activate(n, a->node);
     }
-    for (size_t k = 0; k < nn; k++) {
+    for (size_t i = 0; i < ij->n; i++) {
+        n->in[ij->a[i].node].inj = ij->a[i].w;
+        activate(n, ij->a[i].node);
+    }
+    for (size_t i = 0; i < ec->n; i++) {
+        n->in[ec->a[i].node].ej_cred = ec->a[i].cred;
+        activate(n, ec->a[i].node);
+    }
+    lk->n = ij->n = ec->n = ej->n = ic->n = 0;
+
+    /* 2. What leaves now: the PEs' inputs of this cycle, and the registered outputs
+     *    of the routers evaluated last cycle (no other router drives anything). */
+    for (size_t i = 0; i < n->nstaged; i++) {
+        uint32_t k = n->staged[i];
+        if (n->pe_in[k].inj.valid)
+            ok &= !slot_push(ij, (tc_arrival){k, 0, 0, n->pe_in[k].inj});
+        if (n->pe_in[k].ej_cred)
+            ok &= !slot_push(ec, (tc_arrival){k, 0, n->pe_in[k].ej_cred, {0, 0, {{0, 0}}}});
+        memset(&n->pe_in[k], 0, sizeof n->pe_in[k]);
+    }
+    n->nstaged = 0;
+    for (size_t i = 0; i < n->nprev; i++) {
+        uint32_t k = n->prev[i];
         const tc_router *r = &n->r[k];
-        for (size_t d = 0; d < np; d++) {
-            n->link[(k * np + d) * ll + li] = r->o[d].q;
-            n->cred[(k * np + d) * ll + li] = r->cred_q[d];
-        }
-        n->ej[k * (size_t)n->p.ej_lat + ei] = r->o[TC_O_PE(np)].q;
-        n->inj_cred[k * (size_t)n->p.inj_lat + ii] = r->inj_cred_q;
-        n->inj[k * (size_t)n->p.inj_lat + ii] = n->pe_in[k].inj;
-        n->ej_cred[k * (size_t)n->p.ej_lat + ei] = n->pe_in[k].ej_cred;
+        for (size_t d = 0; d < np; d++)
+            if (r->o[d].q.valid || r->cred_q[d])
+                ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
+        if (r->o[TC_O_PE(np)].q.valid)
+            ok &= !slot_push(ej, (tc_arrival){k, 0, 0, r->o[TC_O_PE(np)].q});
+        if (r->inj_cred_q)
+            ok &= !slot_push(ic, (tc_arrival){k, 0, r->inj_cred_q, {0, 0, {{0, 0}}}});
     }
-    /* Without observation records an idle router with no input only ticks its timer. */
-    for (size_t k = 0; k < nn; k++) {
-        const tc_router_in *in = &n->in[k];
+    if (!ok && !n->fault[0])
+        snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the flits in flight",
+                 (unsigned long long)n->cycle);
+
+    /* 3. Evaluate: with observation records every router; without, those with an
+     *    input, those not idle, and all of them when the report timer wraps. */
+    int all = obs || n->cycle % TC_REPORT_CYCLES == TC_REPORT_CYCLES - 1;
+    for (size_t i = 0; i < n->nbusy; i++)
+        activate(n, n->busy[i]);
+    if (all)
+        for (uint32_t k = 0; k < nn; k++)
+            activate(n, k);
+    n->nbusy = 0;
+    for (size_t i = 0; i < n->nact; i++) {
+        uint32_t k = n->act[i];
+        tc_router *r = &n->r[k];
+        tc_router_in *in = &n->in[k];
+        uint16_t total = r->ph.total;
         unsigned any = in->inj.valid | in->ej_cred;
         for (size_t d = 0; d < np; d++)
             any |= in->link[d].valid | in->cred[d];
-        if (!obs && !any && tc_router_idle(&n->r[k]))
-            tc_router_idle_cycle(&n->r[k]);
+        r->cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
+        if (!obs && !any && tc_router_idle(r))
+            tc_router_idle_cycle(r);
         else
-            tc_router_cycle(&n->r[k], in, obs ? obs + k * ow : NULL);
+            tc_router_cycle(r, in, obs ? obs + k * ow : NULL);
+        memset(in, 0, sizeof *in);
+        if (!tc_router_idle(r))
+            n->busy[n->nbusy++] = k;
+        if (r->ph.total != total)
+            check_lemma1(n, k);
     }
-    /* Lemma 1 of seed 000: the phases of neighbours differ by at most 1. */
-    for (size_t k = 0; k < nn && !n->fault[0]; k++)
-        for (size_t d = 0; d < np; d += 2) {
-            size_t j = (size_t)n->nbr[k * np + d];
-            int16_t diff = (int16_t)(n->r[k].ph.total - n->r[j].ph.total);
-            if (diff > 1 || diff < -1) {
-                snprintf(n->fault, sizeof n->fault, "cycle %llu: lemma 1 broken: node %zu completed %u phases, its neighbour %zu %u",
-                         (unsigned long long)n->cycle, k, n->r[k].ph.total, j, n->r[j].ph.total);
-                break;
-            }
-        }
+    memcpy(n->prev, n->act, n->nact * sizeof *n->act);
+    n->nprev = n->nact;
     n->cycle++;
+
+    /* 4. What the PEs see next cycle, written a latency ago. */
+    for (size_t i = 0; i < n->nseen; i++)
+        memset(&n->pe_out[n->seen[i]], 0, sizeof n->pe_out[0]);
+    n->nseen = 0;
+    tc_slot *ej_now = &n->ej[n->cycle % (uint64_t)n->p.ej_lat], *ic_now = &n->inj_c[n->cycle % (uint64_t)n->p.inj_lat];
+    for (size_t i = 0; i < ej_now->n; i++) {
+        n->pe_out[ej_now->a[i].node].ej = ej_now->a[i].w;
+        n->seen[n->nseen++] = ej_now->a[i].node;
+    }
+    for (size_t i = 0; i < ic_now->n; i++) {
+        n->pe_out[ic_now->a[i].node].inj_cred = ic_now->a[i].cred;
+        n->seen[n->nseen++] = ic_now->a[i].node;
+    }
 }
 
 const char *tc_net_fault(const tc_net *n) { return n->fault[0] ? n->fault : NULL; }
