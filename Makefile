@@ -42,6 +42,9 @@ $(B)/libtc.a: $(CMODEL_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
 $(B)/libtb.a: $(TB_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
+$(B)/tcnet: tools/tcnet.c $(B)/libtc.a $(HDRS)
+	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a
+
 $(B)/tcsim: $(B)/libtb.a $(B)/tb/dut_none.o $(B)/libtc.a
 	$(CC) -o $@ $(B)/tb/dut_none.o $(B)/libtb.a $(B)/libtc.a
 $(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%.c=$(B)/san/%.o)
@@ -79,7 +82,7 @@ $(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.
 	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_$(1).log 2>&1 \
 	  || { tail -30 $(B)/obj_$(1).log; exit 1; }
 endef
-$(foreach n,$(NETS),$(eval $(call NET_RULES,$(n))))
+$(foreach n,$(sort $(NETS) 8x8),$(eval $(call NET_RULES,$(n))))
 
 # The ALU alone, Verilated, against the C ALU (make alu-check N=1000000).
 $(B)/alu_check: $(ALU_SRC) rtl/tc_format.vh tb/alu_rtl.cpp tb/alu_rtl.h $(B)/tb/alu_check.o $(B)/libtb.a $(B)/libtc.a | deps
@@ -102,7 +105,7 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps docs print-nets alu-check regress
+.PHONY: sim test lint wave clean deps docs print-nets alu-check regress bench
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -121,6 +124,11 @@ lint: rtl/tc_format.vh | deps
 
 test: | deps
 	@bash sim/test.sh
+
+# make bench: simulation speed of the C model and of the Verilated 8x8 torus, into
+# docs/bench.md (the 8x8 build takes about half an hour the first time).
+bench: $(B)/tcsim $(B)/cosim_8x8 | deps
+	@bash sim/bench.sh
 
 docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
 	@bash sim/docs.sh

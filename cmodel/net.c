@@ -47,6 +47,7 @@ struct tc_net {
     uint32_t *act, *busy, *prev;
     size_t nact, nbusy, nprev;
     uint64_t *mark;
+    uint64_t *flits;     /* [node][port]: flits sent on each link */
     char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
 
@@ -132,7 +133,8 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->prev = malloc(nn * sizeof *n->prev);
     n->mark = calloc(nn, sizeof *n->mark);
     n->smark = calloc(nn, sizeof *n->smark);
-    if (!n->smark || !n->r || !n->mem || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
+    n->flits = calloc(nn * np, sizeof *n->flits);
+    if (!n->smark || !n->flits || !n->r || !n->mem || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
         !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
         !n->mark) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
@@ -182,10 +184,12 @@ void tc_net_free(tc_net *n)
     free(n->prev);
     free(n->mark);
     free(n->smark);
+    free(n->flits);
     free(n);
 }
 
 const tc_topo *tc_net_topo(const tc_net *n) { return &n->topo; }
+const tc_params *tc_net_params(const tc_net *n) { return &n->p; }
 int tc_net_nports(const tc_net *n) { return n->np; }
 uint64_t tc_net_cycle(const tc_net *n) { return n->cycle; }
 
@@ -256,8 +260,10 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         uint32_t k = n->prev[i];
         const tc_router *r = &n->r[k];
         for (size_t d = 0; d < np; d++)
-            if (r->o[d].q.valid || r->cred_q[d])
+            if (r->o[d].q.valid || r->cred_q[d]) {
                 ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
+                n->flits[k * np + d] += r->o[d].q.valid;
+            }
         if (r->o[TC_O_PE(np)].q.valid)
             ok &= !slot_push(ej, (tc_arrival){k, 0, 0, r->o[TC_O_PE(np)].q});
         if (r->inj_cred_q)
@@ -315,3 +321,11 @@ void tc_net_step(tc_net *n, uint32_t *obs)
 }
 
 const char *tc_net_fault(const tc_net *n) { return n->fault[0] ? n->fault : NULL; }
+
+size_t tc_net_pe_active(const tc_net *n, const uint32_t **nodes)
+{
+    *nodes = n->seen;
+    return n->nseen;
+}
+
+uint64_t tc_net_link_flits(const tc_net *n, int node, int port) { return n->flits[(size_t)node * (size_t)n->np + (size_t)port]; }

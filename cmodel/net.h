@@ -38,6 +38,7 @@ void tc_params_default(tc_params *p);
 tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen);
 void tc_net_free(tc_net *n);
 const tc_topo *tc_net_topo(const tc_net *n);
+const tc_params *tc_net_params(const tc_net *n);
 int tc_net_nports(const tc_net *n);
 /* Writes one routing-table row of one node (the RTL's configuration port). */
 void tc_net_cfg(tc_net *n, int node, int tree, tc_row row);
@@ -51,5 +52,10 @@ uint64_t tc_net_cycle(const tc_net *n);
 /* The first broken invariant of the network (lemma 1: the barrier phases of
  * neighbours differ by at most 1), or NULL. */
 const char *tc_net_fault(const tc_net *n);
+/* The nodes whose PE sees a flit or a credit this cycle (tc_net_pe_out() is zero for
+ * all others; a node may be listed twice). */
+size_t tc_net_pe_active(const tc_net *n, const uint32_t **nodes);
+/* Flits node has sent on its link output port since reset. */
+uint64_t tc_net_link_flits(const tc_net *n, int node, int port);
 
 #endif

@@ -1,6 +1,6 @@
 # Tools the build needs, from Debian 12's packages. As root they are installed;
 # otherwise the build stops with the apt-get line to run.
-APT_PKGS := gcc g++ make zlib1g-dev verilator iverilog yosys libcmocka-dev
+APT_PKGS := gcc g++ make zlib1g-dev verilator iverilog yosys libcmocka-dev time
 deps:
 	@missing=""; \
 	for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -567,9 +567,10 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
             fprintf(stderr, "%s\n", err);
             return 1;
         }
+        sd[nd].noobs = o->fast == 1; /* the RTL alone, for speed */
         nd++;
     }
-    for (int k = o->fast == 2 ? 0 : 1; k < 2 && !o->fst; k++) {
+    for (int k = o->fast == 2 ? 0 : 1; k < 2 && !o->fst && !(o->use_rtl && o->fast); k++) {
         if (!(sd[nd].dut = tc_dut_cmodel(&p, err, sizeof err))) {
             fprintf(stderr, "%s\n", err);
             return 1;
@@ -731,7 +732,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                "  max latency %6" PRIu64 "  (%s)\n",
                fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat,
                o->fast == 2 ? "C model without observation = with" : nd == 2 ? "RTL = C model"
-               : o->fast ? "C model, deliveries only" : sd[0].dut->name);
+               : o->fast ? (o->use_rtl ? "RTL, deliveries only" : "C model, deliveries only") : sd[0].dut->name);
         if (o->wavedrom && !fail)
             write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &ref->log);
         for (size_t i = 0; o->events_node >= 0 && i < ref->log.n; i++)
@@ -803,7 +804,7 @@ int main(int argc, char **argv)
             for (int k = 0; tc_scenario_names[k]; k++)
                 puts(tc_scenario_names[k]);
             return 0;
-        } else if (!strcmp(a, "--fast") && !o.use_rtl) {
+        } else if (!strcmp(a, "--fast")) { /* with RTL: the RTL alone */
             o.fast = 1;
             continue;
         } else if (!strcmp(a, "--fast-check") && !o.use_rtl) {

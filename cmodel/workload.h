@@ -1,0 +1,52 @@
+/* Workloads for the network simulator (tools/tcnet.c): collective operations run
+ * one after another on a tc_net, with PE models that inject under credits and take
+ * every ejected packet at once. Operation i+1 starts the cycle after operation i
+ * has completed at every node that receives something from it. */
+#ifndef TC_WORKLOAD_H
+#define TC_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "net.h"
+
+typedef enum {
+    TC_WL_BCAST,        /* the root's PE of `tree` broadcasts `len` data flits */
+    TC_WL_REDUCE,       /* every Pe node of `tree` contributes; the result goes to `dst` */
+    TC_WL_ALLREDUCE,    /* ... the result goes to every Pe node */
+    TC_WL_BARRIER,      /* every PE enters a multiphase barrier (`bar_mode`, `bar_k`) */
+    TC_WL_TREE_BARRIER, /* an allreduce without data (AND) on `tree` */
+    TC_WL_ALLGATHER,    /* every PE broadcasts `len` flits, node k on tree k % 16 */
+    TC_WL_KINDS
+} tc_wl_kind;
+
+typedef struct {
+    tc_wl_kind kind;
+    int tree, len, op, lane, dst;
+    int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
+    int repeat;          /* operations, back to back */
+    uint64_t max_cycles; /* give up (an error) after this many cycles */
+} tc_workload;
+
+typedef struct {
+    uint64_t start, end;  /* first injection, last delivery (cycle) */
+    uint64_t deliveries;
+} tc_op_result;
+
+typedef struct {
+    tc_op_result *op;     /* [repeat] */
+    uint64_t *node_done;  /* [repeat][nodes]: the cycle node had all it gets from op (0: nothing) */
+    uint64_t cycles;      /* simulated */
+    uint64_t errors;      /* ERROR packets the PEs received */
+    char msg[256];        /* the first error, or why the run stopped */
+} tc_wl_result;
+
+extern const char *const tc_wl_names[TC_WL_KINDS];
+
+/* Runs w on n (its routing table written); progress(ctx, done, total) is called now
+ * and then if not NULL. 0 if every operation completed without error reports;
+ * otherwise -1 and res->msg says why. Free res with tc_wl_result_free(). */
+int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res,
+              void (*progress)(void *ctx, int done, int total), void *ctx);
+void tc_wl_result_free(tc_wl_result *res);
+
+#endif
