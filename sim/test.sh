@@ -26,7 +26,7 @@ unit() { # BIN: counts the cmocka test cases of one binary
 
 echo "== golden-model unit tests"
 UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
-make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san \
+make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet \
   build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
 for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
 
@@ -46,6 +46,13 @@ for net in $NETS; do
     grep -qE '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" || { echo "FAIL  cosim_$net seed $seed: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/cosim_${net}_$seed.log"; }
     grep -q '^FAIL' "$LOGDIR/cosim_${net}_$seed.log" && sed -n '/MISMATCH\|violated\|lost\|duplicate\|waveform/p' "$LOGDIR/cosim_${net}_$seed.log" | head -20 | sed 's/^/      /'
     count_lines "$LOGDIR/cosim_${net}_$seed.log"
+  done
+  # The network simulator's PEs and workloads give the latencies that the RTL gave.
+  for pair in bcast:bcast_root allreduce:allreduce barrier:barrier tree_barrier:tree_barrier; do
+    rtl=$(awk -v s=${pair#*:} '$1 == "PASS" && $3 == s { for (i = 1; i < NF; i++) if ($i == "latency") print $(i + 1) }' \
+          "$LOGDIR/cosim_${net}_1.log")
+    sim=$(build/tcnet topo=$net workload=${pair%%:*} progress=off | awk '/latency per operation/ { print $6 }')
+    check "tcnet $net ${pair%%:*}: $sim cycles, as the RTL (${pair#*:}: $rtl)" test -n "$rtl" -a "$sim" = "$rtl"
   done
 done
 
