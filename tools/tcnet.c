@@ -145,8 +145,12 @@ static int read_config(const char *path)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tcnet [CONFIG_FILE] [key=value ...]\n\nkeys (default):\n");
-    for (size_t i = 0; i < NKEYS; i++)
-        fprintf(f, "  %-11s %-10s %s\n", keys[i].key, keys[i].def[0] ? keys[i].def : "\"\"", keys[i].help);
+    for (size_t i = 0; i < NKEYS; i++) {
+        fprintf(f, "  %-11s %-10s %s", keys[i].key, keys[i].def[0] ? keys[i].def : "\"\"", keys[i].help);
+        for (int e = 0; keys[i].enums && keys[i].enums[e]; e++)
+            fprintf(f, "%s%s", e ? " | " : ": ", keys[i].enums[e]);
+        fputc('\n', f);
+    }
 }
 
 static void progress(void *ctx, int done, int total)
