@@ -332,6 +332,8 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             continue;
         for (int u = 0; u < nu; u++) {
             const tc_unit *un = &r->u[u];
+            if (!un->routed || !((un->pend >> o) & 1))
+                continue;
             unsigned vc = o >= np ? 0 : un->out_vc;
             /* Bubble flow control: a copy that enters a ring (new dimension, new VC,
              * injection) leaves one slot free there for the packets already in it.
@@ -342,7 +344,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             /* a result goes up only with a credit of its parent (credit block) */
             unsigned up_ok = u != TC_U_RESULT(np) || o >= np || un->out_vc != TC_VC_UP ||
                              r->up_cred[TC_HGET(head_flit(r, u, 0), TREE)];
-            if (un->routed && ((un->pend >> o) & 1) && op->cred[vc] >= (cont ? 1u : 2u) && up_ok)
+            if (op->cred[vc] >= (cont ? 1u : 2u) && up_ok)
                 elig |= 1u << u;
         }
         if (elig)
@@ -496,15 +498,16 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         for (int t = 0; t < TC_TREES; t++)
             r->gen_data[t / 8].w[(t % 8) / 4] |= (uint64_t)r->done[t] << (16 * (t % 4));
     }
-    for (int t = 0; t < TC_TREES; t++) {
-        unsigned got = 0, sent = 0, res_now = r_hdr && r_last && r_tree == (unsigned)t;
-        for (int u = 0; u < 2 * np; u++) /* credits from the parent */
-            got += ((route_ev >> u) & 1) && !rerr[u] && TC_HGET(head_flit(r, u, 0), TYPE) == TC_TYPE_CREDIT &&
-                   TC_HGET(head_flit(r, u, 0), TREE) == (unsigned)t;
-        for (int o = 0; o < np; o++)
-            sent += grant_u[o] == (unsigned)TC_U_RESULT(np) && r->u[TC_U_RESULT(np)].out_vc == TC_VC_UP &&
-                    TC_HGET(head_flit(r, TC_U_RESULT(np), 0), TREE) == (unsigned)t;
-        r->up_cred[t] = (uint8_t)(r->up_cred[t] + TC_CREDIT_EVERY * got - sent);
+    unsigned got[TC_TREES] = {0}, sent = 0, any = (r_hdr && r_last) || gen_credit;
+    for (int u = 0; u < 2 * np; u++) /* credits from the parent */
+        if (((route_ev >> u) & 1) && !rerr[u] && TC_HGET(head_flit(r, u, 0), TYPE) == TC_TYPE_CREDIT)
+            got[TC_HGET(head_flit(r, u, 0), TREE)]++, any = 1;
+    for (int o = 0; o < np; o++) /* results sent to the parent */
+        sent += grant_u[o] == (unsigned)TC_U_RESULT(np) && r->u[TC_U_RESULT(np)].out_vc == TC_VC_UP;
+    unsigned sent_tree = sent ? TC_HGET(head_flit(r, TC_U_RESULT(np), 0), TREE) : TC_TREES;
+    for (int t = 0; t < TC_TREES && (any || sent); t++) {
+        unsigned res_now = r_hdr && r_last && r_tree == (unsigned)t;
+        r->up_cred[t] = (uint8_t)(r->up_cred[t] + TC_CREDIT_EVERY * got[t] - (sent_tree == (unsigned)t ? sent : 0));
         unsigned since = r->since[t] + res_now, due = r->cred_due[t] - (gen_credit && cred_tree == (unsigned)t);
         if (since == TC_CREDIT_EVERY) {
             since = 0;
