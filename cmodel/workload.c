@@ -12,6 +12,7 @@ const char *const tc_wl_names[TC_WL_KINDS] = {"bcast", "reduce", "allreduce", "b
 typedef struct {
     tc_flit pkt[TC_SLOT_FLITS];
     int nflits, sent, credits, rx;
+    int more; /* packets to send after this one (a broadcast split into packets) */
     uint32_t expect, got;
     uint8_t rx_type;
     uint32_t rx_tag;
@@ -35,6 +36,7 @@ static void make_pkt(pe_state *pe, int type, int node, int tree, int len, uint32
         pe->pkt[f].w[0] = pe->pkt[f].w[1] = (uint64_t)node * 0x9e3779b97f4a7c15ull + (uint64_t)f;
     pe->nflits = len + 1;
     pe->sent = 0;
+    pe->more = 0;
 }
 
 /* Sets up operation i: every sender's packet and every node's expected count.
@@ -60,8 +62,15 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
         }
         make_pkt(&pe[root], TC_TYPE_BCAST, root, tree, w->len, tag);
         senders[(*nsend)++] = (uint32_t)root;
+        if (w->packets > 1) { /* M bytes in packets of len flits, back to back */
+            if (w->len == 0) {
+                snprintf(msg, mlen, "a broadcast split into %d packets needs len >= 1", w->packets);
+                return -1;
+            }
+            pe[root].more = w->packets - 1;
+        }
         for (int k = 0; k < t->n; k++)
-            pe[k].expect = pe_of(rows, k, tree) && k != root;
+            pe[k].expect = (pe_of(rows, k, tree) && k != root) * (uint32_t)(w->packets > 1 ? w->packets : 1);
         break;
     case TC_WL_REDUCE:
     case TC_WL_ALLREDUCE:
@@ -203,10 +212,15 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                 in[k].inj.flit = p->pkt[p->sent++];
                 if (!in[k].ej_cred) /* else listed already, with its credit */
                     touched[nt++] = k;
-                if (p->sent == p->nflits)
-                    send[s] = send[--nsend];
-                else
+                if (p->sent == p->nflits && p->more) { /* the next packet of the same broadcast */
+                    p->more--;
+                    p->sent = 0;
                     s++;
+                } else if (p->sent == p->nflits) {
+                    send[s] = send[--nsend];
+                } else {
+                    s++;
+                }
             }
             for (size_t a = 0; a < nt; a++) {
                 tc_net_pe_in(n, (int)touched[a], &in[touched[a]]);

@@ -35,6 +35,7 @@ static const key_spec keys[] = {
     {"workload", "allreduce", "operation", 0, 0, wl_names},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
+    {"bytes", "0", "bcast: M bytes from the root, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
     {"op", "0", "reduce operation, TC_OP_* of cmodel/format.def (0 = sum)", 0, 9, NULL},
     {"lane", "0", "reduce lane width: 0 = 32-bit, 1 = 64-bit", 0, 1, NULL},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
@@ -254,6 +255,8 @@ int main(int argc, char **argv)
     w.bar_mode = (eval_("barrier", modes) ? TC_BAR_FULL : 0) | (ival("barrier_k") ? 0 : TC_BAR_DIAM);
     w.bar_k = (int)ival("barrier_k");
     w.repeat = (int)ival("repeat");
+    if (ival("bytes") && w.len)
+        w.packets = (int)((ival("bytes") + 16 * w.len - 1) / (16 * w.len));
     w.max_cycles = (uint64_t)ival("max_cycles");
     if ((w.kind == TC_WL_REDUCE || w.kind == TC_WL_ALLREDUCE) && w.len > p.red_flits) {
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
