@@ -132,6 +132,22 @@ void tc_router_idle_cycle(tc_router *r)
     r->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
 }
 
+/* A header of a packet this router makes itself (credit block, phase counters). */
+static tc_flit make_hdr(unsigned type, unsigned tree, unsigned rid, unsigned len, unsigned op, unsigned src, unsigned dst,
+                        uint32_t tag)
+{
+    tc_flit h = {{0, 0}};
+    TC_HSET(&h, TYPE, type);
+    TC_HSET(&h, TREE, tree);
+    TC_HSET(&h, RID, rid);
+    TC_HSET(&h, LEN, len);
+    TC_HSET(&h, OP, op);
+    TC_HSET(&h, SRC, src);
+    TC_HSET(&h, DST, dst);
+    TC_HSET(&h, TAG, tag);
+    return h;
+}
+
 static unsigned rr_pick(unsigned elig, unsigned ptr)
 {
     unsigned hi = elig & ~((1u << ptr) - 1);
@@ -253,34 +269,18 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         rep.flit = r->gen_data[r->gen_idx - 1];
     } else if (gen_phase) {
         rep.valid = 1;
-        TC_HSET(&rep.flit, TYPE, TC_TYPE_PHASE);
-        TC_HSET(&rep.flit, SRC, r->id);
-        TC_HSET(&rep.flit, DST, ph->total);
-        TC_HSET(&rep.flit, TAG, TC_TAG_PHASE | (uint32_t)r->id << 12 | (ph->total & 0xfffu));
+        rep.flit = make_hdr(TC_TYPE_PHASE, 0, 0, 0, 0, r->id, ph->total, TC_TAG_PHASE | (uint32_t)r->id << 12 | (ph->total & 0xfffu));
     } else if (gen_done) {
         rep.valid = 1;
-        TC_HSET(&rep.flit, TYPE, TC_TYPE_BARRIER);
-        TC_HSET(&rep.flit, OP, ph->mode);
-        TC_HSET(&rep.flit, SRC, r->id);
-        TC_HSET(&rep.flit, DST, ph->target);
-        TC_HSET(&rep.flit, TAG, ph->tag);
+        rep.flit = make_hdr(TC_TYPE_BARRIER, 0, 0, 0, ph->mode, r->id, ph->target, ph->tag);
     } else if (gen_report || gen_credit) {
         rep.valid = 1;
-        TC_HSET(&rep.flit, TYPE, gen_report ? TC_TYPE_REPORT : TC_TYPE_CREDIT);
-        TC_HSET(&rep.flit, TREE, gen_credit ? cred_tree : 0);
-        TC_HSET(&rep.flit, LEN, gen_report ? 2 : 0);
-        TC_HSET(&rep.flit, SRC, r->id);
-        TC_HSET(&rep.flit, TAG, (gen_report ? TC_TAG_REPORT : TC_TAG_CREDIT) | (uint32_t)r->id << 12 | r->seq);
+        rep.flit = make_hdr(gen_report ? TC_TYPE_REPORT : TC_TYPE_CREDIT, gen_credit ? cred_tree : 0, 0, gen_report ? 2 : 0,
+                            0, r->id, 0, (gen_report ? TC_TAG_REPORT : TC_TAG_CREDIT) | (uint32_t)r->id << 12 | r->seq);
     } else if (pop) {
         const tc_errrec *x = &r->errq[0];
         rep.valid = 1;
-        TC_HSET(&rep.flit, TYPE, TC_TYPE_ERROR);
-        TC_HSET(&rep.flit, TREE, x->tree);
-        TC_HSET(&rep.flit, RID, x->rid);
-        TC_HSET(&rep.flit, OP, x->code);
-        TC_HSET(&rep.flit, SRC, r->id);
-        TC_HSET(&rep.flit, DST, (unsigned)x->unit | (unsigned)r->lost << 8);
-        TC_HSET(&rep.flit, TAG, x->tag);
+        rep.flit = make_hdr(TC_TYPE_ERROR, x->tree, x->rid, 0, x->code, r->id, (unsigned)x->unit | (unsigned)r->lost << 8, x->tag);
     }
 
     /* Evaluate: which unit each input flit writes, route decisions, frees. */

@@ -389,6 +389,38 @@ void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, i
     fprintf(f, "],\n \"head\": {\"text\": \"%s\", \"tick\": %llu}\n}\n", title, (unsigned long long)lo);
 }
 
+/* Writes a diagram whose idle cycles are cut out: the clock with a gap mark where
+ * cycles were left out, then every row ('.' repeats an x or a 0, '|' marks the gap
+ * on a row that stays the same) with its data labels. */
+static void write_cut(FILE *f, int n, const char *gap, int nrows, const char *const *names, const char *const *rows,
+                      const char *const *const *data, const int *ndata, const char *title)
+{
+    fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"");
+    for (int k = 0; k < n; k++)
+        fputs(gap[k] ? "|" : k ? "." : "p", f);
+    fprintf(f, "\"},\n");
+    for (int r = 0; r < nrows; r++) {
+        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"", names[r]);
+        for (int k = 0; k < n; k++) {
+            char c = rows[r][k];
+            if (gap[k] && (c == 'x' || c == '0' || c == '.') && (c == '.' || c == rows[r][k - 1]))
+                c = '|';
+            else if (k && c != '.' && c == rows[r][k - 1] && (c == 'x' || c == '0'))
+                c = '.';
+            fputc(c, f);
+        }
+        fprintf(f, "\"");
+        if (ndata[r]) {
+            fprintf(f, ", \"data\": [");
+            for (int d = 0; d < ndata[r]; d++)
+                fprintf(f, "%s\"%s\"", d ? "," : "", data[r][d]);
+            fprintf(f, "]");
+        }
+        fprintf(f, "}%s\n", r + 1 < nrows ? "," : "");
+    }
+    fprintf(f, "],\n \"head\": {\"text\": \"%s\"}\n}\n", title);
+}
+
 /* The Reducer of one node through one reduce (all contributions with this tag):
  * each contribution's grant on the Reducer's output, its flits into the Reducer,
  * what the Reducer does with each (count, ALU, partial memory) and the result
@@ -454,26 +486,11 @@ void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int
             }
         }
     }
-    fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"");
-    for (int k = 0; k < n; k++)
-        fputs(gap[k] ? "|" : k ? "." : "p", f);
-    fprintf(f, "\"},\n");
-    for (int r = 0; r < ROWS; r++) {
-        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"", names[r]);
-        for (int k = 0; k < n; k++) {
-            char c = rows[r][k];
-            if (gap[k] && (c == 'x' || c == '0' || c == '.') && (c == '.' || c == rows[r][k - 1]))
-                c = '|';
-            else if (k && c != '.' && c == rows[r][k - 1] && (c == 'x' || c == '0'))
-                c = '.';
-            fputc(c, f);
-        }
-        fprintf(f, "\", \"data\": [");
-        for (int d = 0; d < nd[r]; d++)
-            fprintf(f, "%s\"%s\"", d ? "," : "", data[r][d]);
-        fprintf(f, "]}%s\n", r + 1 < ROWS ? "," : "");
-    }
-    fprintf(f, "],\n \"head\": {\"text\": \"%s\"}\n}\n", title);
+    const char *rp[ROWS];
+    const char *const *dp[ROWS];
+    for (int r = 0; r < ROWS; r++)
+        rp[r] = rows[r], dp[r] = data[r];
+    write_cut(f, n, gap, ROWS, names, rp, dp, nd, title);
 }
 
 /* The phase counters of one node through one barrier: the request entering, the
@@ -532,24 +549,12 @@ void tc_wavedrom_phase(FILE *f, const tc_evlog *l, int node, const char *title)
                 snprintf(lab[r][nl[r]++], sizeof lab[0][0], "%u", r == 1 + np ? phase + 1 : phase);
             }
         }
-    fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"");
-    for (int k = 0; k < n; k++)
-        fputs(gap[k] ? "|" : k ? "." : "p", f);
-    fprintf(f, "\"},\n");
+    const char *rp[ROWS], *np_[ROWS], *lp[ROWS][W];
+    const char *const *dp[ROWS];
     for (int r = 0; r < nr; r++) {
-        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"", name[r]);
-        for (int k = 0; k < n; k++) {
-            char c = rows[r][k];
-            fputc(gap[k] && c == '0' ? '|' : k && c == '0' && rows[r][k - 1] == '0' ? '.' : c, f);
-        }
-        fprintf(f, "\"");
-        if (nl[r]) {
-            fprintf(f, ", \"data\": [");
-            for (int d = 0; d < nl[r]; d++)
-                fprintf(f, "%s\"%s\"", d ? "," : "", lab[r][d]);
-            fprintf(f, "]");
-        }
-        fprintf(f, "}%s\n", r + 1 < nr ? "," : "");
+        rp[r] = rows[r], np_[r] = name[r], dp[r] = lp[r];
+        for (int d = 0; d < nl[r]; d++)
+            lp[r][d] = lab[r][d];
     }
-    fprintf(f, "],\n \"head\": {\"text\": \"%s\"}\n}\n", title);
+    write_cut(f, n, gap, nr, np_, rp, dp, nl, title);
 }
