@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../cmodel/net.h"
+#include "../cmodel/p2p.h"
 #include "../cmodel/workload.h"
 
 typedef struct {
@@ -21,6 +22,7 @@ typedef struct {
 static const char *const wl_names[] = {"bcast", "reduce", "allreduce", "barrier", "tree_barrier", "allgather", NULL};
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
+static const char *const impls[] = {"hw", "p2p", NULL};
 
 static const key_spec keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
@@ -33,6 +35,8 @@ static const key_spec keys[] = {
     {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly, every PE) or a file", 1, 0, NULL},
     {"workload", "allreduce", "operation", 0, 0, wl_names},
+    {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
+    {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
     {"bytes", "0", "bcast: M bytes from the root, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
@@ -265,7 +269,31 @@ int main(int argc, char **argv)
     double t1 = now_s();
     time_t start = time(NULL);
     tc_wl_result res;
-    int rc = tc_wl_run(n, rows, &w, &res, eval_("progress", onoff) ? progress : NULL, &start);
+    int rc;
+    if (eval_("impl", impls)) { /* the point-to-point baseline: one operation, timed alone */
+        tc_p2p m;
+        if (tc_p2p_init(&m, &p, (uint64_t)ival("sw_overhead"), err, sizeof err)) {
+            fprintf(stderr, "tcnet: %s\n", err);
+            return 2;
+        }
+        memset(&res, 0, sizeof res);
+        res.op = calloc((size_t)w.repeat, sizeof *res.op);
+        res.node_done = calloc((size_t)w.repeat * (size_t)t->n, sizeof *res.node_done);
+        for (int i = 0; i < w.repeat; i++) {
+            res.op[i].start = res.cycles;
+            int root = w.dst; /* the reduce's target, or the tree's root */
+            for (int k = 0; k < t->n && w.kind != TC_WL_REDUCE; k++)
+                if (TC_RGET(TC_ROWP(rows, k, w.tree), VALID) && TC_RGET(TC_ROWP(rows, k, w.tree), ROOT))
+                    root = k;
+            res.op[i].end = res.cycles + tc_p2p_collective(&m, w.kind, w.len, root, res.node_done + (size_t)i * (size_t)t->n);
+            res.op[i].deliveries = (uint64_t)t->n;
+            res.cycles = res.op[i].end + 1;
+        }
+        tc_p2p_free(&m);
+        rc = 0;
+    } else {
+        rc = tc_wl_run(n, rows, &w, &res, eval_("progress", onoff) ? progress : NULL, &start);
+    }
     double t2 = now_s();
 
     /* the table */
