@@ -3,7 +3,8 @@
 # model (build/tcsim --fast: every node enters at cycle 0 on an empty network, the
 # latency is until the last PE has the completion), beside the formulas of seed 000
 # and the tree's lower bound. Writes docs/barrier.md (table) and docs/barrier.svg
-# (plot). Usage: sim/barrier.sh [largest node count, default 32768]
+# (plot, sim/plots.py) from docs/barrier.csv. Usage: sim/barrier.sh [largest node count,
+# default 32768]
 set -eu
 cd "$(dirname "$0")/.."
 max=${1:-32768}
@@ -49,52 +50,13 @@ BEGIN {
   a2a = max(n ^ (dim + 1) / 4, N - 1) + hop * k + I + E
   wins = dim * (hop / 2 + inc) < max(n ^ dim / 4, N - 1) ? "yes" : "no"
   printf "| %s | %d | %d | %d | %d | %d | %d | %d | %s |\n", $1, N, k, $3, f, $4, bound, a2a, wins
-}' "$rows" >docs/barrier.md
+  printf "%s,%d,%d,%d,%d,%d,%d,%d,%s\n", $1, N, k, $3, f, $4, bound, a2a, wins >csv
+}' csv=docs/barrier.csv "$rows" >docs/barrier.md
+sed -i '1i torus,nodes,K,multiphase,formula,tree,tree_bound,a2a,multiphase_wins_6' docs/barrier.csv
 echo "" >>docs/barrier.md
 echo "![barrier latency against node count](barrier.svg)" >>docs/barrier.md
+echo "" >>docs/barrier.md
+echo "Data: [barrier.csv](barrier.csv)." >>docs/barrier.md
 
-# The plot: cycles against log2(nodes); 3D filled marks, 4D open marks.
-awk -v L=$LINK -v I=$INJ -v E=$EJ '
-function X(n) { return 70 + (log(n) / log(2) - 3) / 13 * 560 }
-function Y(c) { return 360 - c / ymax * 320 }
-BEGIN { ymax = 5000; hop = L + 1; inc = 5 }
-{
-  split($1, s, "x"); dim = length(s); k = 0
-  for (i = 1; i <= dim; i++) k += int(s[i] / 2)
-  d[NR] = dim; N[NR] = $2; mp[NR] = $3; tr[NR] = $4
-  f[NR] = k * (hop + inc) + I + E; b[NR] = I + E + 2 * k * L
-}
-END {
-  printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"700\" height=\"420\" font-family=\"sans-serif\" font-size=\"12\">\n"
-  printf "<rect width=\"700\" height=\"420\" fill=\"white\"/>\n"
-  printf "<text x=\"350\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">Barrier latency (cycles of 2 ns) against nodes</text>\n"
-  for (c = 0; c <= ymax; c += 1000) {
-    printf "<line x1=\"70\" x2=\"630\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>", Y(c), Y(c)
-    printf "<text x=\"64\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", Y(c) + 4, c
-  }
-  for (p = 3; p <= 16; p++) {
-    printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"40\" y2=\"360\" stroke=\"#eee\"/>", X(2 ^ p), X(2 ^ p)
-    printf "<text x=\"%.1f\" y=\"376\" text-anchor=\"middle\">%d</text>\n", X(2 ^ p), 2 ^ p
-  }
-  printf "<text x=\"350\" y=\"396\" text-anchor=\"middle\">nodes (3D tori: filled marks, 4D: open marks)</text>\n"
-  split("#1f77b4 #1f77b4 #d62728 #d62728", col, " ")
-  for (dd = 3; dd <= 4; dd++) {
-    dash = dd == 4 ? " stroke-dasharray=\"5,3\"" : ""
-    for (ser = 1; ser <= 2; ser++) { # formula lines: multiphase, tree bound
-      pts = ""
-      for (r = 1; r <= NR; r++) if (d[r] == dd) pts = pts sprintf("%.1f,%.1f ", X(N[r]), Y(ser == 1 ? f[r] : b[r]))
-      printf "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"%s\"/>\n", col[ser * 2 - 1], dash, pts
-    }
-    for (r = 1; r <= NR; r++) if (d[r] == dd) {
-      fill1 = dd == 3 ? col[1] : "white"; fill2 = dd == 3 ? col[3] : "white"
-      printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\"/>\n", X(N[r]), Y(mp[r]), fill1, col[1]
-      printf "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\" stroke=\"%s\"/>\n", X(N[r]) - 4, Y(tr[r]) - 4, fill2, col[3]
-    }
-  }
-  printf "<circle cx=\"90\" cy=\"52\" r=\"4\" fill=\"%s\"/><text x=\"100\" y=\"56\">multiphase barrier, measured</text>\n", col[1]
-  printf "<line x1=\"82\" x2=\"98\" y1=\"70\" y2=\"70\" stroke=\"%s\" stroke-width=\"1.5\"/><text x=\"100\" y=\"74\">K(lat_hop + lat_inc) + lat_inj + lat_ej (seed 000)</text>\n", col[1]
-  printf "<rect x=\"86\" y=\"84\" width=\"8\" height=\"8\" fill=\"%s\"/><text x=\"100\" y=\"92\">tree barrier (allreduce, no data), measured</text>\n", col[3]
-  printf "<line x1=\"82\" x2=\"98\" y1=\"106\" y2=\"106\" stroke=\"%s\" stroke-width=\"1.5\"/><text x=\"100\" y=\"110\">tree lower bound t_inj + t_ej + 2 D t_link</text>\n", col[3]
-  printf "</svg>\n"
-}' "$rows" >docs/barrier.svg
-echo "barrier: docs/barrier.md, docs/barrier.svg ($(wc -l <"$rows") tori)"
+/usr/bin/python3 sim/plots.py barrier
+echo "barrier: docs/barrier.md, docs/barrier.csv, docs/barrier.svg ($(wc -l <"$rows") tori)"

@@ -43,7 +43,7 @@ END {
   print "with 1 us of it the ratio passes 6x from a few hundred nodes on. The barrier gains"
   print "most (a dissemination barrier has log2 N rounds of N messages each). All-gather is"
   print "the exception: through the trees every PE ejects N - 1 packets of 3 flits, and the"
-  print "hardware PE's ejection buffer (16 packets, credits returned over PCIe, 300 cycles a"
+  print "ejection buffer of the hardware PE (16 packets, credits returned over PCIe, 300 cycles a"
   print "round trip) bounds it, while the p2p model has no such credit loop and moves the"
   print "data in fewer, longer packets; seed 001 gains on all-gather only inside a whole"
   print "application (SpMV, up to 28%), which this does not model.\n"
@@ -54,5 +54,7 @@ END {
     print "|---|---|---|---|---|---|---|"
     printf "%s\n", line[w[i]]
   }
+  print "![hardware against point-to-point collectives](p2p.svg)"
 }' "$csv" >docs/p2p.md
-echo "p2p: docs/p2p.md, $csv"
+/usr/bin/python3 sim/plots.py p2p
+echo "p2p: docs/p2p.md, $csv, docs/p2p.svg"

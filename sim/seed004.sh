@@ -72,4 +72,5 @@ END {
   print "shortens G: with Slots = 8, 4096 bytes in packets of 112 take 2429 cycles instead of"
   print "6841 (36 cycles a packet: `build/tcnet topo=16x16 workload=bcast bytes=4096 len=7 slots=8`)."
 }' "$csv" >docs/seed004.md
-echo "seed004: docs/seed004.md, $csv"
+/usr/bin/python3 sim/plots.py seed004
+echo "seed004: docs/seed004.md, $csv, docs/seed004.svg"

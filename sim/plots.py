@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The figures of docs/ from the CSV data beside them (make bench): barrier variants,
+hardware against point-to-point collectives, the seed 004 packet-size sweep."""
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+plt.rcParams["svg.hashsalt"] = "torcoll"  # the same bytes every run
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+
+
+def rows(name):
+    with open(os.path.join(DOCS, name), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def save(fig, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(DOCS, name), metadata={"Date": None})
+    plt.close(fig)
+    print("plots: docs/" + name)
+
+
+def dims(torus):
+    return len(torus.split("x"))
+
+
+def barrier():
+    data = rows("barrier.csv")
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for d, mark in ((3, "o"), (4, "s")):
+        r = [x for x in data if dims(x["torus"]) == d]
+        n = [int(x["nodes"]) for x in r]
+        ax.plot(n, [int(x["multiphase"]) for x in r], mark, color="C0", label=f"multiphase, {d}D, measured")
+        ax.plot(n, [int(x["formula"]) for x in r], "-" if d == 3 else "--", color="C0",
+                label=f"K(lat_hop+lat_inc)+lat_inj+lat_ej, {d}D")
+        ax.plot(n, [int(x["tree"]) for x in r], mark, color="C3", mfc="none", label=f"tree barrier, {d}D, measured")
+        ax.plot(n, [int(x["tree_bound"]) for x in r], "-" if d == 3 else "--", color="C3",
+                label=f"tree bound t_inj+t_ej+2D t_link, {d}D")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("nodes")
+    ax.set_ylabel("cycles (2 ns)")
+    ax.set_title("Barrier latency, every node entering at cycle 0")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    save(fig, "barrier.svg")
+
+
+def p2p():
+    data = rows("p2p.csv")
+    ops = ["bcast", "reduce", "allreduce", "barrier"]
+    fig, axes = plt.subplots(2, 2, figsize=(9, 6.5), sharex=True)
+    for ax, op in zip(axes.flat, ops):
+        for d, mark in ((3, "o"), (4, "s")):
+            r = [x for x in data if x["workload"] == op and dims(x["torus"]) == d]
+            n = [int(x["nodes"]) for x in r]
+            ax.plot(n, [int(x["hw"]) for x in r], mark + "-", color="C0", label=f"hardware {d}D")
+            ax.plot(n, [int(x["p2p"]) for x in r], mark + "--", color="C1", label=f"point-to-point {d}D")
+            ax.plot(n, [int(x["p2p_sw500"]) for x in r], mark + ":", color="C2", label=f"p2p + 1 us/step {d}D")
+        ax.set_title(op)
+        ax.set_xscale("log", base=2)
+        ax.grid(alpha=0.3)
+        ax.set_ylabel("cycles (2 ns)")
+    for ax in axes[1]:
+        ax.set_xlabel("nodes")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("Collective latency: the hardware subnet against software over unicast")
+    save(fig, "p2p.svg")
+
+
+def seed004():
+    data = rows("seed004.csv")
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for i, m in enumerate(sorted({int(x["bytes"]) for x in data})):
+        r = [x for x in data if int(x["bytes"]) == m]
+        size = [16 * int(x["len"]) for x in r]
+        ax.plot(size, [int(x["measured"]) for x in r], "o", color=f"C{i}", label=f"M = {m} B, measured")
+        ax.plot(size, [float(x["model"]) for x in r], "-", color=f"C{i}", label=f"M = {m} B, model")
+    ax.set_yscale("log")
+    ax.set_xlabel("packet data m (bytes)")
+    ax.set_ylabel("cycles (2 ns)")
+    ax.set_title("Broadcast of M bytes in packets of m bytes, 16x16 torus")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3, which="both")
+    save(fig, "seed004.svg")
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or ["barrier", "p2p", "seed004"]:
+        globals()[name]()
