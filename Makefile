@@ -105,7 +105,7 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps docs print-nets alu-check regress bench
+.PHONY: sim test lint wave clean deps deps-bench docs print-nets alu-check regress bench
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -125,10 +125,14 @@ lint: rtl/tc_format.vh | deps
 test: | deps
 	@bash sim/test.sh
 
-# make bench: simulation speed of the C model and of the Verilated 8x8 torus, into
-# docs/bench.md (the 8x8 build takes about half an hour the first time).
-bench: $(B)/tcsim $(B)/cosim_8x8 | deps
+# make bench: simulation speed of the C model and of the Verilated 8x8 torus
+# (docs/bench.md; the 8x8 build takes about half an hour the first time), the
+# barriers, the point-to-point baseline and the seed 004 sweep with their plots.
+bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 | deps-bench
 	@bash sim/bench.sh
+	@bash sim/barrier.sh
+	@bash sim/p2p.sh
+	@bash sim/seed004.sh
 
 docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
 	@bash sim/docs.sh

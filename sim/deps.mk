@@ -1,9 +1,10 @@
 # Tools the build needs, from Debian 12's packages. As root they are installed;
 # otherwise the build stops with the apt-get line to run.
-APT_PKGS := gcc g++ make zlib1g-dev verilator iverilog yosys libcmocka-dev time
-deps:
+APT_PKGS   := gcc g++ make zlib1g-dev verilator iverilog yosys libcmocka-dev
+APT_BENCH  := time python3-matplotlib
+define install_missing
 	@missing=""; \
-	for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -12,3 +13,8 @@ deps:
 	    echo "missing tools; run: sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
+endef
+deps:
+	$(call install_missing,$(APT_PKGS))
+deps-bench: deps
+	$(call install_missing,$(APT_BENCH))
