@@ -323,7 +323,7 @@ int main(int argc, char **argv)
            done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi, done_ops ? ns * (double)sum / done_ops : 0.0);
     printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 ")\n", res.cycles, flits,
            busiest);
-    printf("  set-up %.2f s, run %.2f s: %.1f M node-cycles/s\n", t1 - t0, t2 - t1,
+    printf("  set-up %.3f s, run %.3f s: %.1f M node-cycles/s\n", t1 - t0, t2 - t1,
            (double)t->n * (double)res.cycles / (t2 - t1 > 1e-9 ? t2 - t1 : 1e-9) / 1e6);
     if (rc)
         fprintf(stderr, "tcnet: %s\n", res.msg);
