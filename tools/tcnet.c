@@ -33,7 +33,9 @@ static const key_spec keys[] = {
     {"slots", "2", "packet slots per VC buffer and in the PEGroup FIFO", 2, 8, NULL},
     {"pe_credits", "16", "packets the PE's ejection buffer holds", 1, 255, NULL},
     {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
-    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly, every PE) or a file", 1, 0, NULL},
+    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
+    {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
+    {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
@@ -226,8 +228,27 @@ int main(int argc, char **argv)
     const tc_topo *t = tc_net_topo(n);
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
     if (!strcmp(sval("table"), "planner")) {
-        for (int tree = 0; tree < TC_TREES; tree++)
-            tc_plan_tree(t, rows, tree, (int)((long)tree * t->n / TC_TREES), NULL);
+        uint8_t *pe = malloc((size_t)t->n);
+        uint64_t rng = (uint64_t)ival("seed") * 0x9e3779b97f4a7c15ull + 1;
+        for (int tree = 0; tree < TC_TREES; tree++) {
+            int root = (int)((long)tree * t->n / TC_TREES), far = root, fd = 0;
+            for (int k = 0; k < t->n; k++) { /* xorshift: a member with the given chance */
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                pe[k] = rng % 100 < (uint64_t)ival("members");
+                int c[TC_MAX_DIMS], cr[TC_MAX_DIMS], h = 0;
+                tc_coords(t, k, c);
+                tc_coords(t, root, cr);
+                for (int d = 0; d < TC_MAX_DIMS; d++) {
+                    int off = (c[d] - cr[d] + t->size[d]) % t->size[d];
+                    h += off < t->size[d] - off ? off : t->size[d] - off;
+                }
+                if (h > fd)
+                    fd = h, far = k;
+            }
+            pe[root] = pe[far] = 1; /* every tree keeps a sender and a receiver */
+            tc_plan_tree(t, rows, tree, root, pe);
+        }
+        free(pe);
     } else {
         FILE *f = fopen(sval("table"), "r");
         if (!f) {
