@@ -105,7 +105,7 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench docs print-nets alu-check regress bench
+.PHONY: sim test lint wave clean deps deps-bench deps-synth docs print-nets alu-check regress bench synth
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -133,6 +133,11 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 | deps-bench
 	@bash sim/barrier.sh
 	@bash sim/p2p.sh
 	@bash sim/seed004.sh
+
+# make synth: Yosys onto OSU 0.18 um and OpenSTA with constraints/tc_router.sdc,
+# per block, into docs/synth.md.
+synth: rtl/tc_format.vh | deps-synth
+	@bash sim/synth.sh
 
 docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
 	@bash sim/docs.sh

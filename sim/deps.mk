@@ -2,6 +2,7 @@
 # otherwise the build stops with the apt-get line to run.
 APT_PKGS   := gcc g++ make zlib1g-dev verilator iverilog yosys libcmocka-dev
 APT_BENCH  := time python3-matplotlib
+APT_SYNTH  := qflow-tech-osu018 opensta
 define install_missing
 	@missing=""; \
 	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -18,3 +19,5 @@ deps:
 	$(call install_missing,$(APT_PKGS))
 deps-bench: deps
 	$(call install_missing,$(APT_BENCH))
+deps-synth: deps
+	$(call install_missing,$(APT_SYNTH))

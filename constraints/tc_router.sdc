@@ -1,0 +1,23 @@
+# Timing constraints of the router and of each of its blocks (read by OpenSTA in
+# `make synth`, sim/synth.sh). Units: ns, pF (the OSU 0.18 um library).
+
+# The router clock: 500 MHz (seed 001, the 2013 "Angara" router chip), 2 ns.
+create_clock -name clk -period 2.0 [get_ports clk_i]
+set_clock_uncertainty 0.05 [get_clocks clk]
+
+# Link, PE and configuration ports are registered at the far end (the link and PCIe
+# delay lines of tc_torus, a neighbour's buffer): each side gets 20% of the cycle.
+set data_in [lsearch -inline -all -not -exact [all_inputs] [get_ports clk_i]]
+set_input_delay 0.4 -clock clk $data_in
+set_output_delay 0.4 -clock clk [all_outputs]
+set_driving_cell -lib_cell INVX1 $data_in
+set_load 0.02 [all_outputs]
+
+# The reset is asynchronous, released synchronously outside the router.
+if {![catch {get_ports rst_ni}]} {
+  set_false_path -from [get_ports rst_ni]
+}
+# obs_o is the simulation observation port: no logic reads it in a chip.
+if {![catch {get_ports obs_o*} obs] && [llength $obs] > 0} {
+  set_false_path -to $obs
+}
