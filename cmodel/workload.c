@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const tc_wl_names[TC_WL_KINDS] = {"bcast", "reduce", "allreduce", "barrier", "tree_barrier",
-                                              "allgather"};
+const char *const tc_wl_names[TC_WL_KINDS + 1] = {"bcast", "reduce", "allreduce", "barrier", "tree_barrier",
+                                                  "allgather", NULL};
 
 /* One PE: the packet of the current operation it has to send, its credits, the
  * packet it is receiving, and what it still expects. */

@@ -41,7 +41,7 @@ typedef struct {
     char msg[256];        /* the first error, or why the run stopped */
 } tc_wl_result;
 
-extern const char *const tc_wl_names[TC_WL_KINDS];
+extern const char *const tc_wl_names[TC_WL_KINDS + 1]; /* NULL at the end */
 
 /* Runs w on n (its routing table written); progress(ctx, done, total) is called now
  * and then if not NULL. 0 if every operation completed without error reports;

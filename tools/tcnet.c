@@ -19,7 +19,6 @@ typedef struct {
     const char *const *enums; /* or NULL */
 } key_spec;
 
-static const char *const wl_names[] = {"bcast", "reduce", "allreduce", "barrier", "tree_barrier", "allgather", NULL};
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
@@ -36,7 +35,7 @@ static const key_spec keys[] = {
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
     {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
-    {"workload", "allreduce", "operation", 0, 0, wl_names},
+    {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
@@ -267,7 +266,7 @@ int main(int argc, char **argv)
             tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
 
     tc_workload w = {0};
-    w.kind = (tc_wl_kind)eval_("workload", wl_names);
+    w.kind = (tc_wl_kind)eval_("workload", tc_wl_names);
     w.tree = (int)ival("tree");
     w.len = (int)ival("len");
     w.op = (int)ival("op");
