@@ -107,7 +107,7 @@ int tc_router_idle(const tc_router *r)
         return 0;
     for (int u = 0; u < TC_NUNITS(np); u++) {
         const tc_unit *un = &r->u[u];
-        if (un->wr_idx || un->routed || un->full[un->rd_slot] || un->full[un->wr_slot])
+        if (un->wr_idx || un->routed || un->full[un->rd_slot]) /* a FIFO: any full slot means the head is */
             return 0;
     }
     for (int o = 0; o < TC_NOUTS(np); o++)

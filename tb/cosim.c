@@ -443,16 +443,19 @@ static void write_gtkw(const char *gtkw, const char *fst, int node, int np, uint
     fclose(f);
 }
 
+static FILE *open_diagram(const char *dir, const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.json", dir, file);
+    return fopen(path, "w");
+}
+
 /* One reference picture: the passage of tag through one unit of one node. */
 static void write_diagram(const char *dir, const char *file, const tc_evlog *l, int node, int unit, uint32_t tag,
                           int len, const char *title)
 {
-    char path[512];
-    if (node < 0 || unit < 0)
-        return;
-    snprintf(path, sizeof path, "%s/%s.json", dir, file);
-    FILE *f = fopen(path, "w");
-    if (!f)
+    FILE *f;
+    if (node < 0 || unit < 0 || !(f = open_diagram(dir, file)))
         return;
     tc_wavedrom(f, l, node, unit, tag, len, title);
     fclose(f);
@@ -505,9 +508,7 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
                               "VCUp at the root: a child's contribution into the Reducer");
                 break;
             }
-        char path[512];
-        snprintf(path, sizeof path, "%s/reducer.json", dir);
-        FILE *f = fopen(path, "w");
+        FILE *f = open_diagram(dir, "reducer");
         if (f) {
             tc_wavedrom_reducer(f, l, root, 1, len, "Reducer at the root: every contribution of one allreduce");
             fclose(f);
@@ -517,9 +518,7 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
         write_diagram(dir, "result_root", l, root, TC_U_RESULT(np), 1, len,
                       "Result buffer at the root: the allreduce result goes down and to the PE");
     } else if (!strcmp(scen, "barrier")) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/phase.json", dir);
-        FILE *f = fopen(path, "w");
+        FILE *f = open_diagram(dir, "phase");
         if (f) {
             tc_wavedrom_phase(f, l, root, "Phase counters of one node through a barrier (K = diameter)");
             fclose(f);

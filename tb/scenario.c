@@ -432,10 +432,12 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         uint32_t b = 0;
         /* a broadcast from tree 0's root just before the first, a half-barrier: its
          * paths are at most K = diameter hops, so it must reach every PE first */
-        tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag++, 0);
-        for (int i = 0; i < 4; i++)
+        tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag, 0);
+        for (int i = 0; i < 4; i++) {
             b = tc_add_barrier(s, t, mode[i], diameter(t) + i % 2, NULL, 0, b);
-        s->exp[0].before = 2;
+            if (i == 0)
+                s->exp[tag - 1].before = b;
+        }
     } else if (!strcmp(name, "barrier_traffic")) {
         /* Broadcasts on random trees and an allreduce, then a full barrier that the
          * PEs enter at random cycles: each packet sent before it must reach every
