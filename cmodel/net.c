@@ -141,13 +141,11 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
         tc_net_free(n);
         return NULL;
     }
-    int diam = 0;
-    for (int d = 0; d < t.ndims; d++)
-        diam += t.size[d] / 2;
+    int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
         tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->mem + k * per,
                         n->red_ent + k * TC_TREES * TC_RIDS);
-        n->r[k].diam = (uint16_t)(diam ? diam : 1);
+        n->r[k].diam = (uint16_t)diam;
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }

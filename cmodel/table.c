@@ -268,3 +268,11 @@ void tc_table_write(const tc_topo *t, const tc_row *rows, FILE *f)
             fputc('\n', f);
         }
 }
+
+int tc_tree_root(const tc_topo *t, const tc_row *rows, int tree)
+{
+    for (int k = 0; k < t->n; k++)
+        if (TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), ROOT))
+            return k;
+    return -1;
+}

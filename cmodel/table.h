@@ -22,6 +22,8 @@ tc_row tc_row_make(int root, int toroot, int pe, unsigned dirs);
  * and err names the tree, the node and the rule. */
 int tc_tree_validate(const tc_topo *t, const tc_row *rows, int tree, char *err, size_t errlen);
 int tc_table_validate(const tc_topo *t, const tc_row *rows, char *err, size_t errlen);
+/* The root node of tree, or -1 if no node is its root. */
+int tc_tree_root(const tc_topo *t, const tc_row *rows, int tree);
 
 /* Builds a dimension-ordered (X, Y, Z, W) tree rooted at root into rows[*][tree]:
  * pe[node] != 0 for the nodes whose PE takes part (pe == NULL: every node). Branches

@@ -70,3 +70,34 @@ const char *tc_coord_name(const tc_topo *t, int node, char *buf, size_t len)
         snprintf(buf + o, len - o, ")");
     return buf;
 }
+
+int tc_hops(const tc_topo *t, int a, int b)
+{
+    int ca[TC_MAX_DIMS], cb[TC_MAX_DIMS], h = 0;
+    tc_coords(t, a, ca);
+    tc_coords(t, b, cb);
+    for (int d = 0; d < TC_MAX_DIMS; d++) {
+        int s = t->size[d], off = (cb[d] - ca[d] + s) % s;
+        h += off <= s / 2 ? off : s - off;
+    }
+    return h;
+}
+
+int tc_farthest(const tc_topo *t, int from)
+{
+    int best = from, bh = 0;
+    for (int k = 0; k < t->n; k++) {
+        int h = tc_hops(t, from, k);
+        if (h > bh)
+            best = k, bh = h;
+    }
+    return best;
+}
+
+int tc_diameter(const tc_topo *t)
+{
+    int d = 0;
+    for (int i = 0; i < TC_MAX_DIMS; i++)
+        d += t->size[i] / 2;
+    return d ? d : 1;
+}

@@ -22,5 +22,11 @@ int tc_neighbour(const tc_topo *t, int node, int dir);
 /* "3x4x2" style name, and "(x,y)" style coordinates, into buf. */
 const char *tc_topo_name(const tc_topo *t, char *buf, size_t len);
 const char *tc_coord_name(const tc_topo *t, int node, char *buf, size_t len);
+/* Hops between two nodes (the shorter way round every ring); the node farthest from
+ * `from` (the lowest id of those); the diameter, at least 1 (K of a barrier that
+ * names none, and the depth of a dimension-ordered tree). */
+int tc_hops(const tc_topo *t, int a, int b);
+int tc_farthest(const tc_topo *t, int from);
+int tc_diameter(const tc_topo *t);
 
 #endif

@@ -46,13 +46,11 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
 {
     uint32_t tag = (uint32_t)i + 1;
     long due = 0;
-    int root = -1, tree = w->kind == TC_WL_ALLGATHER ? 0 : w->tree;
+    int tree = w->kind == TC_WL_ALLGATHER ? 0 : w->tree, root = tc_tree_root(t, rows, tree);
     *nsend = 0;
     for (int k = 0; k < t->n; k++) {
         pe[k].nflits = 0;
         pe[k].expect = pe[k].got = 0;
-        if (TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), ROOT))
-            root = k;
     }
     switch (w->kind) {
     case TC_WL_BCAST:

@@ -21,27 +21,6 @@ static uint64_t mix(uint64_t x)
 
 static int tree_root(const tc_topo *t, int tree) { return (int)(((long)tree * t->n) / TC_TREES); }
 
-/* Hop distance on the torus, the tree depth a dimension-ordered tree gives a node. */
-static int hops(const tc_topo *t, int a, int b)
-{
-    int ca[TC_MAX_DIMS], cb[TC_MAX_DIMS], h = 0;
-    tc_coords(t, a, ca);
-    tc_coords(t, b, cb);
-    for (int d = 0; d < TC_MAX_DIMS; d++) {
-        int s = t->size[d], off = (cb[d] - ca[d] + s) % s;
-        h += off <= s / 2 ? off : s - off;
-    }
-    return h;
-}
-
-static int farthest(const tc_topo *t, int from)
-{
-    int best = from;
-    for (int k = 0; k < t->n; k++)
-        if (hops(t, from, k) > hops(t, from, best))
-            best = k;
-    return best;
-}
 
 void tc_default_table(const tc_topo *t, tc_row *rows)
 {
@@ -55,7 +34,7 @@ void tc_default_table(const tc_topo *t, tc_row *rows)
             members += pe[k];
         if (tree == 15 || members < 2) { /* every tree has a sender and a receiver */
             pe[root] = 1;
-            pe[farthest(t, root)] = 1;
+            pe[tc_farthest(t, root)] = 1;
         }
         tc_plan_tree(t, rows, tree, root, pe);
     }
@@ -151,14 +130,6 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
     return tag;
 }
 
-static int diameter(const tc_topo *t)
-{
-    int d = 0;
-    for (int i = 0; i < TC_MAX_DIMS; i++)
-        d += t->size[i] / 2;
-    return d ? d : 1;
-}
-
 static tc_pkt *barrier_request(tc_stim *s, int node, int mode, int k, uint32_t tag, uint64_t cycle)
 {
     tc_pkt *p = add_pkt(s);
@@ -179,7 +150,7 @@ uint32_t tc_add_barrier(tc_stim *s, const tc_topo *t, int mode, int k, const uin
 {
     tc_expect *e = add_exp(s);
     uint32_t tag = (uint32_t)s->nexp;
-    int kk = mode & TC_BAR_DIAM ? diameter(t) : k;
+    int kk = mode & TC_BAR_DIAM ? tc_diameter(t) : k;
     e->src = -1; /* the completion leaves every router with its own SRC */
     e->nflits = 1;
     TC_HSET(&e->flit[0], TYPE, TC_TYPE_BARRIER);
@@ -189,6 +160,15 @@ uint32_t tc_add_barrier(tc_stim *s, const tc_topo *t, int mode, int k, const uin
     for (int n = 0; n < t->n; n++)
         barrier_request(s, n, mode, k, tag, cycle ? cycle[n] : at)->after = after;
     return tag;
+}
+
+/* The packet node sends with tag (its contribution to a reduce), or NULL. */
+static tc_pkt *contribution(tc_stim *s, int node, uint32_t tag)
+{
+    for (int i = 0; i < s->npkt; i++)
+        if (s->pkt[i].node == node && TC_HGET(&s->pkt[i].flit[0], TAG) == tag)
+            return &s->pkt[i];
+    return NULL;
 }
 
 static void expect_err(tc_stim *s, uint32_t tag, int node, int err)
@@ -229,11 +209,11 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag, 0);
     } else if (!strcmp(name, "bcast_leaf")) {
         s->exact = 1;
-        tc_make_bcast(add(s), farthest(t, tree_root(t, 0)), 0, 2, tag, 0);
+        tc_make_bcast(add(s), tc_farthest(t, tree_root(t, 0)), 0, 2, tag, 0);
     } else if (!strcmp(name, "transit")) {
         int root = tree_root(t, 15);
         tc_make_bcast(add(s), root, 15, 3, tag++, 0);
-        tc_make_bcast(add(s), farthest(t, root), 15, 1, tag++, 1500);
+        tc_make_bcast(add(s), tc_farthest(t, root), 15, 1, tag++, 1500);
         for (int i = 0; i < 4; i++) {
             int src = member(t, rows, 8 + i, &rng);
             tc_make_bcast(add(s), src, 8 + i, i, tag++, 3000 + 40u * (unsigned)i);
@@ -304,7 +284,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
     } else if (!strcmp(name, "bad_reduce")) {
         /* 1. A leaf's contribution names another op: its parent reports the mismatch
          *    and every PE gets the result marked POISON. */
-        int leaf = -1, inner = -1, far = farthest(t, tree_root(t, 15));
+        int leaf = -1, inner = -1, far = tc_farthest(t, tree_root(t, 15));
         for (int k = 0; k < t->n; k++) {
             tc_row r = TC_ROWP(rows, k, 0);
             if (!TC_RGET(r, DIRS) && leaf < 0)
@@ -315,42 +295,38 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         if (inner < 0)
             inner = tree_root(t, 0);
         uint32_t bad = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 1, TC_OP_SUM, TC_LANE_32, 1, 0, 0, seed);
-        for (int i = 0; i < s->npkt; i++)
-            if (s->pkt[i].node == leaf && TC_HGET(&s->pkt[i].flit[0], TAG) == bad)
-                TC_HSET(&s->pkt[i].flit[0], OP, TC_OP_MAX);
+        tc_pkt *p;
+        if ((p = contribution(s, leaf, bad)))
+            TC_HSET(&p->flit[0], OP, TC_OP_MAX);
         s->exp[bad - 1].poison = 1;
         expect_err(s, bad, -1, TC_ERR_MISMATCH);
         /* 2. A PE contributes twice to one ReduceId: the second is ignored and
          *    reported; the reduce completes with the right result. */
         uint32_t twice = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 1, 2, TC_OP_XOR, TC_LANE_64, 2, 0, 600, seed + 1);
-        for (int i = 0; i < s->npkt; i++)
-            if (s->pkt[i].node == inner && TC_HGET(&s->pkt[i].flit[0], TAG) == twice) {
-                tc_pkt copy = s->pkt[i];
-                uint32_t again = (uint32_t)s->nexp + 1; /* a tag of its own, to follow it */
-                tc_expect *x = add_exp(s);
-                x->none = 1;
-                x->nflits = copy.nflits;
-                TC_HSET(&copy.flit[0], TAG, again);
-                *add_pkt(s) = copy;
-                expect_err(s, again, inner, TC_ERR_RID_REUSE);
-                break;
-            }
+        if ((p = contribution(s, inner, twice))) {
+            tc_pkt copy = *p;
+            uint32_t again = (uint32_t)s->nexp + 1; /* a tag of its own, to follow it */
+            tc_expect *x = add_exp(s);
+            x->none = 1;
+            x->nflits = copy.nflits;
+            TC_HSET(&copy.flit[0], TAG, again);
+            *add_pkt(s) = copy;
+            expect_err(s, again, inner, TC_ERR_RID_REUSE);
+        }
         /* 3. An unknown operation is refused at injection; that reduce never completes,
          *    and the next reduce on the tree still does. */
         uint32_t unk = tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 15, 3, TC_OP_SUM, TC_LANE_32, 1, far, 1200, seed + 2);
-        for (int i = 0; i < s->npkt; i++)
-            if (s->pkt[i].node == far && TC_HGET(&s->pkt[i].flit[0], TAG) == unk)
-                TC_HSET(&s->pkt[i].flit[0], OP, 13);
+        if ((p = contribution(s, far, unk)))
+            TC_HSET(&p->flit[0], OP, 13);
         expect_drop(s, unk, far, TC_ERR_BAD_OP);
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 4, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
         /* 4. A contribution with another length, from a leaf: reported where it meets
          *    the first, the result POISON. */
         uint32_t len2 = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 5, TC_OP_OR, TC_LANE_32, 2, 0, 1600, seed + 4);
-        for (int i = 0; i < s->npkt; i++)
-            if (s->pkt[i].node == leaf && TC_HGET(&s->pkt[i].flit[0], TAG) == len2) {
-                TC_HSET(&s->pkt[i].flit[0], LEN, 1);
-                s->pkt[i].nflits = 2;
-            }
+        if ((p = contribution(s, leaf, len2))) {
+            TC_HSET(&p->flit[0], LEN, 1);
+            p->nflits = 2;
+        }
         s->exp[len2 - 1].poison = 1;
         expect_err(s, len2, -1, TC_ERR_MISMATCH);
         /* 5. A reduce on a tree not configured at the contributing node. */
@@ -376,9 +352,9 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             for (int rid = 0; rid < (round ? 2 : 16); rid++) {
                 uint32_t tag = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 2, rid, TC_OP_SUM, TC_LANE_64, 1, 0,
                                              round ? 400 : 0, seed + (uint64_t)(round * 16 + rid));
-                for (int i = 0; i < s->npkt; i++)
-                    if (s->pkt[i].node == root && TC_HGET(&s->pkt[i].flit[0], TAG) == tag)
-                        s->pkt[i].cycle = 3000 + (uint64_t)(round * 16 + rid);
+                tc_pkt *p = contribution(s, root, tag);
+                if (p)
+                    p->cycle = 3000 + (uint64_t)(round * 16 + rid);
             }
     } else if (!strcmp(name, "many_reduces")) {
         /* 16 trees x 16 ReduceIds in flight at once: 256 reduces, each node's report
@@ -423,7 +399,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
         for (int k = 0; k < t->n; k++)
             when[k] = mix(rng++) % 1500;
-        tc_add_barrier(s, t, TC_BAR_FULL, diameter(t), when, 0, 0);
+        tc_add_barrier(s, t, TC_BAR_FULL, tc_diameter(t), when, 0, 0);
         free(when);
     } else if (!strcmp(name, "barrier_b2b")) {
         /* four barriers back to back, each PE entering the next as soon as the last
@@ -434,7 +410,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * paths are at most K = diameter hops, so it must reach every PE first */
         tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag, 0);
         for (int i = 0; i < 4; i++) {
-            b = tc_add_barrier(s, t, mode[i], diameter(t) + i % 2, NULL, 0, b);
+            b = tc_add_barrier(s, t, mode[i], tc_diameter(t) + i % 2, NULL, 0, b);
             if (i == 0)
                 s->exp[tag - 1].before = b;
         }

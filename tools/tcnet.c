@@ -230,21 +230,12 @@ int main(int argc, char **argv)
         uint8_t *pe = malloc((size_t)t->n);
         uint64_t rng = (uint64_t)ival("seed") * 0x9e3779b97f4a7c15ull + 1;
         for (int tree = 0; tree < TC_TREES; tree++) {
-            int root = (int)((long)tree * t->n / TC_TREES), far = root, fd = 0;
+            int root = (int)((long)tree * t->n / TC_TREES);
             for (int k = 0; k < t->n; k++) { /* xorshift: a member with the given chance */
                 rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
                 pe[k] = rng % 100 < (uint64_t)ival("members");
-                int c[TC_MAX_DIMS], cr[TC_MAX_DIMS], h = 0;
-                tc_coords(t, k, c);
-                tc_coords(t, root, cr);
-                for (int d = 0; d < TC_MAX_DIMS; d++) {
-                    int off = (c[d] - cr[d] + t->size[d]) % t->size[d];
-                    h += off < t->size[d] - off ? off : t->size[d] - off;
-                }
-                if (h > fd)
-                    fd = h, far = k;
             }
-            pe[root] = pe[far] = 1; /* every tree keeps a sender and a receiver */
+            pe[root] = pe[tc_farthest(t, root)] = 1; /* every tree keeps a sender and a receiver */
             tc_plan_tree(t, rows, tree, root, pe);
         }
         free(pe);
@@ -273,9 +264,7 @@ int main(int argc, char **argv)
     w.lane = (int)ival("lane");
     w.dst = (int)ival("dst");
     if (w.dst < 0)
-        for (int k = 0; k < t->n; k++)
-            if (TC_RGET(TC_ROWP(rows, k, w.tree), VALID) && TC_RGET(TC_ROWP(rows, k, w.tree), ROOT))
-                w.dst = k;
+        w.dst = tc_tree_root(t, rows, w.tree);
     w.bar_mode = (eval_("barrier", modes) ? TC_BAR_FULL : 0) | (ival("barrier_k") ? 0 : TC_BAR_DIAM);
     w.bar_k = (int)ival("barrier_k");
     w.repeat = (int)ival("repeat");
@@ -301,10 +290,7 @@ int main(int argc, char **argv)
         res.node_done = calloc((size_t)w.repeat * (size_t)t->n, sizeof *res.node_done);
         for (int i = 0; i < w.repeat; i++) {
             res.op[i].start = res.cycles;
-            int root = w.dst; /* the reduce's target, or the tree's root */
-            for (int k = 0; k < t->n && w.kind != TC_WL_REDUCE; k++)
-                if (TC_RGET(TC_ROWP(rows, k, w.tree), VALID) && TC_RGET(TC_ROWP(rows, k, w.tree), ROOT))
-                    root = k;
+            int root = w.kind == TC_WL_REDUCE ? w.dst : tc_tree_root(t, rows, w.tree);
             res.op[i].end = res.cycles + tc_p2p_collective(&m, w.kind, w.len, root, res.node_done + (size_t)i * (size_t)t->n);
             res.op[i].deliveries = (uint64_t)t->n;
             res.cycles = res.op[i].end + 1;
