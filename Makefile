@@ -13,8 +13,7 @@ CMODEL_SRC := $(wildcard cmodel/*.c)
 TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
-RTL_SRC    := rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v \
-              rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_phase.v $(ALU_SRC)
+RTL_SRC    := $(wildcard rtl/*.v)
 HDRS       := $(wildcard cmodel/*.h tb/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
@@ -105,7 +104,7 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench deps-synth docs print-nets alu-check regress bench synth
+.PHONY: sim test lint wave clean deps deps-bench deps-synth docs print-nets alu-check regress bench synth formal
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -138,6 +137,10 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 | deps-bench
 # per block, into docs/synth.md.
 synth: rtl/tc_format.vh | deps-synth
 	@bash sim/synth.sh
+
+# make formal: the blocks' invariants proved with yosys-smtbmc and z3 (also in make test).
+formal: rtl/tc_format.vh | deps
+	@bash sim/formal.sh
 
 docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
 	@bash sim/docs.sh

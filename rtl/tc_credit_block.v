@@ -235,4 +235,35 @@ module tc_credit_block #(
       end
     end
   endgenerate
+`ifdef FORMAL_TC_CREDIT_BLOCK // defined by sim/formal.sh when this module is the top
+  // ---- formal proof (make formal, sim/formal.sh): with the router sending a result up
+  // only when res_up_ok_o allows it, and the parent returning one credit packet per 8
+  // results it got, no more than TC_INFLIGHT results of a tree are ever in flight
+  // to the parent, and the counter of credits is exact. One tree, picked by the
+  // solver, stands for all. Also: the error queue stays within its depth. ----
+  reg f_init = 1'b1;
+  always @(posedge clk_i) f_init <= 1'b0;
+  (* anyconst *) reg [3:0] f_tree;
+  reg [2:0] f_cred;  // credit packets for f_tree this cycle
+  reg [7:0] f_out;   // results of f_tree sent up and not yet paid for by a credit
+  integer f_k;
+  always @* begin
+    f_cred = 3'd0;
+    for (f_k = 0; f_k < 2 * NP; f_k = f_k + 1)
+      if (route_i[f_k] && route_err_i[f_k*4 +: 4] == 4'd0 && head_i[f_k*FW + `TC_HDR_TYPE_LSB +: 4] == TypeCredit &&
+          head_i[f_k*FW + `TC_HDR_TREE_LSB +: 4] == f_tree)
+        f_cred = f_cred + 3'd1;
+    assume(rst_ni == !f_init);
+    assume(!res_up_i || res_up_ok_o);
+    assume(f_cred == 3'd0 || (f_cred == 3'd1 && f_out >= 8'd8));
+  end
+  always @(posedge clk_i)
+    if (!rst_ni) f_out <= 8'd0;
+    else f_out <= f_out + {7'd0, res_up_i && res_tree == f_tree} - (f_cred != 3'd0 ? 8'd8 : 8'd0);
+  always @* if (rst_ni) begin
+    assert(f_out <= `TC_INFLIGHT);
+    assert(up_cred_q[f_tree] == `TC_INFLIGHT - f_out);
+    assert(n_q <= Depth[2:0]);
+  end
+`endif
 endmodule

@@ -159,4 +159,27 @@ module tc_phase #(
       if (cnt_q[2*q +: 2] == 2'd3)
         $error("tc_phase: link input %0d counted 3 phase packets ahead", q);
 `endif
+`ifdef FORMAL_TC_PHASE // defined by sim/formal.sh when this module is the top
+  // ---- formal proof (make formal, sim/formal.sh): with the credit block writing a
+  // phase packet or the completion only when asked to, every link input's counter
+  // stays within 0..2 whatever arrives (a third phase packet is refused), and the
+  // phase number stays within 0..target of a barrier in progress. ----
+  reg f_init = 1'b1;
+  always @(posedge clk_i) f_init <= 1'b0;
+  always @* begin
+    assume(rst_ni == !f_init);
+    assume(!gen_phase_i || send_o);
+    assume(!gen_done_i || done_o);
+  end
+  always @* if (rst_ni) begin
+    for (q = 0; q < NumPorts; q = q + 1)
+      assert(cnt_q[2*q +: 2] != 2'd3);
+    assert(!(send_q && done_q));
+    assert(active_q || (!send_q && !done_q));
+    if (active_q) begin
+      assert(target_q != 13'd0 && target_q <= {KMax[11:0], 1'b0});
+      assert(done_q ? ph_q == target_q : ph_q < target_q);
+    end
+  end
+`endif
 endmodule

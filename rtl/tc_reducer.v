@@ -38,7 +38,6 @@ module tc_reducer #(
   reg [AttrW-1:0]      attr_q [0:255];   // the first contribution's header fields
   reg [255:0]          busy_q;           // a reduce in progress: no reset of the arrays needed
   reg [255:0]          poison_q;
-  reg [`TC_FLIT_W-1:0] data_q [0:`TC_TREES*16*RedFlits-1];
   reg [2:0] idx_q, len_q;
   reg [3:0] tree_q, rid_q, op_q;
   reg [1:0] lane_q;
@@ -64,14 +63,30 @@ module tc_reducer #(
   wire       mismatch = hdr && h_busy && !skip && e_attr != h_attr;
   wire       last     = hdr ? !skip && {1'b0, h_cnt} + 5'd1 >= expected : last_q;
   wire       tail     = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
-  wire [31:0]    addr_full = {24'd0, tree_q, rid_q} * RedFlits + {29'd0, idx_q} - 32'd1;
-  wire [AW-1:0]  addr = addr_full[AW-1:0]; // data flit idx_q - 1 of the reduce in progress
-  wire [31-AW:0] unused_addr = addr_full[31:AW];
+  // The partial results are in a two-port memory with a synchronous read, so the read
+  // address is that of the next cycle's flit: data flit idx - 1 of the reduce then in
+  // progress (0 while a header, which reads nothing, is due).
+  wire [2:0]     idx_d  = !in_valid_i ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
+  wire [7:0]     slot_d = hdr ? h_slot : {tree_q, rid_q};
+  wire [31:0]    waddr_full = {24'd0, tree_q, rid_q} * RedFlits + {29'd0, idx_q} - 32'd1;
+  wire [31:0]    raddr_full = idx_d == 3'd0 ? 32'd0 : {24'd0, slot_d} * RedFlits + {29'd0, idx_d} - 32'd1;
+  wire [AW-1:0]  waddr = waddr_full[AW-1:0];
+  wire [AW-1:0]  raddr = raddr_full[AW-1:0];
+  wire [2*(32-AW)-1:0] unused_addr = {waddr_full[31:AW], raddr_full[31:AW]};
+  wire [`TC_FLIT_W-1:0] stored;
+  tc_reducer_mem #(.Words(`TC_TREES * 16 * RedFlits), .Width(`TC_FLIT_W)) u_mem (
+    .clk_i   (clk_i),
+    .we_i    (in_valid_i && !hdr && !last && !skip),
+    .waddr_i (waddr),
+    .wdata_i (res_flit_o),
+    .raddr_i (raddr),
+    .rdata_o (stored)
+  );
 
   wire [`TC_FLIT_W-1:0] combined;
   wire                  alu_invalid, alu_overflow;
   tc_alu u_alu (
-    .a_i        (data_q[addr]),
+    .a_i        (stored),
     .b_i        (in_flit_i),
     .op_i       (op_q),
     .lane_i     (lane_q),
@@ -93,7 +108,7 @@ module tc_reducer #(
         res_flit_o[`TC_HDR_POISON_LSB]     = poison_q[h_slot] || mismatch || h_poison;
       end
     end else if (!first)
-      res_flit_o = keep_q ? data_q[addr] : combined; // a contribution that disagreed keeps the stored value
+      res_flit_o = keep_q ? stored : combined; // a contribution that disagreed keeps the stored value
   end
   assign res_valid_o = in_valid_i && last;
   assign release_o   = tail && !last;
@@ -106,8 +121,7 @@ module tc_reducer #(
       seen_q[h_slot] <= (first ? 9'd0 : seen_q[h_slot]) | src_bit;
       if (first)
         attr_q[h_slot] <= h_attr;
-    end else if (in_valid_i && !hdr && !last && !skip)
-      data_q[addr] <= res_flit_o;
+    end
   end
 
   always @(posedge clk_i or negedge rst_ni)
@@ -149,4 +163,31 @@ module tc_reducer #(
   assign obs_o[`TC_OBS_R_LAST_LSB]  = hdr && last;
   assign obs_o[`TC_OBS_R_TAG_LSB +: `TC_OBS_R_TAG_W] =
       hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : 32'd0;
+`ifdef FORMAL_TC_REDUCER // defined by sim/formal.sh when this module is the top
+  // ---- formal proof (make formal, sim/formal.sh): whatever flits arrive, a reduce in
+  // progress has counted at least one and fewer contributions than its tree expects,
+  // one per distinct source, so the count never exceeds the expected one. Checked
+  // for one slot picked by the solver, which stands for every slot. ----
+  reg f_init = 1'b1;
+  always @(posedge clk_i) f_init <= 1'b0;
+  (* anyconst *) reg [`TC_TREES*`TC_ROW_W-1:0] f_table; // loaded while idle
+  (* anyconst *) reg [15:0] f_node;
+  always @* assume(rst_ni == !f_init && table_i == f_table && node_id_i == f_node);
+
+  (* anyconst *) reg [7:0] f_slot;
+  wire [`TC_ROW_W-1:0] f_row = table_i[f_slot[7:4]*`TC_ROW_W +: `TC_ROW_W];
+  wire [4:0] f_expected = {4'd0, f_row[`TC_ROW_PE_LSB]} + {1'b0, f_row[`TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W]};
+  reg  [3:0] f_seen;
+  integer f_k;
+  always @* begin
+    f_seen = 4'd0;
+    for (f_k = 0; f_k < 9; f_k = f_k + 1) f_seen = f_seen + {3'd0, seen_q[f_slot][f_k]};
+  end
+  always @* if (rst_ni && busy_q[f_slot]) begin
+    assert(cnt_q[f_slot] != 4'd0);
+    assert({1'b0, cnt_q[f_slot]} < f_expected);
+    assert(f_seen == cnt_q[f_slot]);
+  end
+  always @* if (rst_ni) assert(idx_q == 3'd0 || idx_q <= len_q);
+`endif
 endmodule

@@ -52,6 +52,12 @@ module tc_router #(
   localparam integer SF = `TC_SLOT_FLITS;
   localparam integer PW = SF * FW; // a unit's head packet
 
+`ifdef FORMAL_TC_ROUTER
+  reg f_init = 1'b1;
+  always @(posedge clk_i) f_init <= 1'b0;
+  always @* assume(rst_ni == !f_init);
+`endif
+
   // ---- collective routing table ----
   reg [`TC_TREES*`TC_ROW_W-1:0] table_q;
   always @(posedge clk_i or negedge rst_ni)
@@ -319,6 +325,33 @@ module tc_router #(
           cred1_q   <= cred1_d;
         end
 
+`ifdef FORMAL_TC_ROUTER
+      // Formal proof (sim/formal.sh): a link's or the PE's credit counter plus the
+      // packets sent on that channel and not yet credited back is the buffer's depth,
+      // so it stays within 0..depth, given a neighbour (or PE) that returns a credit
+      // only for a packet it got.
+      if (o <= NP) begin : g_formal
+        reg [7:0] f_out0, f_out1;
+        always @(posedge clk_i)
+          if (!rst_ni) begin
+            f_out0 <= 8'd0;
+            f_out1 <= 8'd0;
+          end else begin
+            f_out0 <= f_out0 + {7'd0, gnt && (o == NP || !take_vc)} - {7'd0, cred_in[2*o]};
+            f_out1 <= f_out1 + {7'd0, gnt && o < NP && take_vc} - {7'd0, cred_in[2*o+1]};
+          end
+        always @* begin
+          assume(!cred_in[2*o] || f_out0 != 8'd0);
+          assume(!cred_in[2*o+1] || f_out1 != 8'd0);
+          if (rst_ni) begin
+            assert(cred0_q <= ((o == NP) ? PeCredits[7:0] : Slots[7:0]) && f_out0 <= 8'd128);
+            assert(cred1_q <= ((o == NP) ? 8'd0 : Slots[7:0]) && f_out1 <= 8'd128);
+            assert(cred0_q + f_out0 == ((o == NP) ? PeCredits[7:0] : Slots[7:0]));
+            assert(cred1_q + f_out1 == ((o == NP) ? 8'd0 : Slots[7:0]));
+          end
+        end
+      end
+`endif
 `ifdef TC_ASSERT
       // Credit counters stay within the buffer they count: more credits than slots
       // means a neighbour or the PE returned credits it never had.

@@ -247,4 +247,94 @@ module tc_vc_unit #(
     if (overflow && !is_bcast_i)
       $error("tc_vc_unit: link input %0d overran its VC buffer", port_i);
 `endif
+`ifdef FORMAL_TC_VC_UNIT // defined by sim/formal.sh when this module is the top
+  // ---- formal proof (make formal, sim/formal.sh) of a link VC buffer: fed by a sender
+  // that keeps to its credits, it never overflows or underflows, and every packet
+  // leaves in the order it came, unchanged. ----
+  reg f_init = 1'b1;
+  always @(posedge clk_i) f_init <= 1'b0;
+  always @* begin
+    assume(rst_ni == !f_init);
+    assume(!is_bcast_i && !is_result_i && !is_report_i);
+    assume((grant_i & ~req_o) == {NO{1'b0}}); // outputs grant only what is requested
+  end
+  (* anyconst *) reg [2:0]  f_port;
+  (* anyconst *) reg        f_down;
+  (* anyconst *) reg [15:0] f_node;
+  always @* assume(port_i == f_port && is_down_i == f_down && node_id_i == f_node);
+
+  // packets the sender has started and not yet had a credit back for: its credits
+  reg [3:0] f_out;
+  always @(posedge clk_i)
+    if (!rst_ni) f_out <= 4'd0;
+    else f_out <= f_out + {3'd0, wr_valid_i && first} - {3'd0, free_o};
+  always @* if (wr_valid_i && first) assume(f_out < Slots);
+
+  reg [3:0] f_full;
+  integer f_k;
+  function automatic [3:0] f_slot_n(input [SW-1:0] x); f_slot_n = {{(4-SW){1'b0}}, x}; endfunction
+  function automatic [3:0] f_wrap(input [3:0] x); f_wrap = x >= Slots ? x - Slots[3:0] : x; endfunction
+  always @* begin
+    f_full = 4'd0;
+    for (f_k = 0; f_k < Slots; f_k = f_k + 1) f_full = f_full + {3'd0, full_q[f_k]};
+  end
+
+  // one packet, picked at an arbitrary header, is followed through the buffer
+  (* anyseq *) reg f_pick;
+  reg                  f_trk, f_wr;  // followed; still being written
+  reg [3:0]            f_ahead;      // packets to leave before it
+  reg [SW-1:0]         f_slot;
+  reg [2:0]            f_got, f_len; // last flit recorded; its length
+  reg [`TC_FLIT_W-1:0] f_data [0:SF-1];
+  wire f_start = wr_valid_i && first && f_pick && !f_trk;
+  always @(posedge clk_i)
+    if (!rst_ni) begin
+      f_trk <= 1'b0;
+      f_wr  <= 1'b0;
+    end else begin
+      if (f_start) begin
+        f_trk   <= 1'b1;
+        f_ahead <= f_full - {3'd0, free_o}; // the head may leave as it comes
+        f_slot  <= wr_slot_q;
+        f_len   <= in_len;
+      end else if (f_trk && free_o) begin
+        if (f_ahead == 4'd0) f_trk <= 1'b0;
+        else f_ahead <= f_ahead - 4'd1;
+      end
+      if (f_start || (f_wr && wr_valid_i)) begin
+        f_data[wr_idx_q] <= wr_flit_i;
+        f_got <= wr_idx_q;
+        f_wr  <= !tail;
+      end
+    end
+
+  always @* if (rst_ni) begin
+    assert(!overflow);                             // never drops a packet
+    assert(!free_o || full_q[rd_slot_q]);          // never frees an empty slot
+    assert(!routed_q || full_q[rd_slot_q]);
+    assert(f_full + {3'd0, wr_idx_q != 3'd0} == f_out);
+    assert(npkt_o <= Slots);
+    assert(wr_idx_q == 3'd0 || wr_idx_q <= wr_len_q);
+    assert(!drop_q);
+    assert(f_slot_n(rd_slot_q) < Slots && f_slot_n(wr_slot_q) < Slots);
+    assert(f_slot_n(wr_slot_q) == f_wrap(f_slot_n(rd_slot_q) + f_full));
+    for (f_k = 0; f_k < Slots; f_k = f_k + 1) // the full slots run from the read slot on
+      assert(full_q[f_k] == (f_wrap(f_k[3:0] + Slots[3:0] - f_slot_n(rd_slot_q)) < f_full));
+    assert(f_trk || !f_wr);
+    if (f_trk) begin
+      assert(f_wr ? f_ahead <= f_full : f_ahead < f_full);
+      assert(f_slot_n(f_slot) == f_wrap(f_slot_n(rd_slot_q) + f_ahead));
+      assert(f_wr ? !full_q[f_slot] && wr_slot_q == f_slot && wr_idx_q == f_got + 3'd1 && wr_len_q == f_len &&
+                    f_got < f_len
+                  : full_q[f_slot] && f_got == f_len);
+      // what was written of it is still there; at the head, it is what leaves
+      for (f_k = 0; f_k < SF; f_k = f_k + 1)
+        if (f_k <= f_got) begin
+          assert(mem_q[{f_slot, f_k[2:0]}] == f_data[f_k]);
+          if (f_ahead == 4'd0 && !f_wr)
+            assert(head_pkt_o[f_k*`TC_FLIT_W +: `TC_FLIT_W] == f_data[f_k]);
+        end
+    end
+  end
+`endif
 endmodule

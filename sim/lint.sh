@@ -5,8 +5,7 @@ set -u
 cd "$(dirname "$0")/.."
 source sim/lib.sh
 
-RTL="rtl/tc_torus.v rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_delay_line.v rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_phase.v rtl/tc_alu.v rtl/tc_alu_lane.v"
-ROUTER="rtl/tc_router.v rtl/tc_vc_unit.v rtl/tc_rr_arb.v rtl/tc_reducer.v rtl/tc_credit_block.v rtl/tc_phase.v rtl/tc_alu.v rtl/tc_alu_lane.v"
+RTL=$(echo rtl/*.v)
 NETS=("-GNumDims=1 -GSizeX=5 -GSizeY=1"
       "-GNumDims=2 -GSizeX=4 -GSizeY=4"
       "-GNumDims=3 -GSizeX=3 -GSizeY=1 -GSizeZ=2 -GSlots=3 -GRedFlits=3"
@@ -30,7 +29,7 @@ check "yosys synth tc_alu (no latches)" \
                select -assert-none t:\$dlatch* t:\$_DLATCH_*"
 # The router alone: a 1D router has every kind of block; the torus only adds wires.
 check "yosys synth tc_router NumDims=1 (no latches, no undriven nets)" \
-  yosys -q -p "read_verilog -sv -Irtl $ROUTER; hierarchy -check -top tc_router -chparam NumDims 1; \
+  yosys -q -p "read_verilog -sv -Irtl $RTL; hierarchy -check -top tc_router -chparam NumDims 1; \
                synth -top tc_router; check -assert; select -assert-none t:\$dlatch* t:\$_DLATCH_*; stat"
 echo "lint: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

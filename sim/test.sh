@@ -35,6 +35,11 @@ bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/lint.log"
 count_lines "$LOGDIR/lint.log"
 
+echo "== formal proofs (yosys-smtbmc, z3)"
+bash sim/formal.sh >"$LOGDIR/formal.log" 2>&1
+grep -E '^(PASS|FAIL)' "$LOGDIR/formal.log"
+count_lines "$LOGDIR/formal.log"
+
 echo "== co-simulation: RTL against C model, cycle by cycle"
 for net in $NETS; do
   check "verilate and build build/cosim_$net" make -s build/cosim_$net

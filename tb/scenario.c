@@ -224,11 +224,13 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             tc_make_bcast(add(s), src, tree, len, tag++, 0);
         }
     } else if (!strcmp(name, "back_to_back") || !strcmp(name, "backpressure")) {
-        int a = member(t, rows, 3, &rng), b = member(t, rows, 3, &rng);
+        int a = member(t, rows, 3, &rng), b = member(t, rows, 3, &rng), b12 = b;
+        if (!TC_RGET(TC_ROWP(rows, b, 12), VALID) || !TC_RGET(TC_ROWP(rows, b, 12), PE))
+            b12 = member(t, rows, 12, &rng); // b sends on tree 12 where it is a member
         for (int i = 0; i < 24; i++)
             tc_make_bcast(add(s), a, 3, i % 8, tag++, 0);
         for (int i = 0; i < 8; i++)
-            tc_make_bcast(add(s), b, i % 2 ? 3 : 12, 7 - i, tag++, 0);
+            tc_make_bcast(add(s), i % 2 ? b : b12, i % 2 ? 3 : 12, 7 - i, tag++, 0);
         if (!strcmp(name, "backpressure"))
             for (int k = 0; k < t->n; k += 3)
                 s->stall[k] = (tc_stall){200, 3000 + 100u * (unsigned)k};
