@@ -65,23 +65,40 @@ $(B):
 	@mkdir -p $(B)
 
 # ---------------------------------------------------------------- Verilated networks
+# Parameters of net $(1), for Verilator (-G) and again for the shims (-D).
+net_g = -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
+  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \
+  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GPeCredits=$(PE_CREDITS) -GRedFlits=$(RED_FLITS)
+net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
+  -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
+  -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
+  -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)
+VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT -Irtl rtl/lint.vlt $(RTL_SRC) \
+  --top-module tc_torus -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2"
+
 define NET_RULES
 $(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h $(B)/libtb.a $(B)/libtc.a | deps
 	@rm -f $$@ # Verilator's make does not track the C libraries: force the link
-	verilator --cc --exe --build -j 2 -Wall --assert +define+TC_ASSERT --trace-fst -Irtl rtl/lint.vlt $(RTL_SRC) \
-	  --top-module tc_torus --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) \
-	  -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
-	  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \
-	  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GPeCredits=$(PE_CREDITS) -GRedFlits=$(RED_FLITS) \
-	  -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" \
-	  -CFLAGS "-I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
-	    -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
-	    -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
-	    -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)" \
+	$(VERILATE) --cc --trace-fst --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) $(call net_g,$(1)) \
+	  -CFLAGS "$(call net_d,$(1))" \
 	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_$(1).log 2>&1 \
 	  || { tail -30 $(B)/obj_$(1).log; exit 1; }
 endef
 $(foreach n,$(sort $(NETS) 8x8),$(eval $(call NET_RULES,$(n))))
+
+# The torus in SystemC (verilator --sc) beside the C model wrapped with the same
+# ports, driven by the C testbench from sc_main (make sim-sc).
+SC_NET := 2x3
+$(B)/sc/cosim.o: tb/cosim.c $(HDRS) | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) $(WFLAGS) $(CFLAGS) -Dmain=tc_cosim_main -c $< -o $@
+$(B)/sc_$(SC_NET): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_sc.cpp tb/sc_torus_cm.h tb/dut.h $(B)/sc/cosim.o \
+                   $(B)/libtb.a $(B)/libtc.a | deps deps-sc
+	@rm -f $@
+	$(VERILATE) --sc --trace-fst --Mdir $(B)/obj_sc_$(SC_NET) -o $(CURDIR)/$@ $(call net_g,$(SC_NET)) \
+	  -CFLAGS "$(call net_d,$(SC_NET))" -LDFLAGS "-lsystemc" \
+	  $(CURDIR)/tb/dut_sc.cpp $(CURDIR)/$(B)/sc/cosim.o $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a \
+	  > $(B)/obj_sc_$(SC_NET).log 2>&1 || { tail -30 $(B)/obj_sc_$(SC_NET).log; exit 1; }
 
 # The ALU alone, Verilated, against the C ALU (make alu-check N=1000000).
 $(B)/alu_check: $(ALU_SRC) rtl/tc_format.vh tb/alu_rtl.cpp tb/alu_rtl.h $(B)/tb/alu_check.o $(B)/libtb.a $(B)/libtc.a | deps
@@ -104,7 +121,7 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench deps-synth docs print-nets alu-check regress bench synth formal
+.PHONY: sim test lint wave clean deps deps-bench deps-synth docs print-nets alu-check regress bench synth formal sim-sc print-sc-net
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -121,7 +138,7 @@ wave: $(B)/cosim_$(NET)
 lint: rtl/tc_format.vh | deps
 	@bash sim/lint.sh
 
-test: | deps
+test: | deps deps-sc
 	@bash sim/test.sh
 
 # make bench: simulation speed of the C model and of the Verilated 8x8 torus
@@ -137,6 +154,12 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 | deps-bench
 # per block, into docs/synth.md.
 synth: rtl/tc_format.vh | deps-synth
 	@bash sim/synth.sh
+
+# make sim-sc: the torus in SystemC, RTL and C model module, against the C model.
+sim-sc: | deps-sc
+	@bash sim/sc.sh
+print-sc-net:
+	@echo $(SC_NET)
 
 # make formal: the blocks' invariants proved with yosys-smtbmc and z3 (also in make test).
 formal: rtl/tc_format.vh | deps

@@ -61,6 +61,11 @@ for net in $NETS; do
   done
 done
 
+echo "== SystemC: Verilated RTL and the C model module against the C model"
+bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1
+grep -E '^(PASS|FAIL)' "$LOGDIR/sc.log"
+count_lines "$LOGDIR/sc.log"
+
 echo "== Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
 check "verilate and build build/alu_check" make -s build/alu_check
 if [ -x build/alu_check ]; then

@@ -727,11 +727,14 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
             if (ref->sb.first_inj[i] != UINT64_MAX && ref->sb.last_del[i] > ref->sb.first_inj[i] &&
                 ref->sb.last_del[i] - ref->sb.first_inj[i] > maxlat)
                 maxlat = ref->sb.last_del[i] - ref->sb.first_inj[i];
+        char what[64];
+        snprintf(what, sizeof what, "%s", o->fast == 2 ? "C model without observation = with"
+                 : o->fast ? (o->use_rtl ? "RTL, deliveries only" : "C model, deliveries only") : sd[0].dut->name);
+        if (nd == 2 && o->fast != 2)
+            snprintf(what, sizeof what, "%s = C model", sd[0].dut->name);
         printf("%s  %-8s %-16s packets %3d  copies %5" PRIu64 "  cycles %7" PRIu64
                "  max latency %6" PRIu64 "  (%s)\n",
-               fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat,
-               o->fast == 2 ? "C model without observation = with" : nd == 2 ? "RTL = C model"
-               : o->fast ? (o->use_rtl ? "RTL, deliveries only" : "C model, deliveries only") : sd[0].dut->name);
+               fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat, what);
         if (o->wavedrom && !fail)
             write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &ref->log);
         for (size_t i = 0; o->events_node >= 0 && i < ref->log.n; i++)
