@@ -77,7 +77,7 @@ VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT -Irtl r
   --top-module tc_torus -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2"
 
 define NET_RULES
-$(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h $(B)/libtb.a $(B)/libtc.a | deps
+$(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
 	@rm -f $$@ # Verilator's make does not track the C libraries: force the link
 	$(VERILATE) --cc --trace-fst --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) $(call net_g,$(1)) \
 	  -CFLAGS "$(call net_d,$(1))" \
@@ -86,13 +86,37 @@ $(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.
 endef
 $(foreach n,$(sort $(NETS) 8x8),$(eval $(call NET_RULES,$(n))))
 
+# Coverage builds (make coverage): the RTL with line and toggle points, the C model
+# and testbench with gcov.
+COV_NETS := 5 2x3 2x2x2x2
+define COV_RULES
+$(B)/cov/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
+	@mkdir -p $(B)/cov && rm -f $$@
+	$(VERILATE) --cc --trace-fst --coverage-line --coverage-toggle --Mdir $(B)/obj_cov_$(1) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
+	  -CFLAGS "$(call net_d,$(1))" \
+	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_cov_$(1).log 2>&1 \
+	  || { tail -30 $(B)/obj_cov_$(1).log; exit 1; }
+endef
+$(foreach n,$(COV_NETS),$(eval $(call COV_RULES,$(n))))
+GCOV := -O0 -g --coverage
+$(B)/gcov/%.o: %.c $(HDRS) | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) $(WFLAGS) $(GCOV) -c $< -o $@
+$(B)/gcov/tcsim: $(TB_SRC:%.c=$(B)/gcov/%.o) $(B)/gcov/tb/dut_none.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
+	$(CC) $(GCOV) -o $@ $^
+$(B)/gcov/tcnet: $(B)/gcov/tools/tcnet.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
+	$(CC) $(GCOV) -o $@ $^
+$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(GCOV) -o $@ $^ -lcmocka
+
 # The torus in SystemC (verilator --sc) beside the C model wrapped with the same
 # ports, driven by the C testbench from sc_main (make sim-sc).
 SC_NET := 2x3
 $(B)/sc/cosim.o: tb/cosim.c $(HDRS) | $(B)
 	@mkdir -p $(dir $@)
 	$(CC) $(WFLAGS) $(CFLAGS) -Dmain=tc_cosim_main -c $< -o $@
-$(B)/sc_$(SC_NET): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_sc.cpp tb/sc_torus_cm.h tb/dut.h $(B)/sc/cosim.o \
+$(B)/sc_$(SC_NET): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_sc.cpp tb/sc_torus_cm.h tb/dut.h tb/dut_built.h $(B)/sc/cosim.o \
                    $(B)/libtb.a $(B)/libtc.a | deps deps-sc
 	@rm -f $@
 	$(VERILATE) --sc --trace-fst --Mdir $(B)/obj_sc_$(SC_NET) -o $(CURDIR)/$@ $(call net_g,$(SC_NET)) \
@@ -121,7 +145,7 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench deps-synth docs print-nets alu-check regress bench synth formal sim-sc print-sc-net
+.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov docs print-nets alu-check regress bench synth formal sim-sc print-sc-net coverage
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -160,6 +184,12 @@ sim-sc: | deps-sc
 	@bash sim/sc.sh
 print-sc-net:
 	@echo $(SC_NET)
+
+# make coverage: RTL line and toggle coverage of the co-simulations, gcov line
+# coverage of the C model, into docs/coverage.md.
+coverage: $(foreach n,$(COV_NETS),$(B)/cov/cosim_$(n)) $(B)/gcov/tcsim $(B)/gcov/tcnet \
+          $(patsubst tb/unit/%.c,$(B)/gcov/unit/%,$(UNIT_SRC)) | deps-cov
+	@bash sim/coverage.sh $(COV_NETS)
 
 # make formal: the blocks' invariants proved with yosys-smtbmc and z3 (also in make test).
 formal: rtl/tc_format.vh | deps

@@ -4,6 +4,7 @@ APT_PKGS   := gcc g++ make zlib1g-dev verilator iverilog yosys z3 libcmocka-dev
 APT_BENCH  := time python3-matplotlib
 APT_SYNTH  := qflow-tech-osu018 opensta
 APT_SC     := libsystemc-dev gtkwave
+APT_COV    := python3
 define install_missing
 	@missing=""; \
 	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -24,3 +25,5 @@ deps-synth: deps
 	$(call install_missing,$(APT_SYNTH))
 deps-sc: deps
 	$(call install_missing,$(APT_SC))
+deps-cov: deps
+	$(call install_missing,$(APT_COV))

@@ -1,15 +1,18 @@
 // Thin C++ shim between the C testbench and the Verilated torus (Vtc_torus): it only
-// moves bits between tc_dut calls and the model's ports. The build passes the
-// Verilator -G parameters again as TC_* macros so the shim can report them.
+// moves bits between tc_dut calls and the model's ports.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+
+#include <unistd.h>
 
 #include "Vtc_torus.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 #include "dut.h"
+#include "dut_built.h"
 
 namespace {
 
@@ -98,6 +101,13 @@ void rtl_step(tc_dut *d, uint32_t *obs)
 void rtl_close(tc_dut *d)
 {
     Rtl *r = rtl(d);
+#if VM_COVERAGE // make coverage: every run's points into a file of its own, merged later
+    static int runs;
+    const char *dir = std::getenv("TC_COV_DIR");
+    std::string file = std::string(dir ? dir : ".") + "/rtl_" + std::to_string(getpid()) + "_" +
+                       std::to_string(runs++) + ".dat";
+    r->ctx.coveragep()->write(file.c_str());
+#endif
     if (r->fst) {
         r->fst->close();
         delete r->fst;
@@ -119,18 +129,7 @@ extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t e
 {
     (void)err;
     (void)errlen;
-    tc_params_default(p);
-    p->ndims = TC_NDIMS;
-    p->size[0] = TC_SX;
-    p->size[1] = TC_SY;
-    p->size[2] = TC_SZ;
-    p->size[3] = TC_SW;
-    p->link_lat = TC_LINK_LAT;
-    p->inj_lat = TC_INJ_LAT;
-    p->ej_lat = TC_EJ_LAT;
-    p->slots = TC_SLOTS;
-    p->pe_credits = TC_PE_CREDITS;
-    p->red_flits = TC_RED_FLITS;
+    tc_params_built(p);
 
     Rtl *r = new Rtl;
     r->time = 0;

@@ -17,6 +17,7 @@
 #include "verilated_fst_sc.h"
 
 #include "dut.h"
+#include "dut_built.h"
 #include "sc_torus_cm.h"
 
 extern "C" int tc_cosim_main(int argc, char **argv);
@@ -140,18 +141,7 @@ const tc_dut_ops sc_ops = {sc_cfg, sc_pe_out, sc_pe_in, sc_step, sc_close, sc_fa
 
 extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
 {
-    tc_params_default(p);
-    p->ndims = TC_NDIMS;
-    p->size[0] = TC_SX;
-    p->size[1] = TC_SY;
-    p->size[2] = TC_SZ;
-    p->size[3] = TC_SW;
-    p->link_lat = TC_LINK_LAT;
-    p->inj_lat = TC_INJ_LAT;
-    p->ej_lat = TC_EJ_LAT;
-    p->slots = TC_SLOTS;
-    p->pe_credits = TC_PE_CREDITS;
-    p->red_flits = TC_RED_FLITS;
+    tc_params_built(p);
     if (!top) {
         const char *m = std::getenv("TC_SC_MODEL");
         if (m && std::strcmp(m, "rtl") && std::strcmp(m, "cmodel")) {
