@@ -103,6 +103,12 @@ module tc_router #(
   wire [NU*4-1:0]  unit_npkt, ph_err;
   wire             ph_send, ph_done, gen_phase, gen_done;
   wire [3:0]       unused_npkt = unit_npkt[NU*4-1 -: 4]; // the report buffer is not fenced
+  // Neither the result buffer (each contribution the Reducer takes reserves a slot)
+  // nor the report buffer (the credit block writes it only when it has room) can
+  // drop a packet. Leaving their drop signals out of the error reports keeps the
+  // Reducer's and the credit block's writes off the credit block's error inputs: a
+  // combinational path through the buffers, in timing only.
+  wire [1:0]       unused_buffer_drop = unit_drop[NU-1 -: 2];
   wire [1:0]       ph_mode;
   wire [12:0]      ph_target;
   wire [31:0]      ph_tag;
@@ -138,7 +144,7 @@ module tc_router #(
     .red_unit_i  (red_src),
     .red_hdr_i   (red_flit),
     .red_last_i  (red_made),
-    .drop_i      (unit_drop),
+    .drop_i      ({2'b00, unit_drop[2*NP:0]}),
     .wr_hdr_i    (unit_wr_flit),
     .route_err_i (unit_err),
     .route_i     (unit_route),
