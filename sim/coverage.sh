@@ -27,6 +27,7 @@ for impl in hw p2p; do
   done
 done
 build/gcov/tcnet topo=8x8 workload=bcast bytes=1000 members=30 progress=off >/dev/null
+for w in reduce allreduce allgather; do build/gcov/tcnet topo=4x4 workload=$w members=50 progress=off >/dev/null; done
 build/gcov/tcnet topo=4x4x4 workload=barrier barrier=full barrier_k=3 progress=on >/dev/null 2>&1
 build/gcov/tcnet topo=6x6 workload=reduce dst=5 op=2 lane=1 len=1 progress=off >/dev/null
 for w in allreduce allgather tree_barrier; do # not a power of two: reduce + bcast, a ring
