@@ -305,7 +305,9 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                              (uint32_t)TC_HGET(&rin->flit, TAG)};
         nev++;
     }
-    for (int u = 0; u < nu; u++)
+    /* Only the link buffers and the PEGroup FIFO can drop: the result and report
+     * buffers are written only into a reserved or free slot (as rtl/tc_router.v). */
+    for (int u = 0; u <= TC_U_BCAST(np); u++)
         if ((ovf >> u) & 1) {
             if (!nev)
                 newerr = (tc_errrec){TC_ERR_CREDIT, (uint8_t)TC_HGET(&wr[u]->flit, TREE),
