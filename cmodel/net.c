@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Something arriving at a node after a delay: a link flit and credits at input
  * `port`, or on the PE side a flit and a credit. */
@@ -25,7 +26,7 @@ struct tc_net {
     int np;
     uint64_t cycle;
     tc_router *r;
-    tc_flit *mem;
+    tc_flit *buf, *red;  /* per node: its buffers, its Reducer's partial results */
     tc_red_entry *red_ent;
     int *nbr;            /* nbr[node * np + port] */
     tc_router_in *in;    /* inputs of the cycle being evaluated; zero but for nodes in `act` */
@@ -51,13 +52,33 @@ struct tc_net {
     char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
 
+/* The routers' state and the timing wheels are mapped rather than malloc'ed, so
+ * that they sit on transparent huge pages: the routers are swept every cycle, and
+ * with 4 KB pages the TLB misses and page faults cost more than the model.
+ * Mapped memory is zero, and only the pages touched are backed. */
+static void *big_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* a hint: without it, 4 KB pages */
+    return p;
+}
+
+static void big_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
+}
+
 static int slot_push(tc_slot *s, tc_arrival a)
 {
     if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        tc_arrival *na = realloc(s->a, cap * sizeof *na);
-        if (!na)
+        size_t cap = s->cap ? 2 * s->cap : 128;
+        void *na = s->a ? mremap(s->a, s->cap * sizeof *s->a, cap * sizeof *s->a, MREMAP_MAYMOVE) : big_alloc(cap * sizeof *s->a);
+        if (!na || na == MAP_FAILED)
             return -1;
+        madvise(na, cap * sizeof *s->a, MADV_HUGEPAGE);
         s->a = na;
         s->cap = cap;
     }
@@ -71,6 +92,29 @@ static void activate(tc_net *n, uint32_t k)
         n->mark[k] = n->cycle + 1;
         n->act[n->nact++] = k;
     }
+}
+
+/* Routers are evaluated in node order whatever the order their inputs arrived in:
+ * the sweep over their state is then sequential, which the cache prefetcher follows.
+ * A dense list is rebuilt from the marks, a sparse one sorted. */
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_active(tc_net *n)
+{
+    size_t nn = (size_t)n->topo.n;
+    if (n->nact * 16 < nn) {
+        qsort(n->act, n->nact, sizeof *n->act, cmp_u32);
+        return;
+    }
+    size_t m = 0;
+    for (uint32_t k = 0; k < nn; k++)
+        if (n->mark[k] == n->cycle + 1)
+            n->act[m++] = k;
+    n->nact = m;
 }
 
 void tc_params_default(tc_params *p)
@@ -110,15 +154,20 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
-    size_t per = tc_router_mem_flits((int)np, p->slots, p->red_flits);
+    size_t nbuf = tc_router_buf_flits((int)np, p->slots), nred = (size_t)TC_TREES * TC_RIDS * (size_t)p->red_flits;
+    if (!n) {
+        snprintf(err, errlen, "out of memory for %zu nodes", nn);
+        return NULL;
+    }
     n->p = *p;
     n->topo = t;
     n->np = (int)np;
-    n->r = calloc(nn, sizeof *n->r);
-    n->mem = calloc(nn * per, sizeof(tc_flit));
-    n->red_ent = calloc(nn * TC_TREES * TC_RIDS, sizeof(tc_red_entry));
+    n->r = big_alloc(nn * sizeof *n->r);
+    n->buf = big_alloc(nn * nbuf * sizeof *n->buf);
+    n->red = big_alloc(nn * nred * sizeof *n->red);
+    n->red_ent = big_alloc(nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
+    n->in = big_alloc(nn * sizeof *n->in);
     n->nbr = malloc(nn * np * sizeof(int));
-    n->in = calloc(nn, sizeof *n->in);
     n->link = calloc((size_t)p->link_lat, sizeof *n->link);
     n->inj = calloc((size_t)p->inj_lat, sizeof *n->inj);
     n->inj_c = calloc((size_t)p->inj_lat, sizeof *n->inj_c);
@@ -134,7 +183,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->mark = calloc(nn, sizeof *n->mark);
     n->smark = calloc(nn, sizeof *n->smark);
     n->flits = calloc(nn * np, sizeof *n->flits);
-    if (!n->smark || !n->flits || !n->r || !n->mem || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
+    if (!n->smark || !n->flits || !n->r || !n->buf || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
         !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
         !n->mark) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
@@ -143,8 +192,8 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
-        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->mem + k * per,
-                        n->red_ent + k * TC_TREES * TC_RIDS);
+        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->buf + k * nbuf,
+                        n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
@@ -155,7 +204,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
 static void free_wheel(tc_slot *w, int lat)
 {
     for (int i = 0; w && i < lat; i++)
-        free(w[i].a);
+        big_free(w[i].a, w[i].cap * sizeof *w[i].a);
     free(w);
 }
 
@@ -163,11 +212,14 @@ void tc_net_free(tc_net *n)
 {
     if (!n)
         return;
-    free(n->r);
-    free(n->mem);
-    free(n->red_ent);
+    size_t nn = (size_t)n->topo.n, nbuf = tc_router_buf_flits(n->np, n->p.slots),
+           nred = (size_t)TC_TREES * TC_RIDS * (size_t)n->p.red_flits;
+    big_free(n->r, nn * sizeof *n->r);
+    big_free(n->buf, nn * nbuf * sizeof *n->buf);
+    big_free(n->red, nn * nred * sizeof *n->red);
+    big_free(n->red_ent, nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
+    big_free(n->in, nn * sizeof *n->in);
     free(n->nbr);
-    free(n->in);
     free_wheel(n->link, n->p.link_lat);
     free_wheel(n->inj, n->p.inj_lat);
     free_wheel(n->inj_c, n->p.inj_lat);
@@ -279,7 +331,9 @@ void tc_net_step(tc_net *n, uint32_t *obs)
     if (all)
         for (uint32_t k = 0; k < nn; k++)
             activate(n, k);
+    sort_active(n);
     n->nbusy = 0;
+    size_t nph = 0; /* routers that completed a phase: prev[0..nph) until the lemma is checked */
     for (size_t i = 0; i < n->nact; i++) {
         uint32_t k = n->act[i];
         tc_router *r = &n->r[k];
@@ -297,8 +351,10 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         if (!tc_router_idle(r))
             n->busy[n->nbusy++] = k;
         if (r->ph.total != total)
-            check_lemma1(n, k);
+            n->prev[nph++] = k;
     }
+    for (size_t i = 0; i < nph; i++) /* on the state after the cycle, whatever the order above */
+        check_lemma1(n, n->prev[i]);
     memcpy(n->prev, n->act, n->nact * sizeof *n->act);
     n->nprev = n->nact;
     n->cycle++;

@@ -4,13 +4,10 @@
 
 #include "alu.h"
 
-size_t tc_router_mem_flits(int nports, int slots, int red_flits)
-{
-    return (size_t)TC_NUNITS(nports) * (size_t)slots * TC_SLOT_FLITS + (size_t)TC_TREES * TC_RIDS * (size_t)red_flits;
-}
+size_t tc_router_buf_flits(int nports, int slots) { return (size_t)TC_NUNITS(nports) * (size_t)slots * TC_SLOT_FLITS; }
 
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
-                     tc_flit *mem, tc_red_entry *ent)
+                     tc_flit *buf, tc_flit *red, tc_red_entry *ent)
 {
     memset(r, 0, sizeof *r);
     r->id = (uint16_t)id;
@@ -18,8 +15,8 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
     r->slots = (uint8_t)slots;
     r->red_flits = (uint8_t)red_flits;
     for (int u = 0; u < TC_NUNITS(nports); u++)
-        r->u[u].mem = mem + (size_t)u * slots * TC_SLOT_FLITS;
-    r->red.data = mem + (size_t)TC_NUNITS(nports) * slots * TC_SLOT_FLITS;
+        r->u[u].mem = buf + (size_t)u * slots * TC_SLOT_FLITS;
+    r->red.data = red;
     r->red.ent = ent;
     for (int o = 0; o < nports; o++)
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
@@ -326,16 +323,20 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     unsigned push = nev && r->nerr < TC_ERRQ;
 
     /* Switch allocation: one round-robin arbiter per output, over units with credit. */
+    unsigned req[TC_MAX_OUTS] = {0}; /* units asking for each output */
+    for (int u = 0; u < nu; u++)
+        if (r->u[u].routed)
+            for (unsigned m = r->u[u].pend; m; m &= m - 1)
+                req[__builtin_ctz(m)] |= 1u << u;
     for (int o = 0; o < no; o++) {
         tc_outp *op = &r->o[o];
         unsigned elig = 0;
         grant_u[o] = ~0u;
         if (op->busy)
             continue;
-        for (int u = 0; u < nu; u++) {
+        for (unsigned m = req[o]; m; m &= m - 1) {
+            int u = __builtin_ctz(m);
             const tc_unit *un = &r->u[u];
-            if (!un->routed || !((un->pend >> o) & 1))
-                continue;
             unsigned vc = o >= np ? 0 : un->out_vc;
             /* Bubble flow control: a copy that enters a ring (new dimension, new VC,
              * injection) leaves one slot free there for the packets already in it.

@@ -121,12 +121,12 @@ typedef struct {
     uint16_t diam;               /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
 } tc_router;
 
-/* Memory a router needs: buffers, and the Reducer's partial results. */
-size_t tc_router_mem_flits(int nports, int slots, int red_flits);
-/* mem: tc_router_mem_flits() flits; ent: TC_TREES * TC_RIDS entries; both zeroed.
- * diam is set to 1; a network sets it to its diameter. */
+/* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;
+ * red for the Reducer's partial results, TC_TREES * TC_RIDS * red_flits flits; ent,
+ * TC_TREES * TC_RIDS entries. diam is set to 1; a network sets it to its diameter. */
+size_t tc_router_buf_flits(int nports, int slots);
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
-                     tc_flit *mem, tc_red_entry *ent);
+                     tc_flit *buf, tc_flit *red, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);

@@ -18,7 +18,7 @@ enum { P_XP, P_XM, P_YP, P_YM };
 
 typedef struct {
     tc_router r;
-    tc_flit mem[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS + TC_TREES * TC_RIDS * 2];
+    tc_flit buf[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 2];
     tc_red_entry ent[TC_TREES * TC_RIDS];
     uint32_t obs[TC_OBS_MAX_WORDS];
 } rig;
@@ -26,8 +26,8 @@ typedef struct {
 static void setup_rig(rig *g)
 {
     memset(g, 0, sizeof *g);
-    assert_int_equal(sizeof g->mem / sizeof g->mem[0], tc_router_mem_flits(NP, 2, 2));
-    tc_router_reset(&g->r, 5, NP, 2, 4, 2, g->mem, g->ent);
+    assert_int_equal(sizeof g->buf / sizeof g->buf[0], tc_router_buf_flits(NP, 2));
+    tc_router_reset(&g->r, 5, NP, 2, 4, 2, g->buf, g->red, g->ent);
     /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
     g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
 }
