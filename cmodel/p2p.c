@@ -33,153 +33,313 @@ void tc_p2p_free(tc_p2p *m)
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* One packet of len data flits: the cycle its last flit reaches b's PE. */
-static uint64_t packet(tc_p2p *m, int a, int b, int len, uint64_t t)
+/* A packet asks for a channel when it is ready: to enter at its PE (INJECT), at a
+ * router with its header routed (HOP: a link or the ejection channel); its last
+ * flit reaches the PE at DELIVER. */
+enum { INJECT, HOP, DELIVER };
+
+typedef struct {
+    uint64_t t, seq;
+    int what, pkt, node;
+} event;
+
+typedef struct {
+    int dst, len, msg;
+} packet;
+
+typedef struct {
+    int from, to, round, left; /* left: packets not yet delivered */
+} message;
+
+/* One simulation: its events in a heap by (time, order of asking), its packets and
+ * messages; `arrived` is called as a message's last packet reaches its PE. */
+typedef struct sim {
+    tc_p2p *m;
+    event *ev;
+    size_t nev, capev;
+    uint64_t seq;
+    packet *pk;
+    message *msg;
+    size_t npk, cappk, nmsg, capmsg;
+    int oom;
+    void (*arrived)(struct sim *s, const message *g, uint64_t t);
+    void *ctx;
+} sim;
+
+static int before(const event *a, const event *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
+
+static void *grow(void *a, size_t *cap, size_t need, size_t size, int *oom)
 {
-    uint64_t hold = (uint64_t)len + 1, at, g;
-    int c[TC_MAX_DIMS], cb[TC_MAX_DIMS], node = a;
-    at = max64(t, m->inj_free[a]); /* the PE sends one flit a cycle */
-    m->inj_free[a] = at + hold;
-    at += (uint64_t)m->p.inj_lat; /* header in the router's PEGroup FIFO */
-    tc_coords(&m->t, a, c);
-    tc_coords(&m->t, b, cb);
-    for (int d = 0; d < TC_MAX_DIMS; d++) { /* dimension order, the shorter way (+ on a tie) */
-        int s = m->t.size[d], off = (cb[d] - c[d] + s) % s;
-        int dir = 2 * d + (off > s / 2), steps = off > s / 2 ? s - off : off;
-        for (int k = 0; k < steps; k++) {
-            uint64_t *lf = &m->link_free[(size_t)node * (size_t)m->np + (size_t)dir];
-            g = max64(at + (uint64_t)len + 2, *lf); /* whole, routed, granted */
-            *lf = g + hold;
-            at = g + 1 + (uint64_t)m->p.link_lat;
-            node = tc_neighbour(&m->t, node, dir);
+    if (need <= *cap)
+        return a;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *b = realloc(a, c * size);
+    if (!b) {
+        *oom = 1;
+        return a;
+    }
+    *cap = c;
+    return b;
+}
+
+static void push(sim *s, uint64_t t, int what, int pkt, int node)
+{
+    s->ev = grow(s->ev, &s->capev, s->nev + 1, sizeof *s->ev, &s->oom);
+    if (s->oom)
+        return;
+    size_t i = s->nev++;
+    event e = {t, s->seq++, what, pkt, node};
+    for (; i && before(&e, &s->ev[(i - 1) / 2]); i = (i - 1) / 2)
+        s->ev[i] = s->ev[(i - 1) / 2];
+    s->ev[i] = e;
+}
+
+static event pop(sim *s)
+{
+    event top = s->ev[0], last = s->ev[--s->nev];
+    size_t i = 0, n = s->nev;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && before(&s->ev[c + 1], &s->ev[c]))
+            c++;
+        if (!before(&s->ev[c], &last))
+            break;
+        s->ev[i] = s->ev[c];
+        i = c;
+    }
+    if (n)
+        s->ev[i] = last;
+    return top;
+}
+
+/* A message of `flits` data flits, its PE ready at t: packets of at most 7 flits
+ * (one of none for a message without data), injected back to back. */
+static void send(sim *s, int from, int to, int flits, int round, uint64_t t)
+{
+    int npk = flits ? (flits + TC_SLOT_FLITS - 2) / (TC_SLOT_FLITS - 1) : 1;
+    s->msg = grow(s->msg, &s->capmsg, s->nmsg + 1, sizeof *s->msg, &s->oom);
+    s->pk = grow(s->pk, &s->cappk, s->npk + (size_t)npk, sizeof *s->pk, &s->oom);
+    if (s->oom)
+        return;
+    s->msg[s->nmsg] = (message){from, to, round, npk};
+    for (int i = 0; i < npk; i++, flits -= TC_SLOT_FLITS - 1) {
+        s->pk[s->npk] = (packet){to, flits > TC_SLOT_FLITS - 1 ? TC_SLOT_FLITS - 1 : flits, (int)s->nmsg};
+        push(s, t, INJECT, (int)s->npk++, from);
+    }
+    s->nmsg++;
+}
+
+/* The next dimension-order hop from node to dst (the shorter way, + on a tie), or
+ * -1 at dst. */
+static int next_dir(const tc_topo *t, int node, int dst)
+{
+    int c[TC_MAX_DIMS], cd[TC_MAX_DIMS];
+    tc_coords(t, node, c);
+    tc_coords(t, dst, cd);
+    for (int d = 0; d < TC_MAX_DIMS; d++) {
+        int sz = t->size[d], off = (cd[d] - c[d] + sz) % sz;
+        if (off)
+            return 2 * d + (off > sz / 2);
+    }
+    return -1;
+}
+
+static void run(sim *s)
+{
+    tc_p2p *m = s->m;
+    while (s->nev && !s->oom) {
+        event e = pop(s);
+        const packet *p = &s->pk[e.pkt];
+        uint64_t hold = (uint64_t)p->len + 1, g;
+        if (e.what == INJECT) { /* the PE sends one flit a cycle; the header reaches the PEGroup FIFO */
+            g = max64(e.t, m->inj_free[e.node]);
+            m->inj_free[e.node] = g + hold;
+            push(s, g + (uint64_t)m->p.inj_lat + (uint64_t)p->len + 2, HOP, e.pkt, e.node);
+        } else if (e.what == HOP) { /* whole and routed: granted when the channel is free */
+            int dir = next_dir(&m->t, e.node, p->dst);
+            uint64_t *ch = dir < 0 ? &m->ej_free[e.node] : &m->link_free[(size_t)e.node * (size_t)m->np + (size_t)dir];
+            g = max64(e.t, *ch);
+            *ch = g + hold;
+            if (dir < 0)
+                push(s, g + 1 + (uint64_t)m->p.ej_lat + (uint64_t)p->len, DELIVER, e.pkt, e.node);
+            else
+                push(s, g + 1 + (uint64_t)m->p.link_lat + (uint64_t)p->len + 2, HOP, e.pkt, tc_neighbour(&m->t, e.node, dir));
+        } else if (--s->msg[p->msg].left == 0) {
+            message g2 = s->msg[p->msg]; /* arrived() may send, and move the messages */
+            s->arrived(s, &g2, e.t);
         }
     }
-    g = max64(at + (uint64_t)len + 2, m->ej_free[b]);
-    m->ej_free[b] = g + hold;
-    return g + 1 + (uint64_t)m->p.ej_lat + (uint64_t)len;
+}
+
+static void sim_free(sim *s)
+{
+    free(s->ev);
+    free(s->pk);
+    free(s->msg);
+}
+
+static void one_arrived(sim *s, const message *g, uint64_t t)
+{
+    (void)g;
+    *(uint64_t *)s->ctx = t;
 }
 
 uint64_t tc_p2p_send(tc_p2p *m, int a, int b, int flits, uint64_t t)
 {
-    uint64_t done = t;
     if (a == b)
         return t;
-    do { /* packets of at most 7 data flits, back to back */
-        int len = flits > TC_SLOT_FLITS - 1 ? TC_SLOT_FLITS - 1 : flits;
-        done = packet(m, a, b, len, t);
-        flits -= len;
-    } while (flits > 0);
-    return done;
+    uint64_t done = 0;
+    sim s = {.m = m, .arrived = one_arrived, .ctx = &done};
+    send(&s, a, b, flits, 0, t);
+    run(&s);
+    sim_free(&s);
+    if (s.oom)
+        snprintf(m->err, sizeof m->err, "out of memory for the packets in flight");
+    return s.oom ? 0 : done;
 }
 
+/* The collectives as rounds: in round r node v sends at most one message and
+ * receives at most one, and starts round r + 1 once it has sent and received what
+ * round r holds for it (its sends leave as soon as it is ready: they do not wait
+ * for delivery). Receiving costs the software time before the next send. */
 typedef struct {
-    uint64_t t;
-    int from, to, flits;
-} msg;
+    tc_wl_kind kind;
+    int n, len, root, logn, pow2, rounds;
+    int *round;             /* [node]: the round it is in */
+    uint8_t *sent;          /* [node]: its send of that round is out */
+    uint64_t *ready, *last; /* [node]: when it may send; its last receive */
+    uint64_t *got;          /* [node][round]: when its message arrived, or NOT_YET */
+} coll;
 
-static int by_time(const void *x, const void *y)
-{
-    const msg *a = x, *b = y;
-    return a->t < b->t ? -1 : a->t > b->t ? 1 : a->from - b->from;
-}
+#define NOT_YET UINT64_MAX
 
-/* One round: every message sent at its time, in time order (the links are served
- * first come first served); when[to] becomes the later of itself and the arrival. */
-static void round_of(tc_p2p *m, msg *ms, int n, uint64_t *when)
+/* What round r holds for node v: the node it sends to (-1: none) with how many
+ * flits, and whether it receives. */
+static int plan(const coll *c, int v, int r, int *flits, int *recv)
 {
-    qsort(ms, (size_t)n, sizeof *ms, by_time);
-    uint64_t *arr = malloc(sizeof *arr * (size_t)n);
-    for (int i = 0; i < n; i++)
-        arr[i] = tc_p2p_send(m, ms[i].from, ms[i].to, ms[i].flits, ms[i].t);
-    for (int i = 0; i < n; i++) /* a node sends from its time before, receives after */
-        when[ms[i].to] = max64(when[ms[i].to], arr[i] + m->sw);
-    free(arr);
-}
-
-uint64_t tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *done)
-{
-    int n = m->t.n;
-    uint64_t *when = calloc((size_t)n, sizeof *when), last = 0;
-    msg *ms = malloc(sizeof *ms * (size_t)n);
-    memset(m->link_free, 0, sizeof *m->link_free * (size_t)n * (size_t)m->np);
-    memset(m->inj_free, 0, sizeof *m->inj_free * (size_t)n);
-    memset(m->ej_free, 0, sizeof *m->ej_free * (size_t)n);
-    int pow2 = (n & (n - 1)) == 0, k;
-    switch (kind) {
-    case TC_WL_BCAST: /* binomial tree from root, ranks relative to it */
-        for (int mask = 1; mask < n; mask <<= 1) {
-            k = 0;
-            for (int v = 0; v < mask && v + mask < n; v++)
-                ms[k++] = (msg){when[(v + root) % n], (v + root) % n, (v + mask + root) % n, len};
-            round_of(m, ms, k, when);
-        }
+    int n = c->n, rel = (v - c->root + n) % n, to = -1;
+    tc_wl_kind k = c->kind;
+    *flits = k == TC_WL_BARRIER || k == TC_WL_TREE_BARRIER ? 0 : c->len;
+    *recv = 0;
+    if ((k == TC_WL_ALLREDUCE || k == TC_WL_TREE_BARRIER) && !c->pow2) { /* a reduce to the root, then a broadcast */
+        k = r < c->logn ? TC_WL_REDUCE : TC_WL_BCAST;
+        r %= c->logn;
+    }
+    int mask = 1 << r;
+    switch (k) {
+    case TC_WL_BCAST: /* binomial tree, ranks relative to the root */
+        if (rel < mask && rel + mask < n)
+            to = (rel + mask + c->root) % n;
+        *recv = rel >= mask && rel < 2 * mask;
         break;
-    case TC_WL_REDUCE: /* binomial tree into root: every partial result goes down a mask */
-        for (int mask = 1; mask < n; mask <<= 1) {
-            k = 0;
-            for (int v = mask; v < n; v += 2 * mask)
-                ms[k++] = (msg){when[(v + root) % n], (v + root) % n, (v - mask + root) % n, len};
-            round_of(m, ms, k, when);
-        }
+    case TC_WL_REDUCE: /* binomial tree into the root: a partial result goes down a mask */
+        if (rel % (2 * mask) == mask)
+            to = (rel - mask + c->root) % n;
+        *recv = rel % (2 * mask) == 0 && rel + mask < n;
         break;
     case TC_WL_ALLREDUCE:
-    case TC_WL_TREE_BARRIER:
-        if (!pow2) { /* a reduce to 0, then a broadcast from 0 */
-            free(when);
-            free(ms);
-            uint64_t *mid = calloc((size_t)n, sizeof *mid);
-            tc_p2p_collective(m, TC_WL_REDUCE, len, 0, mid);
-            uint64_t t0 = mid[0], end;
-            free(mid);
-            /* the broadcast starts when the root has the result: shift it */
-            end = tc_p2p_collective(m, TC_WL_BCAST, len, 0, done);
-            if (done)
-                for (int i = 0; i < n; i++)
-                    done[i] += t0;
-            return end + t0;
-        }
-        for (int mask = 1; mask < n; mask <<= 1) { /* recursive doubling: exchange with v ^ mask */
-            k = 0;
-            for (int v = 0; v < n; v++)
-                ms[k++] = (msg){when[v], v, v ^ mask, kind == TC_WL_TREE_BARRIER ? 0 : len};
-            round_of(m, ms, k, when);
-        }
+    case TC_WL_TREE_BARRIER: /* recursive doubling: exchange with v ^ mask */
+        to = v ^ mask;
+        *recv = 1;
         break;
-    case TC_WL_BARRIER: /* dissemination: round r, send to v + 2^r, hear from v - 2^r */
-        for (int dist = 1; dist < n; dist <<= 1) {
-            k = 0;
-            for (int v = 0; v < n; v++)
-                ms[k++] = (msg){when[v], v, (v + dist) % n, 0};
-            round_of(m, ms, k, when);
-        }
+    case TC_WL_BARRIER: /* dissemination: send to v + 2^r, hear from v - 2^r */
+        to = (v + mask) % n;
+        *recv = 1;
         break;
-    case TC_WL_ALLGATHER: /* recursive doubling, the data doubling every round (a ring if n is not 2^k) */
-        if (pow2) {
-            for (int mask = 1, f = len; mask < n; mask <<= 1, f *= 2) {
-                k = 0;
-                for (int v = 0; v < n; v++)
-                    ms[k++] = (msg){when[v], v, v ^ mask, f};
-                round_of(m, ms, k, when);
-            }
-        } else {
-            for (int r = 0; r < n - 1; r++) {
-                k = 0;
-                for (int v = 0; v < n; v++)
-                    ms[k++] = (msg){when[v], v, (v + 1) % n, len};
-                round_of(m, ms, k, when);
-            }
-        }
+    case TC_WL_ALLGATHER: /* recursive doubling, the data doubling every round; else a ring */
+        to = c->pow2 ? v ^ mask : (v + 1) % n;
+        *flits = c->pow2 ? c->len << r : c->len;
+        *recv = 1;
         break;
     default:
         break;
     }
-    for (int v = 0; v < n; v++) {
-        uint64_t t = when[v] > m->sw ? when[v] - m->sw : 0; /* the last receive needs no overhead after it */
-        if (done)
-            done[v] = t;
-        last = max64(last, t);
+    return to;
+}
+
+/* Node v goes through every round it can complete now. */
+static void advance(sim *s, int v)
+{
+    coll *c = s->ctx;
+    while (c->round[v] < c->rounds) {
+        int r = c->round[v], flits, recv, to = plan(c, v, r, &flits, &recv);
+        if (!c->sent[v] && to >= 0)
+            send(s, v, to, flits, r, c->ready[v]);
+        c->sent[v] = 1;
+        if (recv) {
+            uint64_t t = c->got[(size_t)v * (size_t)c->rounds + (size_t)r];
+            if (t == NOT_YET)
+                return;
+            c->last[v] = max64(c->last[v], t);
+            c->ready[v] = max64(c->ready[v], t + s->m->sw);
+        }
+        c->round[v]++;
+        c->sent[v] = 0;
     }
-    free(when);
-    free(ms);
-    return last;
+}
+
+static void coll_arrived(sim *s, const message *g, uint64_t t)
+{
+    coll *c = s->ctx;
+    c->got[(size_t)g->to * (size_t)c->rounds + (size_t)g->round] = t;
+    if (c->round[g->to] == g->round)
+        advance(s, g->to);
+}
+
+int tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *done, uint64_t *end)
+{
+    int n = m->t.n, logn = 0;
+    while ((1 << logn) < n)
+        logn++;
+    coll c = {kind, n, len, root, logn, (n & (n - 1)) == 0, logn, NULL, NULL, NULL, NULL, NULL};
+    if ((kind == TC_WL_ALLREDUCE || kind == TC_WL_TREE_BARRIER) && !c.pow2)
+        c.rounds = 2 * logn;
+    if (kind == TC_WL_ALLGATHER && !c.pow2)
+        c.rounds = n - 1;
+    if ((size_t)n * (size_t)c.rounds > ((size_t)1 << 27)) { /* a ring all-gather on very many nodes */
+        snprintf(m->err, sizeof m->err, "p2p %s: %d rounds on %d nodes is too many to track",
+                 tc_wl_names[kind], c.rounds, n);
+        return -1;
+    }
+    memset(m->link_free, 0, sizeof *m->link_free * (size_t)n * (size_t)m->np);
+    memset(m->inj_free, 0, sizeof *m->inj_free * (size_t)n);
+    memset(m->ej_free, 0, sizeof *m->ej_free * (size_t)n);
+    size_t ngot = (size_t)n * (size_t)(c.rounds ? c.rounds : 1);
+    c.round = calloc((size_t)n, sizeof *c.round);
+    c.sent = calloc((size_t)n, sizeof *c.sent);
+    c.ready = calloc((size_t)n, sizeof *c.ready);
+    c.last = calloc((size_t)n, sizeof *c.last);
+    c.got = malloc(ngot * sizeof *c.got);
+    sim s = {.m = m, .arrived = coll_arrived, .ctx = &c};
+    s.oom = !c.round || !c.sent || !c.ready || !c.last || !c.got;
+    for (size_t i = 0; i < ngot && !s.oom; i++)
+        c.got[i] = NOT_YET;
+    for (int v = 0; v < n && !s.oom; v++)
+        advance(&s, v);
+    run(&s);
+    int rc = s.oom ? -1 : 0;
+    if (s.oom)
+        snprintf(m->err, sizeof m->err, "out of memory for %d nodes' messages", n);
+    *end = 0;
+    for (int v = 0; v < n && !rc; v++) {
+        if (c.round[v] != c.rounds) { /* a plan whose sends and receives do not match */
+            snprintf(m->err, sizeof m->err, "p2p %s: node %d stopped in round %d of %d", tc_wl_names[kind], v,
+                     c.round[v], c.rounds);
+            rc = -1;
+        }
+        if (done)
+            done[v] = c.last[v];
+        *end = max64(*end, c.last[v]);
+    }
+    sim_free(&s);
+    free(c.round);
+    free(c.sent);
+    free(c.ready);
+    free(c.last);
+    free(c.got);
+    return rc;
 }

@@ -3,13 +3,14 @@
  * the software collectives built on them (binomial broadcast and reduce, recursive
  * doubling allreduce and all-gather, dissemination barrier).
  *
- * Not cycle-exact like the router model: a packet is timed hop by hop with the
- * router's own costs on an empty path (header arrives at A, whole at A + len, routed
- * at +1, granted at +2, on the link from +3; LinkLat to the next router; the same
- * into the PE with EjLat) and each link and each PE channel is held len + 1 cycles
- * a packet, first come first served (a link-reservation model: contention is timed,
- * buffer back-pressure is not). Packets carry at most 7 data flits; longer messages
- * are split and sent back to back. */
+ * An event simulation in time order, not a cycle-exact router: a packet is timed
+ * hop by hop with the router's own costs (header arrives at A, whole at A + len,
+ * routed at +1, granted at +2, on the link from +3; LinkLat to the next router; the
+ * same into the PE with EjLat), and each link and each PE channel is held len + 1
+ * cycles a packet, first come first served in time (ties: the packet that asked
+ * first). Contention is timed; buffer back-pressure is not (a packet waiting for a
+ * link holds no buffer that could stop another). Packets carry at most 7 data
+ * flits; longer messages are split and sent back to back. */
 #ifndef TC_P2P_H
 #define TC_P2P_H
 
@@ -25,16 +26,19 @@ typedef struct {
     uint64_t *link_free; /* [node][port]: the cycle the link takes its next packet */
     uint64_t *inj_free, *ej_free; /* [node]: the PE channels */
     uint64_t sw;         /* software cycles between receiving a message and sending the next */
+    char err[128];       /* why the last call failed */
 } tc_p2p;
 
 int tc_p2p_init(tc_p2p *m, const tc_params *p, uint64_t sw_overhead, char *err, size_t errlen);
 void tc_p2p_free(tc_p2p *m);
-/* A message of `flits` data flits from a to b, its PE ready to send at t: the cycle
- * its last flit reaches b's PE (the PE's own, a to a: t). */
+/* A message of `flits` data flits from a to b, its PE ready to send at t, on the
+ * channels as the calls before left them: the cycle its last flit reaches b's PE
+ * (a to a: t). 0 and m->err if out of memory. */
 uint64_t tc_p2p_send(tc_p2p *m, int a, int b, int flits, uint64_t t);
 /* One collective (bcast and reduce from/to `root`, allreduce, barrier, allgather of
- * `len` flits a node), started at cycle 0 on an idle network: the cycle the last
- * node is done; done[node] (or NULL) gets each node's. */
-uint64_t tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *done);
+ * `len` flits a node), started at cycle 0 on idle channels: *end is the cycle the
+ * last node is done; done[node] (or NULL) gets the cycle each node received its
+ * last message (0: none). 0, or -1 and m->err. */
+int tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *done, uint64_t *end);
 
 #endif

@@ -93,6 +93,11 @@ for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
   count_lines "$LOGDIR/tcsim_$topo.log"
 done
 
+echo "== point-to-point baseline: its per-hop costs are the router's"
+hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
+p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
+check "one packet over one hop: p2p $p2p cycles, the hardware's broadcast $hw" test -n "$hw" -a "$p2p" = "$hw"
+
 echo "== C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
   build/tcsim --topo $topo --scen all --fast-check >"$LOGDIR/fast_$topo.log" 2>&1

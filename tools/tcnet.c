@@ -291,7 +291,14 @@ int main(int argc, char **argv)
         for (int i = 0; i < w.repeat; i++) {
             res.op[i].start = res.cycles;
             int root = w.kind == TC_WL_REDUCE ? w.dst : tc_tree_root(t, rows, w.tree);
-            res.op[i].end = res.cycles + tc_p2p_collective(&m, w.kind, w.len, root, res.node_done + (size_t)i * (size_t)t->n);
+            uint64_t end, *done = res.node_done + (size_t)i * (size_t)t->n;
+            if (tc_p2p_collective(&m, w.kind, w.len, root, done, &end)) {
+                fprintf(stderr, "tcnet: %s\n", m.err);
+                return 2;
+            }
+            for (int v = 0; v < t->n; v++) /* cycles of the whole run, as the hardware's */
+                done[v] += done[v] ? res.cycles : 0;
+            res.op[i].end = res.cycles + end;
             res.op[i].deliveries = (uint64_t)t->n;
             res.cycles = res.op[i].end + 1;
         }
