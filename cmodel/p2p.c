@@ -15,7 +15,8 @@ int tc_p2p_init(tc_p2p *m, const tc_params *p, uint64_t sw_overhead, char *err, 
     m->link_free = calloc((size_t)m->t.n * (size_t)m->np, sizeof *m->link_free);
     m->inj_free = calloc((size_t)m->t.n, sizeof *m->inj_free);
     m->ej_free = calloc((size_t)m->t.n, sizeof *m->ej_free);
-    if (!m->link_free || !m->inj_free || !m->ej_free) {
+    m->flits = calloc((size_t)m->t.n * (size_t)m->np, sizeof *m->flits);
+    if (!m->link_free || !m->inj_free || !m->ej_free || !m->flits) {
         snprintf(err, errlen, "out of memory for %d nodes", m->t.n);
         tc_p2p_free(m);
         return -1;
@@ -28,6 +29,7 @@ void tc_p2p_free(tc_p2p *m)
     free(m->link_free);
     free(m->inj_free);
     free(m->ej_free);
+    free(m->flits);
     memset(m, 0, sizeof *m);
 }
 
@@ -164,6 +166,8 @@ static void run(sim *s)
             uint64_t *ch = dir < 0 ? &m->ej_free[e.node] : &m->link_free[(size_t)e.node * (size_t)m->np + (size_t)dir];
             g = max64(e.t, *ch);
             *ch = g + hold;
+            if (dir >= 0)
+                m->flits[(size_t)e.node * (size_t)m->np + (size_t)dir] += hold;
             if (dir < 0)
                 push(s, g + 1 + (uint64_t)m->p.ej_lat + (uint64_t)p->len, DELIVER, e.pkt, e.node);
             else

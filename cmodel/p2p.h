@@ -25,6 +25,7 @@ typedef struct {
     int np;
     uint64_t *link_free; /* [node][port]: the cycle the link takes its next packet */
     uint64_t *inj_free, *ej_free; /* [node]: the PE channels */
+    uint64_t *flits;     /* [node][port]: flits sent on each link since init */
     uint64_t sw;         /* software cycles between receiving a message and sending the next */
     char err[128];       /* why the last call failed */
 } tc_p2p;

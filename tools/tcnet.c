@@ -278,7 +278,12 @@ int main(int argc, char **argv)
     double t1 = now_s();
     time_t start = time(NULL);
     tc_wl_result res;
-    int rc;
+    int rc, np = tc_net_nports(n);
+    uint64_t *lf = calloc((size_t)t->n * (size_t)np, sizeof *lf); /* flits per link */
+    if (!lf) {
+        fprintf(stderr, "tcnet: out of memory\n");
+        return 2;
+    }
     if (eval_("impl", impls)) { /* the point-to-point baseline: one operation, timed alone */
         tc_p2p m;
         if (tc_p2p_init(&m, &p, (uint64_t)ival("sw_overhead"), err, sizeof err)) {
@@ -302,10 +307,14 @@ int main(int argc, char **argv)
             res.op[i].deliveries = (uint64_t)t->n;
             res.cycles = res.op[i].end + 1;
         }
+        memcpy(lf, m.flits, sizeof *lf * (size_t)t->n * (size_t)np);
         tc_p2p_free(&m);
         rc = 0;
     } else {
         rc = tc_wl_run(n, rows, &w, &res, eval_("progress", onoff) ? progress : NULL, &start);
+        for (int k = 0; k < t->n; k++)
+            for (int d = 0; d < np; d++)
+                lf[(size_t)k * (size_t)np + (size_t)d] = tc_net_link_flits(n, k, d);
     }
     double t2 = now_s();
 
@@ -323,12 +332,10 @@ int main(int argc, char **argv)
         sum += l;
         done_ops++;
     }
-    for (int k = 0; k < t->n; k++)
-        for (int d = 0; d < tc_net_nports(n); d++) {
-            uint64_t f = tc_net_link_flits(n, k, d);
-            flits += f;
-            busiest = f > busiest ? f : busiest;
-        }
+    for (size_t i = 0; i < (size_t)t->n * (size_t)np; i++) {
+        flits += lf[i];
+        busiest = lf[i] > busiest ? lf[i] : busiest;
+    }
     char name[64];
     printf("tcnet: %s torus, %d nodes, %s x %d%s\n", tc_topo_name(t, name, sizeof name), t->n, tc_wl_names[w.kind],
            w.repeat, rc ? "  FAILED" : "");
@@ -365,8 +372,8 @@ int main(int argc, char **argv)
         if ((f = fopen(path, "w"))) {
             fprintf(f, "node,port,flits\n");
             for (int k = 0; k < t->n; k++)
-                for (int d = 0; d < tc_net_nports(n); d++)
-                    fprintf(f, "%d,%s,%" PRIu64 "\n", k, tc_dir_name((unsigned)d), tc_net_link_flits(n, k, d));
+                for (int d = 0; d < np; d++)
+                    fprintf(f, "%d,%s,%" PRIu64 "\n", k, tc_dir_name((unsigned)d), lf[(size_t)k * (size_t)np + (size_t)d]);
             fclose(f);
         }
     }
@@ -387,6 +394,7 @@ int main(int argc, char **argv)
         }
     }
     tc_wl_result_free(&res);
+    free(lf);
     free(rows);
     tc_net_free(n);
     return rc ? 1 : 0;
