@@ -33,7 +33,9 @@ nodes() { local n=1 s; for s in ${1//x/ }; do n=$((n * s)); done; echo $n; }
   echo "## The network simulator (build/tcnet)"
   echo
   echo "The C model without observation records evaluates only the routers that have an"
-  echo "input or work to do; links and PCIe are timing wheels. \`make test\` proves that"
+  echo "input or work to do, in node order so that the sweep over their state is sequential,"
+  echo "with that state on transparent huge pages; links and PCIe are timing wheels."
+  echo "\`make test\` proves that"
   echo "mode equal to the full model (PE ports every cycle) and tcnet's latencies equal"
   echo "to the RTL's. node-cycles/s = nodes x cycles simulated / run time (set-up, i.e."
   echo "planning and checking the 16 trees, apart); memory is the peak resident size."
