@@ -50,7 +50,7 @@ typedef struct {
 } packet;
 
 typedef struct {
-    int from, to, round, left; /* left: packets not yet delivered */
+    int to, round, left; /* left: packets not yet delivered */
 } message;
 
 /* One simulation: its events in a heap by (time, order of asking), its packets and
@@ -127,7 +127,7 @@ static void send(sim *s, int from, int to, int flits, int round, uint64_t t)
     s->pk = grow(s->pk, &s->cappk, s->npk + (size_t)npk, sizeof *s->pk, &s->oom);
     if (s->oom)
         return;
-    s->msg[s->nmsg] = (message){from, to, round, npk};
+    s->msg[s->nmsg] = (message){to, round, npk};
     for (int i = 0; i < npk; i++, flits -= TC_SLOT_FLITS - 1) {
         s->pk[s->npk] = (packet){to, flits > TC_SLOT_FLITS - 1 ? TC_SLOT_FLITS - 1 : flits, (int)s->nmsg};
         push(s, t, INJECT, (int)s->npk++, from);
