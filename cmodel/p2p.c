@@ -233,7 +233,7 @@ static int plan(const coll *c, int v, int r, int *flits, int *recv)
         k = r < c->logn ? TC_WL_REDUCE : TC_WL_BCAST;
         r %= c->logn;
     }
-    int mask = 1 << r;
+    int mask = r < 30 ? 1 << r : 0; /* the ring all-gather's later rounds have none */
     switch (k) {
     case TC_WL_BCAST: /* binomial tree, ranks relative to the root */
         if (rel < mask && rel + mask < n)

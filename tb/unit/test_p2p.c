@@ -167,6 +167,10 @@ static void test_collectives(void **state)
     /* all-gather on a ring of 3: 2 rounds to the next node */
     assert_int_equal(coll(&m, TC_WL_ALLGATHER, 1, 0, done), 2 * e1);
     tc_p2p_free(&m);
+    /* ... and of 35: 34 rounds, more than a mask has bits */
+    mk(&m, 1, 35, 1, 0);
+    assert_int_equal(coll(&m, TC_WL_ALLGATHER, 1, 0, NULL), 34 * e1);
+    tc_p2p_free(&m);
 }
 
 int main(void)
