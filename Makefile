@@ -76,28 +76,22 @@ net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,
 VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT -Irtl rtl/lint.vlt $(RTL_SRC) \
   --top-module tc_torus -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2"
 
+# A Verilated torus with the C testbench: $(1) net, $(2) binary, $(3) object folder
+# under $(B), $(4) more Verilator flags.
 define NET_RULES
-$(B)/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
-	@rm -f $$@ # Verilator's make does not track the C libraries: force the link
-	$(VERILATE) --cc --trace-fst --Mdir $(B)/obj_$(1) -o $(CURDIR)/$(B)/cosim_$(1) $(call net_g,$(1)) \
+$(2): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
+	@mkdir -p $$(dir $$@) && rm -f $$@ # Verilator's make does not track the C libraries: force the link
+	$(VERILATE) --cc --trace-fst $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
 	  -CFLAGS "$(call net_d,$(1))" \
-	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_$(1).log 2>&1 \
-	  || { tail -30 $(B)/obj_$(1).log; exit 1; }
+	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/$(3).log 2>&1 \
+	  || { tail -30 $(B)/$(3).log; exit 1; }
 endef
-$(foreach n,$(sort $(NETS) 8x8),$(eval $(call NET_RULES,$(n))))
+$(foreach n,$(sort $(NETS) 8x8),$(eval $(call NET_RULES,$(n),$(B)/cosim_$(n),obj_$(n),)))
 
 # Coverage builds (make coverage): the RTL with line and toggle points, the C model
 # and testbench with gcov.
 COV_NETS := 5 2x3 2x2x2x2
-define COV_RULES
-$(B)/cov/cosim_$(1): $(RTL_SRC) rtl/tc_format.vh rtl/lint.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
-	@mkdir -p $(B)/cov && rm -f $$@
-	$(VERILATE) --cc --trace-fst --coverage-line --coverage-toggle --Mdir $(B)/obj_cov_$(1) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
-	  -CFLAGS "$(call net_d,$(1))" \
-	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/obj_cov_$(1).log 2>&1 \
-	  || { tail -30 $(B)/obj_cov_$(1).log; exit 1; }
-endef
-$(foreach n,$(COV_NETS),$(eval $(call COV_RULES,$(n))))
+$(foreach n,$(COV_NETS),$(eval $(call NET_RULES,$(n),$(B)/cov/cosim_$(n),obj_cov_$(n),--coverage-line --coverage-toggle)))
 GCOV := -O0 -g --coverage
 $(B)/gcov/%.o: %.c $(HDRS) | $(B)
 	@mkdir -p $(dir $@)

@@ -728,10 +728,14 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 ref->sb.last_del[i] - ref->sb.first_inj[i] > maxlat)
                 maxlat = ref->sb.last_del[i] - ref->sb.first_inj[i];
         char what[64];
-        snprintf(what, sizeof what, "%s", o->fast == 2 ? "C model without observation = with"
-                 : o->fast ? (o->use_rtl ? "RTL, deliveries only" : "C model, deliveries only") : sd[0].dut->name);
-        if (nd == 2 && o->fast != 2)
+        if (o->fast == 2)
+            snprintf(what, sizeof what, "C model without observation = with");
+        else if (nd == 2)
             snprintf(what, sizeof what, "%s = C model", sd[0].dut->name);
+        else if (o->fast)
+            snprintf(what, sizeof what, "%s, deliveries only", o->use_rtl ? "RTL" : "C model");
+        else
+            snprintf(what, sizeof what, "%s", sd[0].dut->name);
         printf("%s  %-8s %-16s packets %3d  copies %5" PRIu64 "  cycles %7" PRIu64
                "  max latency %6" PRIu64 "  (%s)\n",
                fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat, what);
