@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+
 static const char *const dir_names[8] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-", "W+", "W-"};
 
 const char *tc_dir_name(unsigned dir) { return dir < 8 ? dir_names[dir] : "?"; }
@@ -125,6 +127,15 @@ int tc_tree_validate(const tc_topo *t, const tc_row *rows, int tree, char *err, 
         if (steps > t->n)
             FAIL(4, "following toRoot from this node never reaches the root (node %d)", root);
     }
+
+    /* A transit leaf expects Pe + Dir_sum = 0 contributions, so it never sends any up,
+     * and its parent's Reducer and tree barrier would wait for it forever. */
+    for (node = 0; node < t->n; node++) {
+        tc_row r = TC_ROWP(rows, node, tree);
+        if (TC_RGET(r, VALID) && !TC_RGET(r, ROOT) && !TC_RGET(r, PE) && !TC_RGET(r, DIRS))
+            FAIL(6, "Pe = 0 and no down direction: a transit node with nothing below it (its parent would wait "
+                    "for its reduce contribution forever)");
+    }
     return 0;
 }
 #undef FAIL
@@ -191,60 +202,96 @@ static int parse_dir(const char *s, int nports)
     return -1;
 }
 
+/* A field that must be a decimal number in 0..max: digits only (no sign, no space),
+ * no wrap-around however long. 0, or -1 with the message. */
+static int parse_num(const char *tok, const char *what, unsigned long max, int lineno, unsigned long *v, char *err,
+                     size_t errlen)
+{
+    unsigned long x = 0;
+    const char *p = tok;
+    for (; *p >= '0' && *p <= '9'; p++)
+        x = x <= max ? x * 10 + (unsigned long)(*p - '0') : x; /* max is small: no wrap */
+    if (p == tok || *p || x > max) {
+        snprintf(err, errlen, "line %d: %s '%.24s%s' is not a number in 0..%lu", lineno, what, tok,
+                 strlen(tok) > 24 ? "..." : "", max);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
 int tc_table_load(const tc_topo *t, tc_row *rows, FILE *f, char *err, size_t errlen)
 {
-    char line[512];
-    int lineno = 0, nports = 2 * t->ndims;
+    char line[TC_LINE_MAX], why[96];
+    int lineno = 0, nports = 2 * t->ndims, r, rc = -1;
+    int *first = calloc((size_t)t->n * TC_TREES, sizeof *first); /* the line that set each row */
 
     memset(rows, 0, sizeof(tc_row) * (size_t)t->n * TC_TREES);
-    while (fgets(line, sizeof line, f)) {
-        char *hash = strchr(line, '#'), up[16], dl[128];
-        int tree, node, root, pe, toroot = -1;
+    if (!first) {
+        snprintf(err, errlen, "out of memory for a table of %d nodes", t->n);
+        return -1;
+    }
+    while ((r = tc_read_line(f, line, sizeof line, why, sizeof why)) > 0) {
+        char *hash = strchr(line, '#'), *tok[7], *save = NULL;
+        unsigned long tree, node, root, pe;
+        int ntok = 0, toroot = -1;
         unsigned dirs = 0;
+        if (lineno == 0x7fffffff) {
+            snprintf(err, errlen, "line %d: more lines than a table has", lineno);
+            goto out;
+        }
         lineno++;
         if (hash)
             *hash = 0;
-        if (strspn(line, " \t\r\n") == strlen(line))
+        for (char *w = strtok_r(line, " \t\r", &save); w && ntok < 7; w = strtok_r(NULL, " \t\r", &save))
+            tok[ntok++] = w;
+        if (!ntok)
             continue;
-        if (sscanf(line, "%d %d %d %15s %d %127s", &tree, &node, &root, up, &pe, dl) != 6) {
-            snprintf(err, errlen, "line %d: expected 'tree node root toroot pe dirs'", lineno);
-            return -1;
+        if (ntok != 6) {
+            snprintf(err, errlen, "line %d: expected 'tree node root toroot pe dirs', found %s%d field%s", lineno,
+                     ntok > 6 ? "more than " : "", ntok > 6 ? 6 : ntok, ntok == 1 ? "" : "s");
+            goto out;
         }
-        if (tree < 0 || tree >= TC_TREES || node < 0 || node >= t->n) {
-            snprintf(err, errlen, "line %d: tree %d or node %d out of range (16 trees, %d nodes)",
-                     lineno, tree, node, t->n);
-            return -1;
-        }
-        if ((root != 0 && root != 1) || (pe != 0 && pe != 1)) {
-            snprintf(err, errlen, "line %d: root and pe must be 0 or 1", lineno);
-            return -1;
-        }
-        if (strcmp(up, "-") && (toroot = parse_dir(up, nports)) < 0) {
-            snprintf(err, errlen, "line %d: toRoot '%s' is not a direction of this torus", lineno, up);
-            return -1;
+        if (parse_num(tok[0], "tree", TC_TREES - 1, lineno, &tree, err, errlen) ||
+            parse_num(tok[1], "node", (unsigned long)t->n - 1, lineno, &node, err, errlen) ||
+            parse_num(tok[2], "root", 1, lineno, &root, err, errlen) ||
+            parse_num(tok[4], "pe", 1, lineno, &pe, err, errlen))
+            goto out;
+        if (strcmp(tok[3], "-") && (toroot = parse_dir(tok[3], nports)) < 0) {
+            snprintf(err, errlen, "line %d: toRoot '%.16s' is not a direction of this torus", lineno, tok[3]);
+            goto out;
         }
         if (!root && toroot < 0) {
-            snprintf(err, errlen, "line %d: tree %d, node %d is not the root but has no toRoot",
-                     lineno, tree, node);
-            return -1;
+            snprintf(err, errlen, "line %d: tree %lu, node %lu is not the root but has no toRoot", lineno, tree, node);
+            goto out;
         }
-        if (strcmp(dl, "-"))
-            for (char *tok = strtok(dl, ","); tok; tok = strtok(NULL, ",")) {
-                int d = parse_dir(tok, nports);
-                if (d < 0) {
-                    snprintf(err, errlen, "line %d: down direction '%s' is not a direction of this torus",
-                             lineno, tok);
-                    return -1;
+        if (strcmp(tok[5], "-"))
+            for (char *s2 = NULL, *d = strtok_r(tok[5], ",", &s2); d; d = strtok_r(NULL, ",", &s2)) {
+                int dir = parse_dir(d, nports);
+                if (dir < 0) {
+                    snprintf(err, errlen, "line %d: down direction '%.16s' is not a direction of this torus",
+                             lineno, d);
+                    goto out;
                 }
-                dirs |= 1u << d;
+                dirs |= 1u << dir;
             }
-        if (TC_RGET(TC_ROWP(rows, node, tree), VALID)) {
-            snprintf(err, errlen, "line %d: tree %d, node %d is listed twice", lineno, tree, node);
-            return -1;
+        int *was = &first[node * TC_TREES + tree];
+        if (*was) {
+            snprintf(err, errlen, "line %d: tree %lu, node %lu is listed twice (first at line %d)", lineno, tree,
+                     node, *was);
+            goto out;
         }
-        TC_ROWP(rows, node, tree) = tc_row_make(root, toroot, pe, dirs);
+        *was = lineno;
+        TC_ROWP(rows, node, tree) = tc_row_make((int)root, toroot, (int)pe, dirs);
     }
-    return tc_table_validate(t, rows, err, errlen) ? -1 : 0;
+    if (r < 0) {
+        snprintf(err, errlen, "line %d: %s", lineno + 1, why);
+        goto out;
+    }
+    rc = tc_table_validate(t, rows, err, errlen) ? -1 : 0;
+out:
+    free(first);
+    return rc;
 }
 
 void tc_table_write(const tc_topo *t, const tc_row *rows, FILE *f)

@@ -18,7 +18,8 @@ tc_row tc_row_make(int root, int toroot, int pe, unsigned dirs);
 
 /* Checks one tree over the whole network. 0 if valid; otherwise the number of the
  * broken rule (1-3 from SPEC section 3; 4: a member does not reach the root;
- * 5: a field names a direction the torus does not have or Dir_sum is wrong),
+ * 5: a field names a direction the torus does not have or Dir_sum is wrong;
+ * 6: a node other than the root has Pe = 0 and no down direction, a transit leaf),
  * and err names the tree, the node and the rule. */
 int tc_tree_validate(const tc_topo *t, const tc_row *rows, int tree, char *err, size_t errlen);
 int tc_table_validate(const tc_topo *t, const tc_row *rows, char *err, size_t errlen);
@@ -32,7 +33,10 @@ void tc_plan_tree(const tc_topo *t, tc_row *rows, int tree, int root, const uint
 
 /* Text form, one row a line: "tree node root toroot pe dirs", e.g. "3 5 0 X- 1 Y+,Y-";
  * "-" for no toRoot or no dirs; '#' starts a comment. Rows not listed are invalid.
- * Load validates the whole table: -1 and a message naming line, tree, node and rule. */
+ * Load refuses what is not such a text: a number out of range (never wrapped), a row
+ * listed twice (both lines named), a line longer than TC_LINE_MAX - 1 characters, a
+ * NUL byte, a read error; then it validates the whole table. 0, or -1 and a message
+ * naming the line (or tree, node and rule). */
 int tc_table_load(const tc_topo *t, tc_row *rows, FILE *f, char *err, size_t errlen);
 void tc_table_write(const tc_topo *t, const tc_row *rows, FILE *f);
 

@@ -17,11 +17,11 @@ int tc_topo_init(tc_topo *t, int ndims, const int *size, char *err, size_t errle
             return -1;
         }
         t->size[d] = s;
-        t->n *= s;
-        if (t->n > 65536) {
+        if ((long long)t->n * s > 65536) { /* each at most 65536: the product needs more than an int */
             snprintf(err, errlen, "more than 65536 nodes: node ids are 16 bits");
             return -1;
         }
+        t->n *= s;
     }
     return 0;
 }
@@ -100,4 +100,74 @@ int tc_diameter(const tc_topo *t)
     for (int i = 0; i < TC_MAX_DIMS; i++)
         d += t->size[i] / 2;
     return d ? d : 1;
+}
+
+/* "unexpected character 'a' at character 4" or, for a control or non-ASCII byte, its code. */
+static void topo_bad_char(const char *s, const char *p, const char *form, char *err, size_t errlen)
+{
+    unsigned char c = (unsigned char)*p;
+    char what[24];
+    if (c > ' ' && c < 127)
+        snprintf(what, sizeof what, "'%c'", c);
+    else
+        snprintf(what, sizeof what, "code %u", c);
+    snprintf(err, errlen, "topology '%s': unexpected character %s at character %d: %s", s, what, (int)(p - s) + 1,
+             form);
+}
+
+int tc_topo_parse(const char *s, tc_topo *t, char *err, size_t errlen)
+{
+    static const char form[] = "expected 1 to 4 sizes joined by x, e.g. 4x4 or 8x8x8";
+    int size[TC_MAX_DIMS], nd = 0;
+    const char *p = s;
+
+    if (!s || !*s) {
+        snprintf(err, errlen, "topology is empty: %s", form);
+        return -1;
+    }
+    for (;;) {
+        long v = 0;
+        const char *start = p;
+        if (*p == '-' || *p == '+') {
+            snprintf(err, errlen, "topology '%s': sign at character %d: sizes are positive numbers without sign", s,
+                     (int)(p - s) + 1);
+            return -1;
+        }
+        if (*p == 'x' || !*p) {
+            snprintf(err, errlen, "topology '%s': a size is missing at character %d: %s", s, (int)(p - s) + 1, form);
+            return -1;
+        }
+        if (*p < '0' || *p > '9') {
+            topo_bad_char(s, p, form, err, errlen);
+            return -1;
+        }
+        while (*p >= '0' && *p <= '9') {
+            if (v <= 65536) /* stop before it could wrap: anything above is too big */
+                v = v * 10 + (*p - '0');
+            p++;
+        }
+        if (nd == TC_MAX_DIMS) {
+            snprintf(err, errlen, "topology '%s': more than %d dimensions", s, TC_MAX_DIMS);
+            return -1;
+        }
+        if (v < 1 || v > 65536) {
+            snprintf(err, errlen, "topology '%s': size %.*s of dimension %c is not in 1..65536", s,
+                     (int)(p - start), start, "XYZW"[nd]);
+            return -1;
+        }
+        size[nd++] = (int)v;
+        if (!*p)
+            break;
+        if (*p != 'x') {
+            topo_bad_char(s, p, form, err, errlen);
+            return -1;
+        }
+        p++;
+    }
+    char why[128];
+    if (tc_topo_init(t, nd, size, why, sizeof why)) {
+        snprintf(err, errlen, "topology '%s': %s", s, why);
+        return -1;
+    }
+    return 0;
 }

@@ -15,6 +15,11 @@ typedef struct {
 
 /* 0 on success; otherwise -1 and a message naming the bad value. */
 int tc_topo_init(tc_topo *t, int ndims, const int *size, char *err, size_t errlen);
+/* Parses "8x8x8": one to four sizes, each a decimal number of at least 1, joined by
+ * 'x', nothing before, between or after (no sign, space or trailing text); at most
+ * 65536 nodes. 0 on success; otherwise -1 and a message naming the string and what
+ * is wrong with it. The one parser of tcsim --topo and tcnet topo=. */
+int tc_topo_parse(const char *s, tc_topo *t, char *err, size_t errlen);
 void tc_coords(const tc_topo *t, int node, int c[TC_MAX_DIMS]);
 int tc_node_at(const tc_topo *t, const int c[TC_MAX_DIMS]);
 /* Neighbour in direction dir (0 = X+, 1 = X-, 2 = Y+, ...); on a size-1 dimension, the node itself. */

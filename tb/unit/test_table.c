@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "../../cmodel/config.h"
 #include "../../cmodel/table.h"
 
 static tc_topo mk(int nd, int a, int b, int c, int d)
@@ -195,6 +196,12 @@ static void test_rules(void **state)
     TC_RSET(TC_ROWP(r, 6, 3), DIRS, TC_RGET(TC_ROWP(r, 6, 3), DIRS) | 1u << TC_DIR_ZP);
     TC_RSET(TC_ROWP(r, 6, 3), DIRSUM, __builtin_popcount(TC_RGET(TC_ROWP(r, 6, 3), DIRS)));
     expect_rule(&t, r, 5, 6);
+    memcpy(r, base, sizeof r); /* rule 6: a transit leaf, (1,3) = 13 with Pe = 0 */
+    TC_RSET(TC_ROWP(r, 13, 3), PE, 0);
+    expect_rule(&t, r, 6, 13);
+    memcpy(r, base, sizeof r); /* the root may be a transit node with Pe = 0 (decision 5) */
+    TC_RSET(TC_ROWP(r, 5, 3), PE, 0);
+    assert_int_equal(tc_tree_validate(&t, r, 3, err, sizeof err), 0);
     {   /* rule 2: a down direction along a dimension of size 1 loops to the node itself */
         tc_topo flat = mk(2, 3, 1, 1, 1);
         tc_row f[3 * TC_TREES] = {0};
@@ -231,7 +238,7 @@ static void test_loader(void **state)
         {"# c\n0 0 1 - 1 Q+\n", "line 2: down direction 'Q+'"},
         {"0 0 1 - 1 W+\n", "down direction 'W+' is not a direction"},
         {"0 1 0 - 1 -\n", "not the root but has no toRoot"},
-        {"16 0 1 - 1 -\n", "out of range"},
+        {"16 0 1 - 1 -\n", "line 1: tree '16' is not a number in 0..15"},
         {"0 0 1 - 1 -\n0 0 1 - 1 -\n", "listed twice"},
         {"0 0 1 - 1 X+\n", "tree 0, node 0 (0,0,0): rule 2"},
         {"0 0 1 - 1 X+\n0 1 0 X- 1 -\n0 2 1 - 1 -\n", "rule 1"},
@@ -247,11 +254,105 @@ static void test_loader(void **state)
     free(b);
 }
 
+/* Bad input to the loader: refused with a message naming the line and the problem;
+ * nothing wraps, nothing is split, nothing that is not text is read as a table. */
+static void expect_load_error(const tc_topo *t, const char *text, size_t len, const char *want)
+{
+    tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
+    char err[256] = "";
+    FILE *f = fmemopen((void *)text, len, "r");
+    assert_non_null(f);
+    int rc = tc_table_load(t, rows, f, err, sizeof err);
+    fclose(f);
+    free(rows);
+    if (rc != -1)
+        fail_msg("accepted: '%.60s'", text);
+    if (!strstr(err, want))
+        fail_msg("'%s' does not contain '%s'", err, want);
+}
+#define LOAD_ERR(t, text, want) expect_load_error(t, text, sizeof text - 1, want)
+
+static void test_loader_refuses(void **state)
+{
+    (void)state;
+    tc_topo t = mk(3, 3, 2, 2, 1); /* 12 nodes */
+    /* numbers out of range, never wrapped: 4294967299 = 2^32 + 3 is not node 3 */
+    LOAD_ERR(&t, "0 4294967299 1 - 1 -\n", "line 1: node '4294967299' is not a number in 0..11");
+    LOAD_ERR(&t, "0 18446744073709551619 1 - 1 -\n", "node '18446744073709551619' is not a number in 0..11");
+    LOAD_ERR(&t, "4294967296 0 1 - 1 -\n", "tree '4294967296' is not a number in 0..15");
+    LOAD_ERR(&t, "0 12 1 - 1 -\n", "node '12' is not a number in 0..11");
+    LOAD_ERR(&t, "-1 0 1 - 1 -\n", "tree '-1' is not a number");
+    LOAD_ERR(&t, "0 -0 1 - 1 -\n", "node '-0' is not a number");
+    LOAD_ERR(&t, "0 +3 1 - 1 -\n", "node '+3' is not a number");
+    LOAD_ERR(&t, "0 3x 1 - 1 -\n", "node '3x' is not a number");
+    LOAD_ERR(&t, "0 0 2 - 1 -\n", "root '2' is not a number in 0..1");
+    LOAD_ERR(&t, "0 0 1 - 4294967297 -\n", "pe '4294967297' is not a number in 0..1");
+    LOAD_ERR(&t, "0 0 1 - 1 - extra\n", "line 1: expected 'tree node root toroot pe dirs', found more than 6");
+    LOAD_ERR(&t, "0 0 1 - 1 X+,Q-\n", "down direction 'Q-'");
+    LOAD_ERR(&t, "0 1 0 Y+Y- 1 -\n", "toRoot 'Y+Y-'");
+    /* a row listed twice: both lines named */
+    LOAD_ERR(&t, "0 0 1 - 1 X+\n# c\n0 1 0 X- 1 -\n0 0 1 - 1 -\n", "line 4: tree 0, node 0 is listed twice (first at line 1)");
+    /* a transit leaf: rule 6, naming the tree and node */
+    LOAD_ERR(&t, "5 0 1 - 1 X+\n5 1 0 X- 0 -\n", "tree 5, node 1 (1,0,0): rule 6: Pe = 0 and no down direction");
+    /* not a text file */
+    LOAD_ERR(&t, "0 0 1 - 1 -\n\0\0\0\0", "line 2: a NUL byte at character 1: not a text file");
+    LOAD_ERR(&t, "0 0\0 1 - 1 -\n", "line 1: a NUL byte at character 4");
+    LOAD_ERR(&t, "\x7f" "ELF\x02\x01\x01\0\0\0", "line 1: a NUL byte");
+    LOAD_ERR(&t, "\x89PNG\r\n\x1a\n", "line 1: expected 'tree node root toroot pe dirs', found 1 field");
+
+    /* a line longer than the reader's buffer is refused with its number, never split:
+     * here its tail would otherwise read as a valid row */
+    size_t n = TC_LINE_MAX + 40;
+    char *big = malloc(n + 64), *ok = malloc(n + 64);
+    memset(big, ' ', n);
+    big[0] = '#';
+    strcpy(big + n - 14, "0 0 1 - 1 -\n");
+    char *text = malloc(2 * n + 64);
+    snprintf(text, 2 * n + 64, "# one\n%s", big);
+    expect_load_error(&t, text, strlen(text), "line 2: line longer than 1023 characters");
+    /* the longest line accepted: TC_LINE_MAX - 1 characters and its newline */
+    memset(ok, ' ', TC_LINE_MAX - 1);
+    ok[0] = '#';
+    ok[TC_LINE_MAX - 1] = 0;
+    snprintf(text, 2 * n + 64, "%s\n0 0 1 - 1 -\n", ok);
+    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
+    char err[256];
+    FILE *f = fmemopen(text, strlen(text), "r");
+    if (tc_table_load(&t, rows, f, err, sizeof err))
+        fail_msg("a line of %d characters refused: %s", TC_LINE_MAX - 1, err);
+    fclose(f);
+    assert_true(TC_RGET(TC_ROWP(rows, 0, 0), VALID));
+    free(big);
+    free(ok);
+    free(text);
+
+    /* a directory and /dev/zero: refused at once, no hang */
+    f = fopen(".", "r");
+    if (f) { /* Linux opens a directory for reading; reading it fails */
+        assert_int_equal(tc_table_load(&t, rows, f, err, sizeof err), -1);
+        assert_non_null(strstr(err, "line 1: read error: Is a directory"));
+        fclose(f);
+    }
+    if ((f = fopen("/dev/zero", "r"))) {
+        assert_int_equal(tc_table_load(&t, rows, f, err, sizeof err), -1);
+        assert_non_null(strstr(err, "line 1: a NUL byte"));
+        fclose(f);
+    }
+    /* an empty table and one of comments only: valid, every row invalid */
+    LOAD_ERR(&t, "0 0 1 - 1 -\n0 1 0 X- 1 -\n", "rule 2"); /* (sanity: validation still runs) */
+    f = fmemopen((void *)"# nothing\n\n   \t\r\n", 17, "r");
+    assert_int_equal(tc_table_load(&t, rows, f, err, sizeof err), 0);
+    fclose(f);
+    for (size_t i = 0; i < (size_t)t.n * TC_TREES; i++)
+        assert_false(TC_RGET(rows[i], VALID));
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_topo),   cmocka_unit_test(test_planner), cmocka_unit_test(test_plan_replication),
-        cmocka_unit_test(test_rules),  cmocka_unit_test(test_loader),
+        cmocka_unit_test(test_rules),  cmocka_unit_test(test_loader),  cmocka_unit_test(test_loader_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,185 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tc_read_line(FILE *f, char *buf, size_t size, char *err, size_t errlen)
+{
+    size_t n = 0;
+    int c;
+    errno = 0;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (c == 0) {
+            snprintf(err, errlen, "a NUL byte at character %zu: not a text file", n + 1);
+            return -1;
+        }
+        if (n + 1 >= size) {
+            snprintf(err, errlen, "line longer than %zu characters", size - 1);
+            return -1;
+        }
+        buf[n++] = (char)c;
+    }
+    buf[n] = 0;
+    if (c == EOF && ferror(f)) {
+        snprintf(err, errlen, "read error: %s", errno ? strerror(errno) : "unknown");
+        return -1;
+    }
+    return c != EOF || n > 0;
+}
+
+int tc_config_init(tc_config *c, const tc_key *keys, size_t n)
+{
+    c->keys = keys;
+    c->n = n;
+    c->val = calloc(n ? n : 1, sizeof *c->val);
+    c->from = calloc(n ? n : 1, sizeof *c->from);
+    if (!c->val || !c->from) {
+        tc_config_free(c);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(c->val[i], sizeof c->val[i], "%s", keys[i].def);
+    return 0;
+}
+
+void tc_config_free(tc_config *c)
+{
+    free(c->val);
+    free(c->from);
+    c->val = NULL;
+    c->from = NULL;
+}
+
+int tc_config_find(const tc_config *c, const char *key)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (!strcmp(c->keys[i].key, key))
+            return (int)i;
+    return -1;
+}
+
+static int need(const tc_config *c, const char *key)
+{
+    int i = tc_config_find(c, key);
+    if (i < 0) { /* a bug in the caller, not bad input */
+        fprintf(stderr, "tc_config: key '%s' is not declared\n", key);
+        abort();
+    }
+    return i;
+}
+
+const char *tc_config_str(const tc_config *c, const char *key) { return c->val[need(c, key)]; }
+long tc_config_int(const tc_config *c, const char *key) { return strtol(c->val[need(c, key)], NULL, 10); }
+
+int tc_config_enum(const tc_config *c, const char *key)
+{
+    int i = need(c, key);
+    for (int e = 0; c->keys[i].enums && c->keys[i].enums[e]; e++)
+        if (!strcmp(c->val[i], c->keys[i].enums[e]))
+            return e;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        *--e = 0;
+    return s;
+}
+
+/* key = value from `where` (from: -1 the command line, else a line of the file). */
+static int set(tc_config *c, const char *where, int from, char *k, char *v, char *err, size_t errlen)
+{
+    k = trim(k);
+    v = trim(v);
+    int i = tc_config_find(c, k);
+    if (i < 0) {
+        snprintf(err, errlen, "%s: unknown key '%.64s'", where, k);
+        return -1;
+    }
+    const tc_key *s = &c->keys[i];
+    if (c->from[i] && (c->from[i] > 0) == (from > 0)) {
+        if (from > 0)
+            snprintf(err, errlen, "%s: key '%s' is set twice (first at line %d)", where, k, c->from[i]);
+        else
+            snprintf(err, errlen, "%s: key '%s' is given twice", where, k);
+        return -1;
+    }
+    if (strlen(v) >= sizeof c->val[i]) {
+        snprintf(err, errlen, "%s: %s = '%.32s...' is longer than %zu characters", where, k, v, sizeof c->val[i] - 1);
+        return -1;
+    }
+    if (s->enums) {
+        int ok = 0;
+        for (int e = 0; s->enums[e]; e++)
+            ok |= !strcmp(v, s->enums[e]);
+        if (!ok) {
+            size_t o = (size_t)snprintf(err, errlen, "%s: %s = '%.64s' is not one of:", where, k, v);
+            for (int e = 0; s->enums[e] && o < errlen; e++)
+                o += (size_t)snprintf(err + o, errlen - o, " %s", s->enums[e]);
+            return -1;
+        }
+    } else if (s->min <= s->max) {
+        char *end;
+        errno = 0;
+        long x = strtol(v, &end, 10);
+        if (!((*v >= '0' && *v <= '9') || (*v == '-' && v[1] >= '0' && v[1] <= '9')) || *end || errno ||
+            x < s->min || x > s->max) {
+            snprintf(err, errlen, "%s: %s = '%.64s' is not an integer in %ld..%ld", where, k, v, s->min, s->max);
+            return -1;
+        }
+    }
+    snprintf(c->val[i], sizeof c->val[i], "%s", v);
+    c->from[i] = from;
+    return 0;
+}
+
+int tc_config_read(tc_config *c, FILE *f, const char *name, char *err, size_t errlen)
+{
+    char line[TC_LINE_MAX], where[96], why[96];
+    int no = 0, r;
+    while ((r = tc_read_line(f, line, sizeof line, why, sizeof why)) > 0) {
+        char *h = strchr(line, '#'), *eq, *l;
+        if (++no == 0x7fffffff) { /* a line number an int cannot hold: no configuration is that long */
+            snprintf(err, errlen, "%.80s: more than %d lines", name, no - 1);
+            return -1;
+        }
+        snprintf(where, sizeof where, "%.80s:%d", name, no);
+        if (h)
+            *h = 0;
+        if (!*(l = trim(line)))
+            continue;
+        if (!(eq = strchr(l, '='))) {
+            snprintf(err, errlen, "%s: expected 'key = value'", where);
+            return -1;
+        }
+        *eq = 0;
+        if (set(c, where, no, l, eq + 1, err, errlen))
+            return -1;
+    }
+    if (r < 0) {
+        snprintf(err, errlen, "%.80s:%d: %s", name, no + 1, why);
+        return -1;
+    }
+    return 0;
+}
+
+int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen)
+{
+    char buf[TC_LINE_MAX], *eq;
+    if (strlen(arg) >= sizeof buf) {
+        snprintf(err, errlen, "command line: argument '%.32s...' is longer than %zu characters", arg, sizeof buf - 1);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", arg);
+    if (!(eq = strchr(buf, '='))) {
+        snprintf(err, errlen, "command line: '%.64s': expected key=value", arg);
+        return -1;
+    }
+    *eq = 0;
+    return set(c, "command line", -1, buf, eq + 1, err, errlen);
+}

@@ -1,0 +1,48 @@
+/* Strict text input: a line reader that refuses what is not a text file, and
+ * `key = value` configurations in which every key is declared with its default and
+ * range; an unknown key, a key given twice, or a bad value is an error naming it.
+ * Used by the table loader (table.c) and the network simulator (tools/tcnet.c). */
+#ifndef TC_CONFIG_H
+#define TC_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define TC_LINE_MAX 1024 /* a line holds at most TC_LINE_MAX - 1 characters */
+
+/* Reads one line into buf (without its newline; the last line may lack one).
+ * 1: a line; 0: end of file; -1: err says why: a line longer than size - 1
+ * characters, a NUL byte (not a text file), or a read error (a directory). */
+int tc_read_line(FILE *f, char *buf, size_t size, char *err, size_t errlen);
+
+typedef struct {
+    const char *key, *def, *help;
+    long min, max;            /* an integer in min..max; min > max: a string */
+    const char *const *enums; /* or one of these names (NULL-terminated) */
+} tc_key;
+
+#define TC_VAL_MAX 512 /* a value holds at most TC_VAL_MAX - 1 characters */
+
+typedef struct {
+    const tc_key *keys;
+    size_t n;
+    char (*val)[TC_VAL_MAX];
+    int *from; /* where each value was set: 0 default, -1 the command line, else its line in the file */
+} tc_config;
+
+/* Every key at its default; -1 if out of memory. */
+int tc_config_init(tc_config *c, const tc_key *keys, size_t n);
+void tc_config_free(tc_config *c);
+/* Reads `key = value` lines ('#' starts a comment) from f, called name in messages.
+ * 0, or -1 and err naming name:line and the key. */
+int tc_config_read(tc_config *c, FILE *f, const char *name, char *err, size_t errlen);
+/* One `key=value` command-line argument (it may override the file, not itself). */
+int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen);
+/* Index of key, or -1. */
+int tc_config_find(const tc_config *c, const char *key);
+/* Values of declared keys (checked when they were set). */
+const char *tc_config_str(const tc_config *c, const char *key);
+long tc_config_int(const tc_config *c, const char *key);
+int tc_config_enum(const tc_config *c, const char *key); /* index into the key's enums */
+
+#endif
