@@ -383,3 +383,157 @@ size_t tc_net_pe_active(const tc_net *n, const uint32_t **nodes)
 }
 
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port) { return n->flits[(size_t)node * (size_t)n->np + (size_t)port]; }
+
+static const char *const wait_names[] = {"link credits", "a parent's CREDIT", "the PE", "a result slot",
+                                         "report-buffer room", "the barrier fence", "a neighbour's phase packet"};
+
+/* The vertex a wait points to (node * (nu + 1) + unit, unit nu being the credit
+ * block and phase counters), or -1 for a wait on a PE. */
+static long wait_target(const tc_net *n, uint32_t k, const tc_wait *w)
+{
+    long nu1 = TC_NUNITS(n->np) + 1, np = n->np;
+    switch (w->kind) {
+    case TC_WAIT_LINK:
+        return n->nbr[k * np + w->out] * nu1 + 2 * (w->out ^ 1) + w->vc;
+    case TC_WAIT_UPCRED:
+        return n->nbr[k * np + TC_RGET(n->r[k].row[w->tree], TOROOT)] * nu1 + nu1 - 1;
+    case TC_WAIT_RESULT:
+        return k * nu1 + TC_U_RESULT(np);
+    case TC_WAIT_REPORT:
+    case TC_WAIT_FENCE:
+        return k * nu1 + w->out;
+    case TC_WAIT_PHASE:
+        return n->nbr[k * np + w->out] * nu1 + nu1 - 1;
+    }
+    return -1;
+}
+
+static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
+{
+    long nu1 = TC_NUNITS(n->np) + 1;
+    char a[32], b[32], c[40];
+    int k = (int)(v / nu1), u = (int)(v % nu1);
+    fprintf(f, "    node %d %s %s", k, tc_coord_name(&n->topo, k, c, sizeof c),
+            u == nu1 - 1 ? "credit block" : tc_unit_name(n->np, u, a, sizeof a));
+    if (w && w->kind <= TC_WAIT_RESULT)
+        fprintf(f, " head tag %u (tree %u) needs %s%s for %s (%u of %u)", w->tag, w->tree, wait_names[w->kind],
+                w->kind == TC_WAIT_LINK ? (w->vc == TC_VC_UP ? " VCUp" : " VCDown") : "",
+                tc_out_name(n->np, w->out, b, sizeof b), w->have, w->need);
+    else if (w && w->kind == TC_WAIT_FENCE)
+        fprintf(f, " waits for the barrier fence: %s holds %u fenced packets", tc_unit_name(n->np, w->out, b, sizeof b),
+                w->have);
+    else if (w)
+        fprintf(f, " waits for %s%s", wait_names[w->kind],
+                w->kind == TC_WAIT_PHASE ? (snprintf(b, sizeof b, " from %s", tc_dir_name(w->out)), b) : "");
+    fprintf(f, "\n");
+}
+
+int tc_net_explain(const tc_net *n, FILE *f)
+{
+    enum { MAXW = 64 };
+    long nn = n->topo.n, nu1 = TC_NUNITS(n->np) + 1, nv = nn * nu1;
+    unsigned long count[TC_WAIT_PHASE + 1] = {0};
+    long *first = malloc((size_t)nv * sizeof *first), *next = NULL, *dst = NULL, ne = 0, cap = 0;
+    tc_wait *wl = NULL, w[MAXW];
+    if (!first) {
+        fprintf(f, "  (no memory to explain the stall)\n");
+        return 0;
+    }
+    for (long v = 0; v < nv; v++)
+        first[v] = -1;
+    /* the wait-for graph: an edge per wait, listed per waiting vertex */
+    for (long k = 0; k < nn; k++) {
+        int m = tc_router_waits(&n->r[k], w, MAXW);
+        for (int i = 0; i < m && i < MAXW; i++) {
+            long t = wait_target(n, (uint32_t)k, &w[i]), v = k * nu1 + w[i].unit;
+            count[w[i].kind]++;
+            if (ne == cap) {
+                cap = cap ? 2 * cap : 1024;
+                next = realloc(next, (size_t)cap * sizeof *next);
+                dst = realloc(dst, (size_t)cap * sizeof *dst);
+                wl = realloc(wl, (size_t)cap * sizeof *wl);
+                if (!next || !dst || !wl) {
+                    fprintf(f, "  (no memory to explain the stall)\n");
+                    free(first), free(next), free(dst), free(wl);
+                    return 0;
+                }
+            }
+            dst[ne] = t;
+            wl[ne] = w[i];
+            next[ne] = first[v];
+            first[v] = ne++;
+        }
+    }
+    fprintf(f, "  waits:");
+    for (int i = 0; i <= TC_WAIT_PHASE; i++)
+        if (count[i])
+            fprintf(f, " %lu for %s;", count[i], wait_names[i]);
+    fprintf(f, "%s\n", ne ? "" : " none");
+    /* a cycle: depth-first search, colour 1 on the path, 2 done */
+    uint8_t *col = calloc((size_t)nv, 1);
+    long *path = malloc((size_t)nv * sizeof *path), *edge = malloc((size_t)nv * sizeof *edge), found = 0;
+    for (long s = 0; s < nv && col && path && edge && !found; s++) {
+        if (col[s] || first[s] < 0)
+            continue;
+        long d = 0;
+        path[0] = s, edge[0] = first[s], col[s] = 1;
+        while (d >= 0 && !found) {
+            long e = edge[d];
+            if (e < 0) {
+                col[path[d--]] = 2;
+                continue;
+            }
+            edge[d] = next[e];
+            long t = dst[e];
+            if (t < 0 || col[t] == 2)
+                continue;
+            if (col[t] == 1) { /* back edge: the cycle is path[i..d] */
+                long i = d;
+                while (path[i] != t)
+                    i--;
+                found = d - i + 1;
+                fprintf(f, "  a cycle of %ld waits:\n", found);
+                for (long j = i; j <= d; j++) {
+                    long ej = j == d ? e : -1;
+                    for (long x = first[path[j]]; ej < 0 && x >= 0; x = next[x])
+                        if (dst[x] == path[j + 1])
+                            ej = x;
+                    print_vertex(n, f, path[j], ej >= 0 ? &wl[ej] : NULL);
+                }
+                break;
+            }
+            col[t] = 1;
+            path[++d] = t;
+            edge[d] = first[t];
+        }
+    }
+    if (!found && ne) { /* no cycle: the first waits, to start from */
+        fprintf(f, "  no cycle of waits; the first waits:\n");
+        for (long v = 0, shown = 0; v < nv && shown < 8; v++)
+            for (long x = first[v]; x >= 0 && shown < 8; x = next[x], shown++)
+                print_vertex(n, f, v, &wl[x]);
+    }
+    free(col), free(path), free(edge), free(first), free(next), free(dst), free(wl);
+    return (int)found;
+}
+
+const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len)
+{
+    size_t at = 0;
+    int nu = TC_NUNITS(n->np), no = TC_NOUTS(n->np);
+    char a[32];
+    buf[0] = 0;
+    for (int k = 0; k < n->topo.n; k++) {
+        const tc_router *r = &n->r[k];
+        for (int u = 0; u < nu; u++)
+            for (int s = 0; s < r->slots; s++)
+                if (r->u[u].full[s] && TC_HGET(&r->u[u].mem[s * TC_SLOT_FLITS], TAG) == tag && at < len)
+                    at += (size_t)snprintf(buf + at, len - at, "%snode %d %s", at ? ", " : "", k,
+                                           tc_unit_name(n->np, u, a, sizeof a));
+        for (int o = 0; o < no; o++)
+            if (r->o[o].q.valid && r->o[o].cnt == 1 && TC_HGET(&r->o[o].q.flit, TAG) == tag && at < len)
+                at += (size_t)snprintf(buf + at, len - at, "%snode %d output %s", at ? ", " : "", k,
+                                       tc_out_name(n->np, o, a, sizeof a));
+    }
+    return buf;
+}

@@ -4,6 +4,7 @@
 #define TC_NET_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "router.h"
 #include "table.h"
@@ -55,6 +56,13 @@ const char *tc_net_fault(const tc_net *n);
 /* The nodes whose PE sees a flit or a credit this cycle (tc_net_pe_out() is zero for
  * all others; a node may be listed twice). */
 size_t tc_net_pe_active(const tc_net *n, const uint32_t **nodes);
+/* The progress watchdog's report: what every busy router waits for, summed by kind,
+ * and a cycle of waits (node, unit, VC, tag) if there is one. Returns the length of
+ * the cycle found, 0 if none. */
+int tc_net_explain(const tc_net *n, FILE *f);
+/* Where a packet with tag is held now (units' buffers and output registers), into
+ * buf; "" if nowhere. */
+const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len);
 /* Flits node has sent on its link output port since reset. */
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port);
 

@@ -1,5 +1,6 @@
 #include "router.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "alu.h"
@@ -143,6 +144,26 @@ static tc_flit make_hdr(unsigned type, unsigned tree, unsigned rid, unsigned len
     TC_HSET(&h, DST, dst);
     TC_HSET(&h, TAG, tag);
     return h;
+}
+
+/* Bubble flow control: a copy that enters a ring (new dimension, new VC, injection)
+ * leaves one slot free there for the packets already in it. The PE and the Reducer
+ * are not rings, and the report buffer's credits and phase packets end at the next
+ * router. */
+static unsigned credits_needed(const tc_router *r, int u, int o)
+{
+    int np = r->nports;
+    unsigned cont = o >= np || u == TC_U_REPORT(np) ||
+                    (u < 2 * np && o == ((u >> 1) ^ 1) && r->u[u].out_vc == (unsigned)(u & 1));
+    return cont ? 1u : 2u;
+}
+
+/* A result goes up only with a credit of its parent (credit block). */
+static unsigned up_ok(const tc_router *r, int u, int o)
+{
+    int np = r->nports;
+    return u != TC_U_RESULT(np) || o >= np || r->u[u].out_vc != TC_VC_UP ||
+           r->up_cred[TC_HGET(head_flit(r, u, 0), TREE)];
 }
 
 static unsigned rr_pick(unsigned elig, unsigned ptr)
@@ -337,17 +358,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         for (unsigned m = req[o]; m; m &= m - 1) {
             int u = __builtin_ctz(m);
             const tc_unit *un = &r->u[u];
-            unsigned vc = o >= np ? 0 : un->out_vc;
-            /* Bubble flow control: a copy that enters a ring (new dimension, new VC,
-             * injection) leaves one slot free there for the packets already in it.
-             * The PE and the Reducer are not rings, and the report buffer's credits
-             * and phase packets end at the next router. */
-            unsigned cont = o >= np || u == TC_U_REPORT(np) ||
-                            (u < 2 * np && o == ((u >> 1) ^ 1) && un->out_vc == (unsigned)(u & 1));
-            /* a result goes up only with a credit of its parent (credit block) */
-            unsigned up_ok = u != TC_U_RESULT(np) || o >= np || un->out_vc != TC_VC_UP ||
-                             r->up_cred[TC_HGET(head_flit(r, u, 0), TREE)];
-            if (op->cred[vc] >= (cont ? 1u : 2u) && up_ok)
+            if (op->cred[o >= np ? 0 : un->out_vc] >= credits_needed(r, u, o) && up_ok(r, u, o))
                 elig |= 1u << u;
         }
         if (elig)
@@ -572,4 +583,75 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((free_ev >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((free_ev >> TC_U_BCAST(np)) & 1);
+}
+
+const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
+{
+    if (unit == TC_U_BCAST(nports))
+        snprintf(buf, len, "Broadcaster");
+    else if (unit == TC_U_RESULT(nports))
+        snprintf(buf, len, "Result");
+    else if (unit == TC_U_REPORT(nports))
+        snprintf(buf, len, "Report");
+    else
+        snprintf(buf, len, "%s %s", (unit & 1) == TC_VC_DOWN ? "VCDown" : "VCUp",
+                 tc_dir_name((unsigned)unit >> 1));
+    return buf;
+}
+
+const char *tc_out_name(int nports, int out, char *buf, size_t len)
+{
+    if (out == TC_O_PE(nports))
+        snprintf(buf, len, "PE");
+    else if (out == TC_O_RED(nports))
+        snprintf(buf, len, "Reducer");
+    else
+        snprintf(buf, len, "link %s", tc_dir_name((unsigned)out));
+    return buf;
+}
+
+
+int tc_router_waits(const tc_router *r, tc_wait *w, int max)
+{
+    int np = r->nports, nu = TC_NUNITS(np), n = 0;
+#define WAIT(...)                                 \
+    do {                                          \
+        if (n < max)                              \
+            w[n] = (tc_wait){__VA_ARGS__};        \
+        n++;                                      \
+    } while (0)
+    for (int u = 0; u < nu; u++) {
+        const tc_unit *un = &r->u[u];
+        if (!un->routed)
+            continue;
+        const tc_flit *h = head_flit(r, u, 0);
+        unsigned tree = TC_HGET(h, TREE), tag = TC_HGET(h, TAG);
+        for (unsigned m = un->pend; m; m &= m - 1) {
+            int o = __builtin_ctz(m);
+            const tc_outp *op = &r->o[o];
+            unsigned vc = o >= np ? 0 : un->out_vc, need = credits_needed(r, u, o);
+            if (op->cred[vc] >= need && up_ok(r, u, o))
+                continue; /* eligible: served in turn */
+            unsigned kind = !up_ok(r, u, o) ? TC_WAIT_UPCRED : o < np ? TC_WAIT_LINK
+                            : o == TC_O_PE(np) ? TC_WAIT_PE : TC_WAIT_RESULT;
+            WAIT((uint8_t)kind, (uint8_t)u, (uint8_t)o, (uint8_t)vc, (uint8_t)tree, (uint8_t)need,
+                 (uint8_t)op->cred[vc], tag);
+        }
+    }
+    const tc_unit *ru = &r->u[TC_U_REPORT(np)];
+    unsigned duty = r->nerr || r->report_due || r->ph.send_due || r->ph.done_due;
+    for (int t = 0; t < TC_TREES; t++)
+        duty |= r->cred_due[t] != 0;
+    if (duty && !r->gen_idx && ru->full[ru->wr_slot])
+        WAIT(TC_WAIT_REPORT, (uint8_t)nu, (uint8_t)TC_U_REPORT(np), 0, 0, 1, 0, 0);
+    if (r->ph.send_due || r->ph.done_due)
+        for (int u = 0; u <= TC_U_RESULT(np); u++)
+            if (r->ph.fence[u])
+                WAIT(TC_WAIT_FENCE, (uint8_t)nu, (uint8_t)u, 0, 0, 0, r->ph.fence[u], r->ph.tag);
+    if (r->ph.active && !r->ph.send_due && !r->ph.done_due)
+        for (int p = 0; p < np; p++)
+            if (!r->ph.cnt[p])
+                WAIT(TC_WAIT_PHASE, (uint8_t)nu, (uint8_t)p, 0, 0, 1, 0, r->ph.tag);
+#undef WAIT
+    return n;
 }

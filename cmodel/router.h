@@ -136,4 +136,24 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);
 int tc_router_idle(const tc_router *r);
 void tc_router_idle_cycle(tc_router *r);
 
+/* What a router waits for, for the progress watchdog: one record per head packet
+ * that cannot leave its unit (or per credit-block duty that cannot be written). */
+enum {
+    TC_WAIT_LINK,   /* credits of VC vc on link output out: the neighbour's input unit */
+    TC_WAIT_UPCRED, /* a result for the parent of tree: a CREDIT from that parent */
+    TC_WAIT_PE,     /* ejection credits: the PE takes no packet */
+    TC_WAIT_RESULT, /* a contribution for the Reducer: a free result-buffer slot */
+    TC_WAIT_REPORT, /* the credit block (unit = TC_NUNITS): room in the report buffer */
+    TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out holds fenced packets */
+    TC_WAIT_PHASE,  /* the phase counters (unit = TC_NUNITS): a phase packet from link input out */
+};
+typedef struct {
+    uint8_t kind, unit, out, vc, tree, need, have;
+    uint32_t tag; /* of the waiting head packet */
+} tc_wait;
+/* Up to max waits of r into w; returns how many there are. */
+int tc_router_waits(const tc_router *r, tc_wait *w, int max);
+const char *tc_unit_name(int nports, int unit, char *buf, size_t len);
+const char *tc_out_name(int nports, int out, char *buf, size_t len);
+
 #endif

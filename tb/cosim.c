@@ -16,6 +16,9 @@
 
 #define MAX_DUTS 2
 #define CYCLE_LIMIT 400000
+/* The progress watchdog: no PE sent or received anything (the credit block's
+ * periodic reports aside) for this many cycles while work is left. */
+#define WATCHDOG 20000
 
 typedef struct side side;
 
@@ -51,6 +54,7 @@ struct side {
     uint32_t *obs;
     int noobs; /* stepped without observation records */
     uint64_t last_event;
+    uint64_t progress; /* the last cycle a PE sent or received a packet */
 };
 
 static void sb_error(scoreboard *sb, const char *who, const char *msg)
@@ -62,6 +66,7 @@ static void sb_error(scoreboard *sb, const char *who, const char *msg)
 static void sink_inject(void *ctx, int node, uint32_t tag, uint64_t cycle)
 {
     side *s = ctx;
+    s->progress = cycle;
     tc_evlog_add(&s->log, cycle, node, TC_EV_INJ, 0, 0, 0, tag);
     if (tag >= 1 && tag <= (uint32_t)s->sb.stim->nexp && s->sb.first_inj[tag - 1] == UINT64_MAX)
         s->sb.first_inj[tag - 1] = cycle;
@@ -87,6 +92,7 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
         s->ncnt++;
         return;
     }
+    s->progress = cycle;
     if (TC_HGET(&f[0], TYPE) == TC_TYPE_ERROR) { /* a report from the router, not a delivery */
         s->rep = realloc(s->rep, sizeof *s->rep * (size_t)(s->nrep + 1));
         s->rep[s->nrep++] = (report){cycle, node, f[0]};
@@ -556,7 +562,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
     tc_topo topo;
     tc_params p = o->p;
     side sd[MAX_DUTS];
-    int nd = 0, fail = 0;
+    int nd = 0, fail = 0, stalled = 0;
     tc_stim st;
 
     memset(sd, 0, sizeof sd);
@@ -679,6 +685,10 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         if (idle && (o->fast == 1 ? !sd[0].sb.pending || t > sd[0].last_event + 50 * drain
                                   : t > sd[nd - 1].last_event + drain))
             break;
+        if (t > sd[nd - 1].progress + WATCHDOG && (!idle || sd[nd - 1].sb.pending)) {
+            stalled = 1;
+            break;
+        }
     }
 
     int violations = 0;
@@ -686,9 +696,13 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
     if (!fail && !o->stop_at) {
         for (int d = 0; d < nd; d++) {
             side *s = &sd[d];
-            if (t >= CYCLE_LIMIT) {
+            if (t >= CYCLE_LIMIT || stalled) {
                 char msg[128];
-                snprintf(msg, sizeof msg, "no progress: still running after %d cycles", CYCLE_LIMIT);
+                if (stalled)
+                    snprintf(msg, sizeof msg, "no progress: no PE sent or received a packet in cycles %" PRIu64
+                             "..%" PRIu64, s->progress + 1, t);
+                else
+                    snprintf(msg, sizeof msg, "no progress: still running after %d cycles", CYCLE_LIMIT);
                 sb_error(&s->sb, s->dut->name, msg);
             }
             if (!s->noobs) { /* they need the observation records */
@@ -714,6 +728,21 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                         copies++;
                     }
             check_errors(s, d == nd - 1);
+            tc_net *net = tc_dut_cmodel_net(s->dut);
+            if (s->sb.errors && net) { /* the watchdog: who waits for what, where the lost packets are */
+                char where[256];
+                int shown = 0;
+                fprintf(stderr, "  %s at cycle %" PRIu64 ":\n", s->dut->name, t);
+                tc_net_explain(net, stderr);
+                for (int i = 0; i < st.nexp && shown < 8; i++)
+                    for (int k = 0; k < topo.n; k++)
+                        if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 1) {
+                            fprintf(stderr, "  tag %d is held at: %s\n", i + 1,
+                                    *tc_net_where(net, (uint32_t)i + 1, where, sizeof where) ? where : "nowhere");
+                            shown++;
+                            break;
+                        }
+            }
             if (s->sb.errors)
                 fail = 1;
         }

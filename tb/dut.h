@@ -32,6 +32,8 @@ struct tc_dut {
 };
 
 tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen);
+/* The C model's network behind d, or NULL if d is not the C model. */
+tc_net *tc_dut_cmodel_net(tc_dut *d);
 /* The RTL's parameters are fixed when it is Verilated: it reports them in p.
  * fst: write a waveform there (NULL: no trace). NULL if built without RTL. */
 tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen);

@@ -40,3 +40,5 @@ tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen)
     d->impl = n;
     return d;
 }
+
+tc_net *tc_dut_cmodel_net(tc_dut *d) { return d->ops == &cm_ops ? d->impl : NULL; }

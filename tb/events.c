@@ -77,31 +77,6 @@ const char *tc_ev_name(int kind)
     return kind >= 0 && kind < TC_EV_KINDS ? names[kind] : "?";
 }
 
-const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
-{
-    if (unit == TC_U_BCAST(nports))
-        snprintf(buf, len, "Broadcaster");
-    else if (unit == TC_U_RESULT(nports))
-        snprintf(buf, len, "Result");
-    else if (unit == TC_U_REPORT(nports))
-        snprintf(buf, len, "Report");
-    else
-        snprintf(buf, len, "%s %s", (unit & 1) == TC_VC_DOWN ? "VCDown" : "VCUp",
-                 tc_dir_name((unsigned)unit >> 1));
-    return buf;
-}
-
-const char *tc_out_name(int nports, int out, char *buf, size_t len)
-{
-    if (out == TC_O_PE(nports))
-        snprintf(buf, len, "PE");
-    else if (out == TC_O_RED(nports))
-        snprintf(buf, len, "Reducer");
-    else
-        snprintf(buf, len, "link %s", tc_dir_name((unsigned)out));
-    return buf;
-}
-
 void tc_event_print(FILE *f, int nports, const tc_event *e)
 {
     char a[32], b[32];

@@ -46,8 +46,6 @@ void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int 
 void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs);
 const char *tc_ev_name(int kind);
 /* "VCDown X-", "Broadcaster", "Result"; "link Y+", "PE", "Reducer" */
-const char *tc_unit_name(int nports, int unit, char *buf, size_t len);
-const char *tc_out_name(int nports, int out, char *buf, size_t len);
 void tc_event_print(FILE *f, int nports, const tc_event *e);
 
 /* Packet lengths (data flits) by tag, needed by the reference diagram; -1: not
