@@ -106,6 +106,13 @@ for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
   count_lines "$LOGDIR/fast_$topo.log"
 done
 
+echo "== allreduce latency: the formula of docs/results.md against tcnet and tcsim"
+bash sim/formula.sh >"$LOGDIR/formula.log" 2>&1
+grep -E '^FAIL' "$LOGDIR/formula.log"
+grep -qE '^(PASS|FAIL)' "$LOGDIR/formula.log" || { echo "FAIL  sim/formula.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/formula.log"; }
+tail -n 1 "$LOGDIR/formula.log"
+count_lines "$LOGDIR/formula.log"
+
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
