@@ -3,11 +3,13 @@
  * ports every cycle, checks every packet against the reference timing diagrams and
  * every delivery against a scoreboard. Built once per Verilated network
  * (build/cosim_<net>); build/tcsim is the same program on the C model alone. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dut.h"
 #include "events.h"
@@ -794,14 +796,40 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
     return fail;
 }
 
-static int parse_topo(const char *s, tc_params *p)
+/* --topo: the one topology parser of tcsim and tcnet (cmodel/topo.c). */
+static int parse_topo(const char *s, tc_params *p, char *err, size_t errlen)
 {
-    int n = sscanf(s, "%dx%dx%dx%d", &p->size[0], &p->size[1], &p->size[2], &p->size[3]);
-    if (n < 1)
+    tc_topo t;
+    if (tc_topo_parse(s, &t, err, errlen))
         return -1;
-    p->ndims = n;
-    for (int d = n; d < TC_MAX_DIMS; d++)
-        p->size[d] = 1;
+    p->ndims = t.ndims;
+    for (int d = 0; d < TC_MAX_DIMS; d++)
+        p->size[d] = t.size[d];
+    return 0;
+}
+
+/* A numeric option: a decimal (or 0x hex) number in min..max, nothing else. */
+static int parse_num(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = *v >= '0' && *v <= '9' ? strtoull(v, &end, 0) : 0;
+    if (!(*v >= '0' && *v <= '9') || *end || errno || x < min || x > max) {
+        fprintf(stderr, "%s '%s': not an integer in %" PRIu64 "..%" PRIu64 "\n", opt, v, min, max);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* An output directory must be one we can write, before anything runs. */
+static int check_dir(const char *opt, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) || access(dir, W_OK | X_OK)) {
+        fprintf(stderr, "%s '%s': cannot write there: %s\n", opt, dir, strerror(errno));
+        return -1;
+    }
     return 0;
 }
 
@@ -846,30 +874,38 @@ int main(int argc, char **argv)
             o.fast = 2;
             continue;
         } else if (!v) {
+            fprintf(stderr, "option '%s': unknown, or its value is missing\n", a);
             usage();
             return 2;
         } else if (!strcmp(a, "--scen")) {
             scen = v;
         } else if (!strcmp(a, "--seed")) {
-            o.seed = strtoull(v, NULL, 0);
+            if (parse_num(a, v, 0, UINT64_MAX, &o.seed))
+                return 2;
         } else if (!strcmp(a, "--wave")) {
             wave_dir = v;
+            mkdir(v, 0777); /* as a mismatch's waveform would */
+            if (check_dir(a, v))
+                return 2;
         } else if (!strcmp(a, "--wavedrom")) {
             o.wavedrom = v;
+            if (check_dir(a, v))
+                return 2;
         } else if (!strcmp(a, "--events")) {
-            o.events_node = atoi(v);
-
+            uint64_t x;
+            if (parse_num(a, v, 0, 65535, &x))
+                return 2;
+            o.events_node = (int)x;
         } else if (!strcmp(a, "--topo") && !o.use_rtl) {
-            if (parse_topo(v, &o.p)) {
-                fprintf(stderr, "bad --topo '%s': expected e.g. 4x4 or 8x8x8\n", v);
+            if (parse_topo(v, &o.p, err, sizeof err)) {
+                fprintf(stderr, "--topo: %s\n", err);
                 return 2;
             }
-        } else if (!strcmp(a, "--link-lat") && !o.use_rtl) {
-            o.p.link_lat = atoi(v);
-        } else if (!strcmp(a, "--inj-lat") && !o.use_rtl) {
-            o.p.inj_lat = atoi(v);
-        } else if (!strcmp(a, "--ej-lat") && !o.use_rtl) {
-            o.p.ej_lat = atoi(v);
+        } else if ((!strcmp(a, "--link-lat") || !strcmp(a, "--inj-lat") || !strcmp(a, "--ej-lat")) && !o.use_rtl) {
+            uint64_t x;
+            if (parse_num(a, v, 1, 100000, &x))
+                return 2;
+            *(a[2] == 'l' ? &o.p.link_lat : a[2] == 'i' ? &o.p.inj_lat : &o.p.ej_lat) = (int)x;
         } else {
             fprintf(stderr, "unknown or inapplicable option '%s'\n", a);
             usage();
@@ -883,6 +919,10 @@ int main(int argc, char **argv)
         return 2;
     }
     o.net_name = tc_topo_name(&topo, net_name, sizeof net_name);
+    if (o.events_node >= topo.n) {
+        fprintf(stderr, "--events %d: not a node of the %d-node torus\n", o.events_node, topo.n);
+        return 2;
+    }
 
     for (int k = 0; tc_scenario_names[k]; k++) {
         uint64_t mis;

@@ -9,21 +9,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "../cmodel/config.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
 #include "../cmodel/workload.h"
-
-typedef struct {
-    const char *key, *def, *help;
-    long min, max;           /* integers; min > max: a string */
-    const char *const *enums; /* or NULL */
-} key_spec;
 
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
 
-static const key_spec keys[] = {
+static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
     {"clock_mhz", "500", "router clock, for times in ns", 1, 10000, NULL},
     {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
@@ -54,98 +49,34 @@ static const key_spec keys[] = {
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-static char val[NKEYS][512];
+static tc_config cfg; /* the values of keys[] */
 
-static int find_key(const char *k)
+static long ival(const char *k) { return tc_config_int(&cfg, k); }
+static const char *sval(const char *k) { return tc_config_str(&cfg, k); }
+
+/* Opens an output file before the run, so a path that cannot be written stops it at once. */
+static FILE *open_out(const char *key, const char *path)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (!strcmp(keys[i].key, k))
-            return (int)i;
-    return -1;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "tcnet: %s: cannot write '%s': %s\n", key, path, strerror(errno));
+    return f;
 }
 
-static char *trim(char *s)
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_str(FILE *f, const char *s)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
-        *--e = 0;
-    return s;
-}
-
-/* key = value: checked against its spec; 0, or -1 with a message naming it. */
-static int set_key(const char *where, char *k, char *v)
-{
-    k = trim(k);
-    v = trim(v);
-    int i = find_key(k);
-    if (i < 0) {
-        fprintf(stderr, "tcnet: %s: unknown key '%s' (tcnet --help lists them)\n", where, k);
-        return -1;
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
     }
-    const key_spec *s = &keys[i];
-    if (s->enums) {
-        int ok = 0;
-        for (int e = 0; s->enums[e]; e++)
-            ok |= !strcmp(v, s->enums[e]);
-        if (!ok) {
-            fprintf(stderr, "tcnet: %s: %s = '%s' is not one of:", where, k, v);
-            for (int e = 0; s->enums[e]; e++)
-                fprintf(stderr, " %s", s->enums[e]);
-            fprintf(stderr, "\n");
-            return -1;
-        }
-    } else if (s->min <= s->max) {
-        char *end;
-        errno = 0;
-        long x = strtol(v, &end, 10);
-        if (!*v || *end || errno || x < s->min || x > s->max) {
-            fprintf(stderr, "tcnet: %s: %s = '%s' is not an integer in %ld..%ld\n", where, k, v, s->min, s->max);
-            return -1;
-        }
-    }
-    snprintf(val[i], sizeof val[i], "%s", v);
-    return 0;
-}
-
-static long ival(const char *k) { return strtol(val[find_key(k)], NULL, 10); }
-static const char *sval(const char *k) { return val[find_key(k)]; }
-static int eval_(const char *k, const char *const *names)
-{
-    for (int e = 0; names[e]; e++)
-        if (!strcmp(sval(k), names[e]))
-            return e;
-    return 0;
-}
-
-static int read_config(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char line[1024], where[600];
-    int no = 0, rc = 0;
-    if (!f) {
-        fprintf(stderr, "tcnet: cannot open configuration '%s': %s\n", path, strerror(errno));
-        return -1;
-    }
-    while (fgets(line, sizeof line, f) && !rc) {
-        char *h = strchr(line, '#'), *eq;
-        no++;
-        if (h)
-            *h = 0;
-        if (!*trim(line))
-            continue;
-        snprintf(where, sizeof where, "%s:%d", path, no);
-        if (!(eq = strchr(line, '='))) {
-            fprintf(stderr, "tcnet: %s: expected 'key = value'\n", where);
-            rc = -1;
-            break;
-        }
-        *eq = 0;
-        rc = set_key(where, line, eq + 1);
-    }
-    fclose(f);
-    return rc;
+    fputc('"', f);
 }
 
 static void usage(FILE *f)
@@ -179,21 +110,32 @@ static double now_s(void)
 int main(int argc, char **argv)
 {
     char err[256];
-    for (size_t i = 0; i < NKEYS; i++)
-        snprintf(val[i], sizeof val[i], "%s", keys[i].def);
+    if (tc_config_init(&cfg, keys, NKEYS)) {
+        fprintf(stderr, "tcnet: out of memory\n");
+        return 2;
+    }
     for (int a = 1; a < argc; a++) {
-        char *eq = strchr(argv[a], '=');
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
             usage(stdout);
             return 0;
         }
-        if (eq) {
-            *eq = 0;
-            if (set_key("command line", argv[a], eq + 1))
+        if (strchr(argv[a], '=')) {
+            if (tc_config_arg(&cfg, argv[a], err, sizeof err)) {
+                fprintf(stderr, "tcnet: %s%s\n", err, strstr(err, "unknown key") ? " (tcnet --help lists them)" : "");
                 return 2;
+            }
         } else if (a == 1) {
-            if (read_config(argv[a]))
+            FILE *f = fopen(argv[a], "r");
+            if (!f) {
+                fprintf(stderr, "tcnet: cannot open configuration '%s': %s\n", argv[a], strerror(errno));
                 return 2;
+            }
+            int bad = tc_config_read(&cfg, f, argv[a], err, sizeof err);
+            fclose(f);
+            if (bad) {
+                fprintf(stderr, "tcnet: %s%s\n", err, strstr(err, "unknown key") ? " (tcnet --help lists them)" : "");
+                return 2;
+            }
         } else {
             fprintf(stderr, "tcnet: '%s': expected key=value\n", argv[a]);
             usage(stderr);
@@ -202,16 +144,27 @@ int main(int argc, char **argv)
     }
 
     tc_params p;
+    tc_topo topo;
     tc_params_default(&p);
-    int nd = sscanf(sval("topo"), "%dx%dx%dx%d", &p.size[0], &p.size[1], &p.size[2], &p.size[3]);
-    char tail[8];
-    if (nd < 1 || sscanf(sval("topo"), "%*d%*[x0-9]%7s", tail) == 1) {
-        fprintf(stderr, "tcnet: topo = '%s' is not sizes joined by x (e.g. 8x8x8)\n", sval("topo"));
+    if (tc_topo_parse(sval("topo"), &topo, err, sizeof err)) {
+        fprintf(stderr, "tcnet: %s\n", err);
         return 2;
     }
-    p.ndims = nd;
-    for (int d = nd; d < TC_MAX_DIMS; d++)
-        p.size[d] = 1;
+    p.ndims = topo.ndims;
+    for (int d = 0; d < TC_MAX_DIMS; d++)
+        p.size[d] = topo.size[d];
+    /* Outputs first: a path that cannot be written stops before the run. */
+    FILE *out[4] = {NULL, NULL, NULL, NULL}, **csv = out, *json = NULL; /* .ops, .nodes, .links.csv, json */
+    char out_path[4][TC_VAL_MAX + 16];
+    static const char *const csv_ext[3] = {"ops", "nodes", "links"};
+    for (int i = 0; i < 3 && *sval("csv"); i++) {
+        snprintf(out_path[i], sizeof out_path[i], "%s.%s.csv", sval("csv"), csv_ext[i]);
+        if (!(csv[i] = open_out("csv", out_path[i])))
+            return 2;
+    }
+    snprintf(out_path[3], sizeof out_path[3], "%s", sval("json"));
+    if (*sval("json") && !(json = out[3] = open_out("json", out_path[3])))
+        return 2;
     p.link_lat = (int)ival("link_lat");
     p.inj_lat = (int)ival("inj_lat");
     p.ej_lat = (int)ival("ej_lat");
@@ -257,7 +210,7 @@ int main(int argc, char **argv)
             tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
 
     tc_workload w = {0};
-    w.kind = (tc_wl_kind)eval_("workload", tc_wl_names);
+    w.kind = (tc_wl_kind)tc_config_enum(&cfg, "workload");
     w.tree = (int)ival("tree");
     w.len = (int)ival("len");
     w.op = (int)ival("op");
@@ -265,12 +218,26 @@ int main(int argc, char **argv)
     w.dst = (int)ival("dst");
     if (w.dst < 0)
         w.dst = tc_tree_root(t, rows, w.tree);
-    w.bar_mode = (eval_("barrier", modes) ? TC_BAR_FULL : 0) | (ival("barrier_k") ? 0 : TC_BAR_DIAM);
+    w.bar_mode = (tc_config_enum(&cfg, "barrier") ? TC_BAR_FULL : 0) | (ival("barrier_k") ? 0 : TC_BAR_DIAM);
     w.bar_k = (int)ival("barrier_k");
     w.repeat = (int)ival("repeat");
     if (ival("bytes") && w.len)
         w.packets = (int)((ival("bytes") + 16 * w.len - 1) / (16 * w.len));
     w.max_cycles = (uint64_t)ival("max_cycles");
+    /* A tree the table does not configure would run nothing and report latency 0. */
+    int ntrees = w.kind == TC_WL_BARRIER ? 0 : w.kind != TC_WL_ALLGATHER ? 1 : t->n < TC_TREES ? t->n : TC_TREES;
+    for (int i = 0; i < ntrees; i++) { /* allgather: node k broadcasts on tree k % 16 */
+        int tree = w.kind == TC_WL_ALLGATHER ? i : w.tree;
+        if (tc_tree_root(t, rows, tree) < 0) {
+            fprintf(stderr, "tcnet: workload = %s uses tree %d, which no row of table = '%s' configures\n",
+                    tc_wl_names[w.kind], tree, sval("table"));
+            return 2;
+        }
+    }
+    if (w.kind == TC_WL_REDUCE && w.dst >= t->n) {
+        fprintf(stderr, "tcnet: dst = %d is not a node of the %d-node torus\n", w.dst, t->n);
+        return 2;
+    }
     if ((w.kind == TC_WL_REDUCE || w.kind == TC_WL_ALLREDUCE) && w.len > p.red_flits) {
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
@@ -284,7 +251,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: out of memory\n");
         return 2;
     }
-    if (eval_("impl", impls)) { /* the point-to-point baseline: one operation, timed alone */
+    if (tc_config_enum(&cfg, "impl")) { /* the point-to-point baseline: one operation, timed alone */
         tc_p2p m;
         if (tc_p2p_init(&m, &p, (uint64_t)ival("sw_overhead"), err, sizeof err)) {
             fprintf(stderr, "tcnet: %s\n", err);
@@ -311,7 +278,7 @@ int main(int argc, char **argv)
         tc_p2p_free(&m);
         rc = 0;
     } else {
-        rc = tc_wl_run(n, rows, &w, &res, eval_("progress", onoff) ? progress : NULL, &start);
+        rc = tc_wl_run(n, rows, &w, &res, tc_config_enum(&cfg, "progress") ? progress : NULL, &start);
         for (int k = 0; k < t->n; k++)
             for (int d = 0; d < np; d++)
                 lf[(size_t)k * (size_t)np + (size_t)d] = tc_net_link_flits(n, k, d);
@@ -348,49 +315,47 @@ int main(int argc, char **argv)
     if (rc)
         fprintf(stderr, "tcnet: %s\n", res.msg);
 
-    if (*sval("csv")) {
-        char path[600];
-        FILE *f;
-        snprintf(path, sizeof path, "%s.ops.csv", sval("csv"));
-        if ((f = fopen(path, "w"))) {
-            fprintf(f, "op,start,end,latency,deliveries\n");
-            for (int i = 0; i < w.repeat; i++)
-                fprintf(f, "%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i + 1, res.op[i].start, res.op[i].end,
-                        res.op[i].end - res.op[i].start, res.op[i].deliveries);
-            fclose(f);
-        }
-        snprintf(path, sizeof path, "%s.nodes.csv", sval("csv"));
-        if ((f = fopen(path, "w"))) {
-            fprintf(f, "op,node,done\n");
-            for (int i = 0; i < w.repeat; i++)
-                for (int k = 0; k < t->n; k++)
-                    if (res.node_done[(size_t)i * (size_t)t->n + (size_t)k])
-                        fprintf(f, "%d,%d,%" PRIu64 "\n", i + 1, k, res.node_done[(size_t)i * (size_t)t->n + (size_t)k]);
-            fclose(f);
-        }
-        snprintf(path, sizeof path, "%s.links.csv", sval("csv"));
-        if ((f = fopen(path, "w"))) {
-            fprintf(f, "node,port,flits\n");
+    if (csv[0]) {
+        fprintf(csv[0], "op,start,end,latency,deliveries\n");
+        for (int i = 0; i < w.repeat; i++)
+            fprintf(csv[0], "%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i + 1, res.op[i].start,
+                    res.op[i].end, res.op[i].end - res.op[i].start, res.op[i].deliveries);
+        fprintf(csv[1], "op,node,done\n");
+        for (int i = 0; i < w.repeat; i++)
             for (int k = 0; k < t->n; k++)
-                for (int d = 0; d < np; d++)
-                    fprintf(f, "%d,%s,%" PRIu64 "\n", k, tc_dir_name((unsigned)d), lf[(size_t)k * (size_t)np + (size_t)d]);
-            fclose(f);
-        }
+                if (res.node_done[(size_t)i * (size_t)t->n + (size_t)k])
+                    fprintf(csv[1], "%d,%d,%" PRIu64 "\n", i + 1, k, res.node_done[(size_t)i * (size_t)t->n + (size_t)k]);
+        fprintf(csv[2], "node,port,flits\n");
+        for (int k = 0; k < t->n; k++)
+            for (int d = 0; d < np; d++)
+                fprintf(csv[2], "%d,%s,%" PRIu64 "\n", k, tc_dir_name((unsigned)d),
+                        lf[(size_t)k * (size_t)np + (size_t)d]);
     }
-    if (*sval("json")) {
-        FILE *f = fopen(sval("json"), "w");
-        if (f) {
-            fprintf(f, "{\"topo\": \"%s\", \"nodes\": %d, \"workload\": \"%s\", \"repeat\": %d, \"ok\": %s,\n",
-                    name, t->n, tc_wl_names[w.kind], w.repeat, rc ? "false" : "true");
-            fprintf(f, " \"params\": {");
-            for (size_t i = 0; i < NKEYS; i++)
-                fprintf(f, "%s\"%s\": \"%s\"", i ? ", " : "", keys[i].key, val[i]);
-            fprintf(f, "},\n \"latency_cycles\": {\"min\": %" PRIu64 ", \"mean\": %.2f, \"max\": %" PRIu64 "},\n",
-                    done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi);
-            fprintf(f, " \"cycles\": %" PRIu64 ", \"link_flits\": %" PRIu64 ", \"busiest_link_flits\": %" PRIu64 ",\n",
-                    res.cycles, flits, busiest);
-            fprintf(f, " \"setup_s\": %.3f, \"run_s\": %.3f, \"error\": \"%s\"}\n", t1 - t0, t2 - t1, rc ? res.msg : "");
-            fclose(f);
+    if (json) {
+        fprintf(json, "{\"topo\": \"%s\", \"nodes\": %d, \"workload\": \"%s\", \"repeat\": %d, \"ok\": %s,\n", name,
+                t->n, tc_wl_names[w.kind], w.repeat, rc ? "false" : "true");
+        fprintf(json, " \"params\": {");
+        for (size_t i = 0; i < NKEYS; i++) {
+            fprintf(json, "%s\"%s\": ", i ? ", " : "", keys[i].key);
+            json_str(json, cfg.val[i]);
+        }
+        fprintf(json, "},\n \"latency_cycles\": {\"min\": %" PRIu64 ", \"mean\": %.2f, \"max\": %" PRIu64 "},\n",
+                done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi);
+        fprintf(json, " \"cycles\": %" PRIu64 ", \"link_flits\": %" PRIu64 ", \"busiest_link_flits\": %" PRIu64 ",\n",
+                res.cycles, flits, busiest);
+        fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"error\": ", t1 - t0, t2 - t1);
+        json_str(json, rc ? res.msg : "");
+        fprintf(json, "}\n");
+    }
+    for (int i = 0; i < 4; i++) { /* a write that failed (a full disk) is an error too */
+        if (!out[i])
+            continue;
+        int bad = ferror(out[i]);
+        bad |= fclose(out[i]);
+        if (bad) {
+            fprintf(stderr, "tcnet: %s: writing '%s' failed: %s\n", i < 3 ? "csv" : "json", out_path[i],
+                    strerror(errno));
+            rc = -1;
         }
     }
     tc_wl_result_free(&res);
