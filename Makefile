@@ -138,8 +138,18 @@ regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	  [ $${PIPESTATUS[0]} -eq 0 ] || fail=$$((fail + 1)); done; done; \
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
 
+# libFuzzer harnesses (clang) of the routing-table loader and the configuration
+# parser, with the C model's sources built in (make fuzz FUZZ_SECONDS=60).
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_SRC     := cmodel/config.c cmodel/table.c cmodel/topo.c
+FUZZ_SECONDS ?= 60
+$(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC)
+
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov docs print-nets alu-check regress bench synth formal sim-sc print-sc-net coverage
+.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench synth formal sim-sc print-sc-net coverage fuzz
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -156,7 +166,7 @@ wave: $(B)/cosim_$(NET)
 lint: rtl/tc_format.vh | deps
 	@bash sim/lint.sh
 
-test: | deps deps-sc
+test: | deps deps-sc deps-fuzz
 	@bash sim/test.sh
 
 # make bench: simulation speed of the C model and of the Verilated 8x8 torus
@@ -184,6 +194,11 @@ print-sc-net:
 coverage: $(foreach n,$(COV_NETS),$(B)/cov/cosim_$(n)) $(B)/gcov/tcsim $(B)/gcov/tcnet \
           $(patsubst tb/unit/%.c,$(B)/gcov/unit/%,$(UNIT_SRC)) | deps-cov
 	@bash sim/coverage.sh $(COV_NETS)
+
+# make fuzz: each fuzzer FUZZ_SECONDS seconds, both at once; no crash, leak or hang
+# (docs/robustness.md).
+fuzz: $(B)/fuzz/fuzz_table $(B)/fuzz/fuzz_config
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash sim/fuzz.sh
 
 # make formal: the blocks' invariants proved with yosys-smtbmc and z3 (also in make test).
 formal: rtl/tc_format.vh | deps

@@ -265,6 +265,11 @@ int tc_table_load(const tc_topo *t, tc_row *rows, FILE *f, char *err, size_t err
             snprintf(err, errlen, "line %d: tree %lu, node %lu is not the root but has no toRoot", lineno, tree, node);
             goto out;
         }
+        if (root && toroot >= 0) { /* found by fuzzing: it was kept in the row, and lost on writing */
+            snprintf(err, errlen, "line %d: tree %lu, node %lu is the root but names toRoot %s ('-' expected)", lineno,
+                     tree, node, tok[3]);
+            goto out;
+        }
         if (strcmp(tok[5], "-"))
             for (char *s2 = NULL, *d = strtok_r(tok[5], ",", &s2); d; d = strtok_r(NULL, ",", &s2)) {
                 int dir = parse_dir(d, nports);

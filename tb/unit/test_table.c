@@ -290,6 +290,7 @@ static void test_loader_refuses(void **state)
     LOAD_ERR(&t, "0 0 1 - 1 - extra\n", "line 1: expected 'tree node root toroot pe dirs', found more than 6");
     LOAD_ERR(&t, "0 0 1 - 1 X+,Q-\n", "down direction 'Q-'");
     LOAD_ERR(&t, "0 1 0 Y+Y- 1 -\n", "toRoot 'Y+Y-'");
+    LOAD_ERR(&t, "4\r5\r1\rY+\r0\r-", "line 1: tree 4, node 5 is the root but names toRoot Y+"); /* fuzzer */
     /* a row listed twice: both lines named */
     LOAD_ERR(&t, "0 0 1 - 1 X+\n# c\n0 1 0 X- 1 -\n0 0 1 - 1 -\n", "line 4: tree 0, node 0 is listed twice (first at line 1)");
     /* a transit leaf: rule 6, naming the tree and node */
