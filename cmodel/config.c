@@ -91,11 +91,14 @@ static char *trim(char *s)
     return s;
 }
 
-/* key = value from `where` (from: -1 the command line, else a line of the file). */
+/* key = value from `where` (from: -1 the command line, taken as it is; else a line of
+ * the file, where blanks around the key and the value are dropped). */
 static int set(tc_config *c, const char *where, int from, char *k, char *v, char *err, size_t errlen)
 {
-    k = trim(k);
-    v = trim(v);
+    if (from > 0) {
+        k = trim(k);
+        v = trim(v);
+    }
     int i = tc_config_find(c, k);
     if (i < 0) {
         snprintf(err, errlen, "%s: unknown key '%.64s'", where, k);

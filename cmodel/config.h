@@ -36,7 +36,8 @@ void tc_config_free(tc_config *c);
 /* Reads `key = value` lines ('#' starts a comment) from f, called name in messages.
  * 0, or -1 and err naming name:line and the key. */
 int tc_config_read(tc_config *c, FILE *f, const char *name, char *err, size_t errlen);
-/* One `key=value` command-line argument (it may override the file, not itself). */
+/* One `key=value` command-line argument, taken as it is (no blanks dropped); it may
+ * override the file, not itself. */
 int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen);
 /* Index of key, or -1. */
 int tc_config_find(const tc_config *c, const char *key);

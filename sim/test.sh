@@ -113,6 +113,82 @@ grep -qE '^(PASS|FAIL)' "$LOGDIR/formula.log" || { echo "FAIL  sim/formula.sh: n
 tail -n 1 "$LOGDIR/formula.log"
 count_lines "$LOGDIR/formula.log"
 
+echo "== bad input is refused: at once, non-zero exit, a message that names the problem"
+# refuses WANT CMD...: CMD exits non-zero within 10 s (no hang) and says WANT.
+refuses() {
+  local want=$1 out rc
+  shift
+  out=$(timeout 10 "$@" 2>&1 </dev/null); rc=$?
+  echo "exit $rc: $out"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -qF -- "$want" <<<"$out"
+}
+R=build/robust
+rm -rf $R && mkdir -p $R/dir
+printf '\177ELF\002\001\001\000\000\000\000' >$R/binary
+head -c 3000 /dev/zero | tr '\0' a >$R/huge
+printf 'topo = 4x4\nseed = 3\nfoo = 1\n' >$R/unknown.cfg
+printf 'topo = 4x4\n# again\ntopo = 2\n' >$R/repeated.cfg
+printf '0 0 1 - 1 X+\n# c\n0 1 0 X- 1 -\n0 0 1 - 1 -\n' >$R/twice.tab
+printf '0 4294967299 1 - 1 -\n' >$R/wrap.tab
+printf '0 0 1 - 1 X+\n0 1 0 X- 0 -\n' >$R/transit.tab
+printf '0 0 1 - 1 X+\n0 1 0 X- 1 -\n' >$R/tree0.tab
+for bad in 4x4x4x4x4:"more than 4 dimensions" 4xx4:"a size is missing" 0:"size 0 of dimension X" 4x-4:"sign at character 3" \
+           x4:"a size is missing at character 1" 4x:"a size is missing at character 3" "4x4 ":"unexpected character code 32" \
+           4x4abc:"unexpected character 'a'" 65536x65536:"more than 65536 nodes" 4294967300:"not in 1..65536"; do
+  check "tcsim --topo '${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcsim --topo "${bad%%:*}" --scen bcast_leaf
+  check "tcnet topo='${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet "topo=${bad%%:*}" progress=off
+done
+for bad in "--seed -1" "--seed abc" "--seed 18446744073709551616" "--link-lat 0" "--inj-lat -5" "--ej-lat 1e3" \
+           "--link-lat 4294967336" "--events 70000"; do
+  check "tcsim $bad refused" refuses "${bad%% *} '${bad#* }': not an integer" build/tcsim $bad --scen bcast_leaf
+done
+check "tcsim --events beyond the torus refused" refuses "--events 5: not a node of the 2-node torus" \
+  build/tcsim --topo 2 --events 5 --scen bcast_leaf
+check "tcsim --topo without its value refused" refuses "'--topo': unknown, or its value is missing" build/tcsim --topo
+check "tcsim --wavedrom into a missing directory refused first" refuses "--wavedrom '$R/none/x': cannot write there: No such file" \
+  build/tcsim --wavedrom $R/none/x --scen all
+check "tcsim --wavedrom onto a file refused first" refuses "cannot write there: Not a directory" build/tcsim --wavedrom $R/binary
+check "tcsim --wave into a missing path refused first" refuses "--wave '$R/none/x': cannot write there" build/tcsim --wave $R/none/x
+for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc' is not an integer" \
+           "dst=70000:dst = '70000' is not an integer in -1..65535" "max_cycles=99999999999999999999:is not an integer" \
+           "foo=1:unknown key 'foo'" "impl=fpga:impl = 'fpga' is not one of" "workload=reduce dst=20:dst = 20 is not a node"; do
+  check "tcnet ${bad%%:*} refused" refuses "${bad#*:}" build/tcnet topo=4x4 progress=off ${bad%%:*}
+done
+check "tcnet topo given twice refused" refuses "key 'topo' is given twice" build/tcnet topo=4x4 topo=2
+check "tcnet configuration /dev/zero refused" refuses "/dev/zero:1: a NUL byte" build/tcnet /dev/zero
+check "tcnet configuration: a directory refused" refuses "$R/dir:1: read error: Is a directory" build/tcnet $R/dir
+check "tcnet configuration: a binary file refused" refuses "$R/binary:1: a NUL byte" build/tcnet $R/binary
+check "tcnet configuration: a huge line refused" refuses "$R/huge:1: line longer than 1023 characters" build/tcnet $R/huge
+check "tcnet configuration: an unknown key refused" refuses "$R/unknown.cfg:3: unknown key 'foo'" build/tcnet $R/unknown.cfg
+check "tcnet configuration: a repeated key refused" refuses "$R/repeated.cfg:3: key 'topo' is set twice (first at line 1)" \
+  build/tcnet $R/repeated.cfg
+check "tcnet configuration: a missing file refused" refuses "cannot open configuration '$R/none'" build/tcnet $R/none
+check "tcnet table /dev/zero refused" refuses "line 1: a NUL byte" build/tcnet topo=4x4 table=/dev/zero
+check "tcnet table: a directory refused" refuses "line 1: read error: Is a directory" build/tcnet topo=4x4 table=$R/dir
+check "tcnet table: a binary file refused" refuses "line 1: a NUL byte" build/tcnet topo=4x4 table=$R/binary
+check "tcnet table: a huge line refused" refuses "line 1: line longer than 1023 characters" build/tcnet topo=4x4 table=$R/huge
+check "tcnet table: a row twice refused, both lines named" refuses "line 4: tree 0, node 0 is listed twice (first at line 1)" \
+  build/tcnet topo=4x4 table=$R/twice.tab
+check "tcnet table: node 4294967299 refused, not node 3" refuses "line 1: node '4294967299' is not a number in 0..15" \
+  build/tcnet topo=4x4 table=$R/wrap.tab
+check "tcnet table: a transit leaf refused (rule 6)" refuses "tree 0, node 1 (1,0): rule 6" build/tcnet topo=4x4 table=$R/transit.tab
+check "tcnet workload on a tree no row configures refused" refuses "uses tree 3, which no row of table = '$R/tree0.tab' configures" \
+  build/tcnet topo=4x4 table=$R/tree0.tab tree=3 progress=off
+check "tcnet workload on an empty table refused" refuses "uses tree 0, which no row" build/tcnet topo=4x4 table=/dev/null
+check "tcnet workload on tree 0 of that table runs" build/tcnet topo=4x4 table=$R/tree0.tab workload=bcast progress=off
+check "tcnet csv into a missing directory refused first" refuses "csv: cannot write '$R/none/run.ops.csv': No such file" \
+  build/tcnet topo=4x4 csv=$R/none/run
+check "tcnet json onto a directory refused first" refuses "json: cannot write '$R/dir': Is a directory" \
+  build/tcnet topo=4x4 json=$R/dir
+check "tcnet csv and json written when they can be" bash -c "build/tcnet topo=4x4 progress=off csv=$R/ok json=$R/ok.json && \
+  [ -s $R/ok.ops.csv ] && [ -s $R/ok.nodes.csv ] && [ -s $R/ok.links.csv ] && python3 -m json.tool $R/ok.json"
+
+echo "== fuzzing: the table loader and the configuration parser (make fuzz for longer; docs/robustness.md)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash sim/fuzz.sh >"$LOGDIR/fuzz.log" 2>&1
+grep -E '^(PASS|FAIL)' "$LOGDIR/fuzz.log"
+grep -qE '^(PASS|FAIL)' "$LOGDIR/fuzz.log" || { echo "FAIL  sim/fuzz.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/fuzz.log"; }
+count_lines "$LOGDIR/fuzz.log"
+
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
