@@ -10,7 +10,7 @@ WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CMODEL_SRC := $(wildcard cmodel/*.c)
-TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
 RTL_SRC    := $(wildcard rtl/*.v)
@@ -149,7 +149,7 @@ $(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
 	$(FUZZ_CC) $(WFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC)
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench synth formal sim-sc print-sc-net coverage fuzz
+.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench synth formal sim-sc print-sc-net coverage soak fuzz
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -199,6 +199,12 @@ coverage: $(foreach n,$(COV_NETS),$(B)/cov/cosim_$(n)) $(B)/gcov/tcsim $(B)/gcov
 # (docs/robustness.md).
 fuzz: $(B)/fuzz/fuzz_table $(B)/fuzz/fuzz_config
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash sim/fuzz.sh
+
+# make soak: the C model over many seeds and tori, scenarios soak and random, the
+# default table and random tables, on all cores; one line per failing run that
+# reproduces it (docs/soak.md; SOAK_SEEDS=1000-1999 SOAK_TORI="4x4 3x3x3" ...).
+soak: $(B)/tcsim
+	@bash sim/soak.sh
 
 # make formal: the blocks' invariants proved with yosys-smtbmc and z3 (also in make test).
 formal: rtl/tc_format.vh | deps

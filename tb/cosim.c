@@ -14,6 +14,7 @@
 #include "dut.h"
 #include "events.h"
 #include "pe.h"
+#include "randtable.h"
 #include "scenario.h"
 
 #define MAX_DUTS 2
@@ -554,6 +555,7 @@ typedef struct {
     int events_node;       /* print this node's events after the run (-1: none) */
     int fast;              /* C model without observation records (idle routers skipped): deliveries
                               only; 2: beside a C model with them, PE ports compared every cycle */
+    int table_random;      /* --table random: tc_random_table from the seed, else tc_default_table */
     tc_params p;
 } run_opts;
 
@@ -587,7 +589,10 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
     }
     tc_topo_init(&topo, p.ndims, p.size, err, sizeof err);
     tc_row *rows = calloc((size_t)topo.n * TC_TREES, sizeof(tc_row));
-    tc_default_table(&topo, rows);
+    if (o->table_random)
+        tc_random_table(&topo, rows, o->seed);
+    else
+        tc_default_table(&topo, rows);
     if (tc_table_validate(&topo, rows, err, sizeof err)) {
         fprintf(stderr, "planner built an invalid table: %s\n", err);
         return 1;
@@ -682,9 +687,10 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         int idle = 1;
         for (int k = 0; k < topo.n && idle; k++)
             idle = tc_pe_idle(&sd[0].pe[k]);
-        /* quiet: whatever is missing is lost (deliveries only: nothing more due, or no
-         * PE saw anything for long) */
-        if (idle && (o->fast == 1 ? !sd[0].sb.pending || t > sd[0].last_event + 50 * drain
+        /* quiet: whatever is missing is lost (deliveries only: nothing more due and
+         * as many error reports in as are expected, or no PE saw anything for long) */
+        if (idle && (o->fast == 1 ? (!sd[0].sb.pending && sd[0].nrep >= st.nexperr) ||
+                                        t > sd[0].last_event + 50 * drain
                                   : t > sd[nd - 1].last_event + drain))
             break;
         if (t > sd[nd - 1].progress + WATCHDOG && (!idle || sd[nd - 1].sb.pending)) {
@@ -781,8 +787,10 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
     }
 
     for (int d = 0; d < nd; d++) {
-        for (int k = 0; k < topo.n; k++)
+        for (int k = 0; k < topo.n; k++) {
             free(sd[d].pe[k].queue);
+            free(sd[d].pe[k].got);
+        }
         free(sd[d].pe);
         free(sd[d].obs);
         tc_evlog_free(&sd[d].log);
@@ -836,7 +844,7 @@ static int check_dir(const char *opt, const char *dir)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: cosim [--scen NAME|all] [--seed N] [--wave DIR] [--wavedrom DIR] [--events NODE] [--list]\n"
+            "usage: cosim [--scen NAME|all] [--seed N] [--table default|random] [--wave DIR] [--wavedrom DIR] [--events NODE] [--list]\n"
             "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] [--fast] ... (C model only;\n"
             "             --fast: no observation records, only the PE deliveries are checked;\n"
             "             --fast-check: that beside the full C model, PE ports equal every cycle)\n");
@@ -882,6 +890,12 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--seed")) {
             if (parse_num(a, v, 0, UINT64_MAX, &o.seed))
                 return 2;
+        } else if (!strcmp(a, "--table")) {
+            if (strcmp(v, "random") && strcmp(v, "default")) {
+                fprintf(stderr, "--table '%s': expected default or random\n", v);
+                return 2;
+            }
+            o.table_random = !strcmp(v, "random");
         } else if (!strcmp(a, "--wave")) {
             wave_dir = v;
             mkdir(v, 0777); /* as a mismatch's waveform would */

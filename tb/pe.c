@@ -1,6 +1,7 @@
 #include "pe.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void tc_pe_init(tc_pe *pe, int node, int inj_credits, int ej_capacity)
@@ -19,6 +20,11 @@ static int stalled(const tc_pe *pe, uint64_t t)
     return 0;
 }
 
+static int received(const tc_pe *pe, uint32_t tag)
+{
+    return !tag || (tag / 8 < pe->ngot && (pe->got[tag / 8] >> (tag % 8)) & 1);
+}
+
 void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, const tc_pe_sink *s)
 {
     memset(in, 0, sizeof *in);
@@ -31,6 +37,17 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
         if (pe->rx_n == (int)TC_HGET(&pe->rx[0], LEN) + 1) {
             if (TC_HGET(&pe->rx[0], TYPE) == TC_TYPE_BARRIER && TC_HGET(&pe->rx[0], TAG) > pe->bar_done)
                 pe->bar_done = (uint32_t)TC_HGET(&pe->rx[0], TAG);
+            uint32_t tag = (uint32_t)TC_HGET(&pe->rx[0], TAG);
+            unsigned type = TC_HGET(&pe->rx[0], TYPE);
+            if (type == TC_TYPE_ERROR || type == TC_TYPE_REPORT || tag >= TC_TAG_PHASE)
+                tag = 0; /* the router's own packets: not a delivery */
+            if (tag / 8 >= pe->ngot) {
+                uint32_t n = tag / 8 + 64;
+                pe->got = realloc(pe->got, n);
+                memset(pe->got + pe->ngot, 0, n - pe->ngot);
+                pe->ngot = n;
+            }
+            pe->got[tag / 8] |= (uint8_t)(1u << (tag % 8));
             s->deliver(s->ctx, pe->node, pe->rx, pe->rx_n, t);
             pe->rx_n = 0;
             if (++pe->held > pe->capacity) {
@@ -47,7 +64,8 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
     }
 
     if (pe->sent == 0 && pe->next < pe->nqueue && pe->queue[pe->next]->cycle <= t &&
-        pe->queue[pe->next]->after <= pe->bar_done && (pe->credits > 0 || pe->rogue)) {
+        pe->queue[pe->next]->after <= pe->bar_done && received(pe, pe->queue[pe->next]->after_rx) &&
+        (pe->credits > 0 || pe->rogue)) {
         pe->credits--;
         s->inject(s->ctx, pe->node, TC_HGET(&pe->queue[pe->next]->flit[0], TAG), t);
         pe->sent = 1;

@@ -13,6 +13,7 @@ typedef struct {
     int node;
     int nflits;     /* header + data */
     uint32_t after; /* the PE waits for the completion of this barrier (its tag) first; 0: none */
+    uint32_t after_rx; /* ... and until it has received this tag (e.g. an allreduce's result); 0: none */
     tc_flit flit[TC_SLOT_FLITS];
 } tc_pkt;
 
@@ -39,6 +40,8 @@ typedef struct {
     tc_flit rx[TC_SLOT_FLITS];
     int rx_n;
     uint32_t bar_done; /* the last barrier completed here (barrier tags grow in time) */
+    uint8_t *got;      /* bit per tag received (for after_rx), allocated as they come; free it */
+    uint32_t ngot;     /* bytes of got */
 } tc_pe;
 
 void tc_pe_init(tc_pe *pe, int node, int inj_credits, int ej_capacity);

@@ -9,7 +9,7 @@ const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit"
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
                                          "reduce_dst", "reduce_ops", "bad_reduce", "credits", "many_reduces",
                                          "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
-                                         "bad_barrier", "tree_barrier", NULL};
+                                         "bad_barrier", "tree_barrier", "soak", NULL};
 
 static uint64_t mix(uint64_t x)
 {
@@ -194,6 +194,211 @@ static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
             return k;
     }
     return tree_root(t, tree);
+}
+
+/* The soak's random mix (scenario "soak"; sim/soak.sh runs it over seeds, tori and
+ * random tables). Every expectation is one the design must meet whatever the timing:
+ * - reduces and allreduces on 2-6 trees, every op and lane width, 0..2 data flits,
+ *   ReduceIds in order per tree (use j has ReduceId j % 16); use j >= 16 reuses the
+ *   ReduceId of use j - 16, which is always an allreduce, and each PE sends its
+ *   contribution to use j only once it has received the result of use j - 16
+ *   (after_rx): then that reduce is complete at every node, and the children's
+ *   results wait only for the credit block's credits (at most 32 uses a tree);
+ * - a tree barrier (an allreduce without data, op AND) on a tree with every PE;
+ * - broadcasts of 0..7 data flits on any tree;
+ * - one or two multiphase barriers of random modes, the second entered by each PE
+ *   after the first completed there (a request while one runs would be refused);
+ * - a few malformed packets, each dropped at its source and reported: bad type,
+ *   bad source, a tree not configured at the node, a transit node's packet, a
+ *   barrier request with K = 0 or an unknown mode, and a reduce contribution with an
+ *   unknown op, lane width or a length beyond RedFlits (that reduce never completes,
+ *   so it is one of its tree's last 16 uses: its ReduceId is not used again);
+ * - PE ejection stalls on about a third of the nodes.
+ * Each PE's packets are sorted by cycle; whatever a packet waits for (a result, a
+ * barrier) is injected at an earlier cycle, so the stimulus itself cannot hang. */
+static void pkt_sort(tc_stim *s)
+{
+    tc_pkt *p = malloc(sizeof *p * (size_t)s->npkt);
+    int *idx = malloc(sizeof(int) * (size_t)s->npkt);
+    for (int i = 0; i < s->npkt; i++)
+        idx[i] = i;
+    for (int i = 1; i < s->npkt; i++) { /* insertion sort on (cycle, index): stable */
+        int x = idx[i], j = i;
+        for (; j > 0 && s->pkt[idx[j - 1]].cycle > s->pkt[x].cycle; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = x;
+    }
+    for (int i = 0; i < s->npkt; i++)
+        p[i] = s->pkt[idx[i]];
+    free(s->pkt);
+    free(idx);
+    s->pkt = p;
+}
+
+#define SOAK_RED_FLITS 2 /* tc_params_default's red_flits */
+
+static int rnd(uint64_t *rng, int n) { return (int)(mix((*rng)++) % (uint64_t)n); }
+
+static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, uint64_t *rng)
+{
+#define R(n) rnd(rng, (n)) /* one R() an expression, so that the order is defined */
+    int active[TC_TREES], nactive = 0, full = -1;
+    for (int tree = 0; tree < TC_TREES && full < 0; tree++) {
+        int all = 1;
+        for (int k = 0; k < t->n && all; k++)
+            all = TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), PE);
+        if (all)
+            full = tree;
+    }
+    /* 2-6 trees with reduces (the tree barrier's among them), in random order */
+    int want = 2 + R(5);
+    uint16_t used = 0;
+    if (full >= 0) {
+        active[nactive++] = full;
+        used |= (uint16_t)(1u << full);
+    }
+    while (nactive < want) {
+        int tree = R(TC_TREES);
+        if (!((used >> tree) & 1)) {
+            active[nactive++] = tree;
+            used |= (uint16_t)(1u << tree);
+        }
+    }
+    /* every reduce of a tree is a use: its tag, its latest contribution cycle */
+    uint32_t use_tag[32];
+    uint64_t use_last[32], *prev = malloc(sizeof(uint64_t) * (size_t)t->n);
+    for (int a = 0; a < nactive; a++) {
+        int many = R(2), tree = active[a], nuses = 1 + R(many ? 32 : 12), bad = -1, tbar = -1;
+        uint64_t when = (uint64_t)R(300);
+        if (R(3) == 0)
+            bad = nuses - 1 - R(nuses < 16 ? nuses : 16); /* never reused */
+        if (tree == full)
+            tbar = R(nuses);
+        for (int k = 0; k < t->n; k++)
+            prev[k] = 0;
+        for (int j = 0; j < nuses; j++) {
+            int type = j + 16 < nuses ? TC_TYPE_ALLREDUCE : R(2) ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE;
+            int op = R(TC_OPS), lane = R(2), len = R(SOAK_RED_FLITS + 1), first = s->npkt;
+            if (j == tbar) {
+                type = TC_TYPE_ALLREDUCE;
+                op = TC_OP_AND;
+                lane = TC_LANE_32;
+                len = 0;
+            }
+            int gap = R(4) ? 60 : 400;
+            when += (uint64_t)R(gap);
+            if (j >= 16 && when <= use_last[j - 16])
+                when = use_last[j - 16] + 1;
+            uint32_t tag = tc_add_reduce(s, t, rows, type, tree, j % 16, op, lane, len,
+                                         type == TC_TYPE_REDUCE ? member(t, rows, tree, rng) : 0, when,
+                                         seed * 7919 + (uint64_t)(a * 32 + j));
+            use_tag[j] = tag;
+            use_last[j] = when;
+            for (int i = first; i < s->npkt; i++) { /* contributions jittered, some late; each PE's in order */
+                tc_pkt *p = &s->pkt[i];
+                p->cycle += (uint64_t)(R(8) ? R(100) : R(1500));
+                if (p->cycle < prev[p->node])
+                    p->cycle = prev[p->node];
+                prev[p->node] = p->cycle;
+                if (p->cycle > use_last[j])
+                    use_last[j] = p->cycle;
+                if (j >= 16)
+                    p->after_rx = use_tag[j - 16];
+            }
+            if (j == bad) { /* one contribution the router refuses (BAD_OP), with a tag of its own
+                               (its length may differ); the reduce never completes */
+                tc_pkt *p = &s->pkt[first + R(s->npkt - first)];
+                s->exp[tag - 1].none = 1;
+                tag = (uint32_t)s->nexp + 1;
+                add_exp(s)->nflits = p->nflits;
+                TC_HSET(&p->flit[0], TAG, tag);
+                int how = R(3);
+                if (how == 0)
+                    TC_HSET(&p->flit[0], OP, (unsigned)(TC_OPS + R(16 - TC_OPS)));
+                else if (how == 1)
+                    TC_HSET(&p->flit[0], LANE, (unsigned)(2 + R(2)));
+                else {
+                    int l = SOAK_RED_FLITS + 1 + R(7 - SOAK_RED_FLITS);
+                    TC_HSET(&p->flit[0], LEN, (unsigned)l);
+                    for (int f = p->nflits; f <= l; f++)
+                        p->flit[f] = p->flit[1];
+                    p->nflits = l + 1;
+                    s->exp[tag - 1].nflits = p->nflits;
+                }
+                expect_drop(s, tag, p->node, TC_ERR_BAD_OP);
+            }
+        }
+    }
+    free(prev);
+    /* broadcasts */
+    for (int i = 16 + R(48); i > 0; i--) {
+        int tree = R(TC_TREES), src = member(t, rows, tree, rng), len = R(8);
+        tc_pkt *p = add(s);
+        tc_make_bcast(p, src, tree, len, (uint32_t)s->nexp, (uint64_t)R(3000));
+    }
+    /* multiphase barriers: every node enters at a random cycle; the second one after
+     * the first completed at the node */
+    uint64_t *at = malloc(sizeof(uint64_t) * (size_t)t->n), from = 300 + (uint64_t)R(2000), last = 0;
+    uint32_t b = 0;
+    for (int i = R(3) ? 1 : 2; i > 0; i--) {
+        int span = R(2) ? 50 : 1500;
+        for (int k = 0; k < t->n; k++) {
+            at[k] = from + (uint64_t)R(span);
+            last = at[k] > last ? at[k] : last;
+        }
+        int mode = R(4), k = 1 + R(8);
+        b = tc_add_barrier(s, t, mode, k, at, 0, b);
+        from = last + 1;
+    }
+    free(at);
+    /* malformed packets, each from its own node where possible */
+    for (int i = R(4); i > 0; i--) {
+        int tree = R(TC_TREES), src = member(t, rows, tree, rng), kind = R(5), outsider = -1, transit = -1;
+        uint32_t tag = (uint32_t)s->nexp + 1;
+        uint64_t when = (uint64_t)R(3000);
+        for (int j = 0, k0 = R(t->n); j < t->n; j++) {
+            int k = (k0 + j) % t->n;
+            tc_row r = TC_ROWP(rows, k, tree);
+            if (!TC_RGET(r, VALID) && outsider < 0)
+                outsider = k;
+            if (TC_RGET(r, VALID) && !TC_RGET(r, PE) && transit < 0)
+                transit = k;
+        }
+        if (kind == 0) { /* not a type a PE may send on this subnet */
+            static const unsigned badtype[] = {0, TC_TYPE_CREDIT, TC_TYPE_ERROR, TC_TYPE_REPORT, TC_TYPE_PHASE, 9, 15};
+            tc_pkt *p = add(s);
+            tc_make_bcast(p, src, tree, R(8), tag, when);
+            TC_HSET(&p->flit[0], TYPE, badtype[R(7)]);
+            expect_drop(s, tag, src, TC_ERR_BAD_TYPE);
+        } else if (kind == 1 && t->n > 1) { /* another node's id as SRC */
+            tc_pkt *p = add(s);
+            tc_make_bcast(p, src, tree, R(8), tag, when);
+            TC_HSET(&p->flit[0], SRC, (unsigned)((src + 1 + R(t->n - 1)) % t->n));
+            expect_drop(s, tag, src, TC_ERR_BAD_SRC);
+        } else if (kind == 2 && outsider >= 0) { /* a tree not configured at the node */
+            tc_pkt *p = add(s);
+            tc_make_bcast(p, outsider, tree, R(8), tag, when);
+            if (R(2))
+                TC_HSET(&p->flit[0], TYPE, R(2) ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE);
+            expect_drop(s, tag, outsider, TC_ERR_NO_TREE);
+        } else if (kind == 3 && transit >= 0) { /* Pe = 0 there */
+            tc_make_bcast(add(s), transit, tree, R(8), tag, when);
+            expect_drop(s, tag, transit, TC_ERR_NOT_MEMBER);
+        } else if (kind == 4) { /* K = 0, or an unknown mode, refused whatever runs */
+            int node = R(t->n), unknown = R(2), mode = unknown ? 4 + R(4) : R(2), k = 1 + R(8);
+            add_exp(s);
+            barrier_request(s, node, mode, unknown ? k : 0, tag, when);
+            expect_drop(s, tag, node, TC_ERR_BAD_BARRIER);
+        }
+    }
+    /* PE ejection stalls */
+    for (int k = 0; k < t->n; k++)
+        if (R(3) == 0) {
+            uint64_t f = (uint64_t)R(3000);
+            s->stall[k] = (tc_stall){f, f + (uint64_t)R(R(4) ? 500 : 2500)};
+        }
+    pkt_sort(s);
+#undef R
 }
 
 int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, tc_stim *s)
@@ -392,6 +597,8 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             when[k] = mix(rng++) % 4000;
         tc_add_barrier(s, t, mode, 1 + (int)(mix(rng++) % 8), when, 0, 0);
         free(when);
+    } else if (!strcmp(name, "soak")) {
+        build_soak(s, t, rows, seed, &rng);
     } else if (!strcmp(name, "barrier")) {
         /* every node enters at once, on an empty network */
         s->exact = 1;
