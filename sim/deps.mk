@@ -5,7 +5,7 @@ APT_BENCH  := time python3-matplotlib
 APT_SYNTH  := qflow-tech-osu018 opensta
 APT_SC     := libsystemc-dev gtkwave
 APT_COV    := python3
-APT_FUZZ   := clang libclang-rt-14-dev
+APT_FUZZ   := clang libclang-rt-14-dev llvm-14
 define install_missing
 	@missing=""; \
 	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -32,13 +32,31 @@ run() { # NAME: one fuzzer, its corpus kept in build/fuzz/corpus_NAME between ru
 }
 run table & run config & wait
 
+# Line coverage of the parsers by the corpus: each input run once by a build with
+# clang's source-based coverage; "covered/executable lines" of the functions fuzzed.
+declare -A FUNCS=([table]='tc_table_load|parse_num|parse_dir|tc_tree_validate|tc_read_line'
+                  [config]='tc_config_read|tc_config_arg|set|trim|tc_read_line|tc_topo_parse|topo_bad_char|tc_topo_init')
+linecov() { # NAME
+  local n=$1 c=$F/cov
+  mkdir -p $c
+  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+    -o $c/fuzz_$n tb/fuzz/fuzz_$n.c cmodel/config.c cmodel/table.c cmodel/topo.c 2>/dev/null &&
+  LLVM_PROFILE_FILE=$c/$n.profraw $c/fuzz_$n -runs=0 "$F/corpus_$n" "$F/seed_$n" >/dev/null 2>&1 &&
+  llvm-profdata-14 merge -sparse $c/$n.profraw -o $c/$n.profdata 2>/dev/null &&
+  llvm-cov-14 show $c/fuzz_$n -instr-profile=$c/$n.profdata -name-regex="^([a-z]+\\.c:)?(${FUNCS[$n]})\$" \
+    cmodel/table.c cmodel/config.c cmodel/topo.c 2>/dev/null |
+    awk -F'|' '$2 ~ /[0-9]/ { gsub(/ /, "", $2); all++; if ($2 != "0") hit++ }
+               END { if (all) printf "%d/%d (%.1f%%)", hit, all, 100 * hit / all }'
+}
+
 for n in table config; do
   log="$LOGDIR/fuzz_$n.log"
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   corpus=$(ls "$F/corpus_$n" | wc -l)
   found=$(ls "$F/artifacts_$n" | grep -cE '^(crash|leak|timeout|oom|slow-unit)-' || true)
-  desc="fuzz_$n: ${SECONDS_EACH} s, ${execs:-?} executions, ${cov:-?} coverage points, corpus $corpus; crashes and hangs: $found"
+  lines=$(command -v llvm-cov-14 >/dev/null && linecov $n)
+  desc="fuzz_$n: ${SECONDS_EACH} s, ${execs:-?} executions, ${cov:-?} coverage points, ${lines:+parser lines }${lines:-}${lines:+, }corpus $corpus; crashes and hangs: $found"
   check "$desc" test "$(cat "$log.rc")" = 0 -a "$found" = 0 -a -n "$execs"
   [ "$found" = 0 ] || ls "$F/artifacts_$n" | sed 's/^/      /'
   grep -E '^(==[0-9]+==ERROR|SUMMARY)' "$log" | head -5 | sed 's/^/      /'
