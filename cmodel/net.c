@@ -154,7 +154,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
-    size_t nbuf = tc_router_buf_flits((int)np, p->slots), nred = (size_t)TC_TREES * TC_RIDS * (size_t)p->red_flits;
+    size_t nbuf = tc_router_buf_flits((int)np, p->slots), nred = tc_router_red_flits(p->red_flits);
     if (!n) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         return NULL;
@@ -195,6 +195,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
         tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->buf + k * nbuf,
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
+        n->r[k].plant = (uint8_t)p->plant;
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }
@@ -213,7 +214,7 @@ void tc_net_free(tc_net *n)
     if (!n)
         return;
     size_t nn = (size_t)n->topo.n, nbuf = tc_router_buf_flits(n->np, n->p.slots),
-           nred = (size_t)TC_TREES * TC_RIDS * (size_t)n->p.red_flits;
+           nred = tc_router_red_flits(n->p.red_flits);
     big_free(n->r, nn * sizeof *n->r);
     big_free(n->buf, nn * nbuf * sizeof *n->buf);
     big_free(n->red, nn * nred * sizeof *n->red);
@@ -387,40 +388,47 @@ uint64_t tc_net_link_flits(const tc_net *n, int node, int port) { return n->flit
 static const char *const wait_names[] = {"link credits", "a parent's CREDIT", "the PE", "a result slot",
                                          "report-buffer room", "the barrier fence", "a neighbour's phase packet"};
 
-/* The vertex a wait points to (node * (nu + 1) + unit, unit nu being the credit
- * block and phase counters), or -1 for a wait on a PE. */
+/* Vertices of the wait-for graph: node * NV + unit, where unit TC_NUNITS is the
+ * credit block and phase counters, TC_NUNITS + 1 the Reducer's held results. */
+#define NV(np) (TC_NUNITS(np) + 2)
+
+/* The vertex a wait points to, or -1 for a wait on a PE. */
 static long wait_target(const tc_net *n, uint32_t k, const tc_wait *w)
 {
-    long nu1 = TC_NUNITS(n->np) + 1, np = n->np;
+    long nv = NV(n->np), np = n->np;
     switch (w->kind) {
     case TC_WAIT_LINK:
-        return n->nbr[k * np + w->out] * nu1 + 2 * (w->out ^ 1) + w->vc;
-    case TC_WAIT_UPCRED:
-        return n->nbr[k * np + TC_RGET(n->r[k].row[w->tree], TOROOT)] * nu1 + nu1 - 1;
+        return n->nbr[k * np + w->out] * nv + 2 * (w->out ^ 1) + w->vc;
+    case TC_WAIT_UPCRED: /* the parent's credit block, which waits for its own results */
+    case TC_WAIT_PHASE:
+        return n->nbr[k * np + w->out] * nv + TC_NUNITS(np);
     case TC_WAIT_RESULT:
-        return k * nu1 + TC_U_RESULT(np);
     case TC_WAIT_REPORT:
     case TC_WAIT_FENCE:
-        return k * nu1 + w->out;
-    case TC_WAIT_PHASE:
-        return n->nbr[k * np + w->out] * nu1 + nu1 - 1;
+        return k * nv + w->out;
     }
     return -1;
 }
 
+static const char *vertex_name(int np, int u, char *buf, size_t len)
+{
+    return u == TC_NUNITS(np) ? "credit block" : u == TC_NUNITS(np) + 1 ? "Reducer" : tc_unit_name(np, u, buf, len);
+}
+
 static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
 {
-    long nu1 = TC_NUNITS(n->np) + 1;
+    long nv = NV(n->np);
     char a[32], b[32], c[40];
-    int k = (int)(v / nu1), u = (int)(v % nu1);
-    fprintf(f, "    node %d %s %s", k, tc_coord_name(&n->topo, k, c, sizeof c),
-            u == nu1 - 1 ? "credit block" : tc_unit_name(n->np, u, a, sizeof a));
-    if (w && w->kind <= TC_WAIT_RESULT)
+    int k = (int)(v / nv), u = (int)(v % nv);
+    fprintf(f, "    node %d %s %s", k, tc_coord_name(&n->topo, k, c, sizeof c), vertex_name(n->np, u, a, sizeof a));
+    if (w && (w->kind == TC_WAIT_LINK || w->kind == TC_WAIT_PE))
         fprintf(f, " head tag %u (tree %u) needs %s%s for %s (%u of %u)", w->tag, w->tree, wait_names[w->kind],
                 w->kind == TC_WAIT_LINK ? (w->vc == TC_VC_UP ? " VCUp" : " VCDown") : "",
                 tc_out_name(n->np, w->out, b, sizeof b), w->have, w->need);
+    else if (w && (w->kind == TC_WAIT_UPCRED || w->kind == TC_WAIT_RESULT))
+        fprintf(f, " holds the result tag %u (tree %u), waits for %s", w->tag, w->tree, wait_names[w->kind]);
     else if (w && w->kind == TC_WAIT_FENCE)
-        fprintf(f, " waits for the barrier fence: %s holds %u fenced packets", tc_unit_name(n->np, w->out, b, sizeof b),
+        fprintf(f, " waits for the barrier fence: %s holds %u fenced packets", vertex_name(n->np, w->out, b, sizeof b),
                 w->have);
     else if (w)
         fprintf(f, " waits for %s%s", wait_names[w->kind],
@@ -431,7 +439,7 @@ static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
 int tc_net_explain(const tc_net *n, FILE *f)
 {
     enum { MAXW = 64 };
-    long nn = n->topo.n, nu1 = TC_NUNITS(n->np) + 1, nv = nn * nu1;
+    long nn = n->topo.n, nvn = NV(n->np), nv = nn * nvn;
     unsigned long count[TC_WAIT_PHASE + 1] = {0};
     long *first = malloc((size_t)nv * sizeof *first), *next = NULL, *dst = NULL, ne = 0, cap = 0;
     tc_wait *wl = NULL, w[MAXW];
@@ -445,7 +453,7 @@ int tc_net_explain(const tc_net *n, FILE *f)
     for (long k = 0; k < nn; k++) {
         int m = tc_router_waits(&n->r[k], w, MAXW);
         for (int i = 0; i < m && i < MAXW; i++) {
-            long t = wait_target(n, (uint32_t)k, &w[i]), v = k * nu1 + w[i].unit;
+            long t = wait_target(n, (uint32_t)k, &w[i]), v = k * nvn + w[i].unit;
             count[w[i].kind]++;
             if (ne == cap) {
                 cap = cap ? 2 * cap : 1024;

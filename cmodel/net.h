@@ -19,6 +19,7 @@ typedef struct {
     int slots;      /* packet slots per VC buffer and in the PEGroup FIFO (default 2) */
     int pe_credits; /* packets the PE's ejection buffer holds (default 16) */
     int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) (default 2) */
+    int plant;      /* planted bugs, TC_PLANT_* (0: none; for the tests of the checkers) */
 } tc_params;
 
 /* What a PE drives into its node, and what it sees, in one cycle. */

@@ -6,6 +6,7 @@
 #include "alu.h"
 
 size_t tc_router_buf_flits(int nports, int slots) { return (size_t)TC_NUNITS(nports) * (size_t)slots * TC_SLOT_FLITS; }
+size_t tc_router_red_flits(int red_flits) { return (size_t)TC_TREES * TC_RIDS * (size_t)(1 + red_flits); }
 
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
                      tc_flit *buf, tc_flit *red, tc_red_entry *ent)
@@ -22,7 +23,6 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
     for (int o = 0; o < nports; o++)
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
     r->o[TC_O_PE(nports)].cred[0] = (uint16_t)pe_credits;
-    r->o[TC_O_RED(nports)].cred[0] = (uint16_t)slots; /* result-buffer slots */
     for (int t = 0; t < TC_TREES; t++)
         r->up_cred[t] = TC_INFLIGHT;
     r->diam = 1;
@@ -34,10 +34,9 @@ static const tc_flit *head_flit(const tc_router *r, int u, int idx)
     return &un->mem[un->rd_slot * TC_SLOT_FLITS + idx];
 }
 
-/* Route decision of unit u for its head packet (tc_vc_unit.v, "RC"). */
-static unsigned route(const tc_router *r, int u, unsigned *mask, unsigned *vc)
+/* Route decision of unit u for a head packet with header h (tc_vc_unit.v, "RC"). */
+unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *mask, unsigned *vc)
 {
-    const tc_flit *h = head_flit(r, u, 0);
     int np = r->nports, port = u >> 1;
     int is_link = u < 2 * np, is_down = is_link && (u & 1) == TC_VC_DOWN, is_bcast = u == TC_U_BCAST(np);
     tc_row row = r->row[TC_HGET(h, TREE)];
@@ -100,7 +99,7 @@ int tc_router_idle(const tc_router *r)
 {
     int np = r->nports;
     const tc_phase *ph = &r->ph;
-    if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->nerr || r->gen_idx || r->report_due || r->inj_cred_q ||
+    if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->red.nready || r->red.cp_left || r->nerr || r->gen_idx || r->report_due || r->inj_cred_q ||
         ph->send_due || ph->done_due)
         return 0;
     for (int u = 0; u < TC_NUNITS(np); u++) {
@@ -146,24 +145,37 @@ static tc_flit make_hdr(unsigned type, unsigned tree, unsigned rid, unsigned len
     return h;
 }
 
-/* Bubble flow control: a copy that enters a ring (new dimension, new VC, injection)
- * leaves one slot free there for the packets already in it. The PE and the Reducer
- * are not rings, and the report buffer's credits and phase packets end at the next
- * router. */
-static unsigned credits_needed(const tc_router *r, int u, int o)
+/* Credits a copy of unit u's head needs on link or PE output o. Bubble flow
+ * control: a copy that enters a ring (new dimension, new VC, or from the PEGroup
+ * FIFO, the result or the report buffer) needs two free slots there, so that every
+ * ring keeps one for the packets already in it; a copy that continues along its
+ * ring needs one. The PE is not a ring. */
+unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc)
 {
     int np = r->nports;
-    unsigned cont = o >= np || u == TC_U_REPORT(np) ||
-                    (u < 2 * np && o == ((u >> 1) ^ 1) && r->u[u].out_vc == (unsigned)(u & 1));
+    unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && vc == (unsigned)(u & 1)) ||
+                    (u == TC_U_REPORT(np) && (r->plant & TC_PLANT_REPORT_ONE));
     return cont ? 1u : 2u;
 }
 
-/* A result goes up only with a credit of its parent (credit block). */
-static unsigned up_ok(const tc_router *r, int u, int o)
+unsigned tc_router_red_waits_slot(const tc_router *r) { return r->plant & TC_PLANT_RESULT_SLOT; }
+
+static unsigned credits_needed(const tc_router *r, int u, int o)
 {
-    int np = r->nports;
-    return u != TC_U_RESULT(np) || o >= np || r->u[u].out_vc != TC_VC_UP ||
-           r->up_cred[TC_HGET(head_flit(r, u, 0), TREE)];
+    return tc_router_credits(r, u, o, o >= r->nports ? 0 : r->u[u].out_vc);
+}
+
+/* A held result the Reducer can copy into the result buffer: one that goes down
+ * from the root, or up with a credit of the parent (credit block). */
+static int red_pick(const tc_router *r)
+{
+    const tc_reducer *rd = &r->red;
+    for (unsigned i = 0; i < TC_TREES * TC_RIDS; i++) {
+        unsigned s = (rd->cp_ptr + i) % (TC_TREES * TC_RIDS), t = s / TC_RIDS;
+        if (rd->ent[s].ready && (TC_RGET(r->row[t], ROOT) || r->up_cred[t]))
+            return (int)s;
+    }
+    return -1;
 }
 
 static unsigned rr_pick(unsigned elig, unsigned ptr)
@@ -181,12 +193,17 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
 
     /* Reducer (tc_reducer.v): takes the flit its input's output register holds. Every
      * data flit is combined with the stored partial result, or kept as it is if it
-     * belongs to the first contribution; the last contribution's flits go to the
-     * result buffer instead of memory. */
+     * belongs to the first contribution. The last contribution's flits go straight
+     * to the result buffer if it has a free slot and the result may leave (the root,
+     * or a credit of the parent); else the result is held in memory, header first,
+     * and copied into the result buffer later, while no contribution comes in. So a
+     * contribution never waits for the result buffer: the Reducer takes every one. */
     tc_reducer *rd = &r->red;
+    tc_unit *resu = &r->u[TC_U_RESULT(np)];
     const tc_wire rin_q = r->o[ored].q, *rin = &rin_q; /* the output register is committed below */
     unsigned r_hdr = rin->valid && rd->idx == 0, r_first = rd->first, r_last = rd->last, r_len = rd->len;
-    unsigned r_tree = rd->tree, r_rid = rd->rid, r_skip = rd->skip, r_err = 0, r_bit = 0;
+    unsigned r_tree = rd->tree, r_rid = rd->rid, r_skip = rd->skip, r_fast = rd->fast, r_err = 0, r_bit = 0;
+    unsigned ew = 1u + r->red_flits; /* memory words per entry */
     tc_red_entry *e = NULL;
     tc_wire res = {0, 0, {{0, 0}}};
     tc_flit r_val = rin->flit;
@@ -200,13 +217,14 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         e = &rd->ent[r_tree * TC_RIDS + r_rid];
         r_bit = own < 2u * (unsigned)np ? own >> 1 : 8;
         r_first = e->cnt == 0;
-        r_skip = !r_first && ((e->seen >> r_bit) & 1); /* that source gave already */
+        r_skip = e->ready || (!r_first && ((e->seen >> r_bit) & 1)); /* a result still held, or that source gave */
         if (r_skip)
             r_err = TC_ERR_RID_REUSE;
         else if (!r_first && (e->type != TC_HGET(h, TYPE) || e->op != TC_HGET(h, OP) || e->lane != TC_HGET(h, LANE) ||
                               e->len != r_len || e->dst != TC_HGET(h, DST)))
             r_err = TC_ERR_MISMATCH;
         r_last = !r_skip && e->cnt + 1u >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
+        r_fast = r_last && !resu->full[resu->wr_slot] && (TC_RGET(row, ROOT) || r->up_cred[r_tree]);
         TC_HSET(&r_val, SRC, r->id); /* the result leaves from here */
         if (!r_first) { /* with the first contribution's type, op, lane and DST */
             TC_HSET(&r_val, TYPE, e->type);
@@ -217,18 +235,28 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
     } else if (rin->valid && !r_first) {
         /* combine; a contribution that disagreed keeps the stored value */
-        const tc_flit *prev = &rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1];
+        const tc_flit *prev = &rd->data[(r_tree * TC_RIDS + r_rid) * ew + rd->idx];
         if (rd->keep)
             r_val = *prev;
         else
             tc_alu(prev, &rin->flit, rd->op, rd->lane, &r_val);
     }
     unsigned r_tail = rin->valid && (r_hdr ? r_len == 0 : rd->idx == r_len);
-    unsigned r_release = r_tail && !r_last; /* the reserved result slot was not needed */
-    if (rin->valid && r_last) {
+    if (rin->valid && r_last && r_fast) {
         res.valid = 1;
         res.flit = r_val;
     }
+    /* The copy of a held result: it starts while the Reducer's input is idle and
+     * its output streams nothing, and blocks that output until it is done. */
+    int cp_pick = rd->nready && !rd->cp_left && !rin->valid && !r->o[ored].busy && !resu->full[resu->wr_slot]
+                      ? red_pick(r) : -1;
+    unsigned cp_start = cp_pick >= 0, red_block = cp_start || rd->cp_left;
+    if (rd->cp_left) {
+        res.valid = 1;
+        res.flit = rd->data[rd->cp_slot * ew + rd->cp_idx];
+    }
+    /* a result enters the result buffer: it counts for the credit block */
+    unsigned made = (r_hdr && r_last && r_fast) || cp_start, made_tree = cp_start ? (unsigned)cp_pick / TC_RIDS : r_tree;
 
     /* Route decisions of the head packets, and frees. */
     for (int o = 0; o < no; o++)
@@ -239,7 +267,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         rerr[u] = 0;
         if (!un->routed && un->full[un->rd_slot]) {
             route_ev |= 1u << u;
-            rerr[u] = route(r, u, &rmask[u], &rvc[u]);
+            rerr[u] = tc_router_route(r, u, head_flit(r, u, 0), &rmask[u], &rvc[u]);
         }
         if (un->routed && !un->pend && !((busy_from >> u) & 1))
             free_ev |= 1u << u;
@@ -262,10 +290,19 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     unsigned ph_adv = ph->active && !ph->send_due && !ph->done_due && all_cnt;
     for (int u = 0; u <= (int)ru_res; u++)
         fence_n[u] = (uint8_t)(ph->fence[u] - (((free_ev >> u) & 1) && ph->fence[u]));
-    /* a result made from a fenced contribution is fenced too */
-    fence_n[ru_res] = (uint8_t)(fence_n[ru_res] + (r_hdr && r_last && ph->fence[r->o[ored].owner]));
+    /* A result made from a fenced contribution is fenced too: held in the Reducer,
+     * or in the result buffer behind the packets now there. */
+    unsigned fenced_in = r_hdr && r_last && ph->fence[r->o[ored].owner], ahead = 0;
+    unsigned cp_fenced = cp_start && rd->ent[cp_pick].fenced;
+    for (int k = 0; k < r->slots; k++)
+        ahead += resu->full[k];
+    ahead -= (free_ev >> ru_res) & 1;
+    if (((fenced_in && r_fast) || cp_fenced) && fence_n[ru_res] < ahead + 1)
+        fence_n[ru_res] = (uint8_t)(ahead + 1);
+    unsigned nfenced = rd->nfenced + (fenced_in && !r_fast) - cp_fenced;
     for (int u = 0; u <= (int)ru_res; u++)
         fence_clear &= fence_n[u] == 0;
+    fence_clear &= nfenced == 0;
 
     /* Credit block (tc_credit_block.v): one flit a cycle into the report buffer when it
      * has room: the oldest error, else this node's phase packet, else the barrier's
@@ -358,7 +395,8 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         for (unsigned m = req[o]; m; m &= m - 1) {
             int u = __builtin_ctz(m);
             const tc_unit *un = &r->u[u];
-            if (op->cred[o >= np ? 0 : un->out_vc] >= credits_needed(r, u, o) && up_ok(r, u, o))
+            if (o == ored ? !red_block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot])
+                          : op->cred[o >= np ? 0 : un->out_vc] >= credits_needed(r, u, o))
                 elig |= 1u << u;
         }
         if (elig)
@@ -393,14 +431,18 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                 tc_bv_put(obs, b + TC_OBS_O_SRC_LSB, 5, grant_u[o]);
             }
         }
+        unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)no * TC_OBS_OUT_W;
         if (r_hdr) {
-            unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)no * TC_OBS_OUT_W;
             tc_bv_put(obs, b + TC_OBS_R_HDR_LSB, 1, 1);
             tc_bv_put(obs, b + TC_OBS_R_FIRST_LSB, 1, r_first);
             tc_bv_put(obs, b + TC_OBS_R_LAST_LSB, 1, r_last);
+            tc_bv_put(obs, b + TC_OBS_R_HELD_LSB, 1, r_last && !r_fast);
             tc_bv_put(obs, b + TC_OBS_R_TAG_LSB, 32, TC_HGET(&rin->flit, TAG));
+        } else if (rd->cp_left && rd->cp_idx == 0) {
+            tc_bv_put(obs, b + TC_OBS_R_COPY_LSB, 1, 1);
+            tc_bv_put(obs, b + TC_OBS_R_TAG_LSB, 32, TC_HGET(&res.flit, TAG));
         }
-        unsigned b = TC_OBS_PH_LSB(np);
+        b = TC_OBS_PH_LSB(np);
         tc_bv_put(obs, b + TC_OBS_P_ENTER_LSB, 1, ph_enter);
         tc_bv_put(obs, b + TC_OBS_P_ADV_LSB, 1, ph_adv);
         tc_bv_put(obs, b + TC_OBS_P_SEND_LSB, 1, gen_phase);
@@ -418,8 +460,6 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                                           (g != ~0u && r->u[g].out_vc == vc));
         } else if (o == TC_O_PE(np)) {
             op->cred[0] = (uint16_t)(op->cred[0] + in->ej_cred - (g != ~0u));
-        } else { /* Reducer: a result slot is reserved per contribution taken */
-            op->cred[0] = (uint16_t)(op->cred[0] + r_release + ((free_ev >> TC_U_RESULT(np)) & 1) - (g != ~0u));
         }
         if (op->busy) {
             op->q.flit = *head_flit(r, op->owner, op->cnt);
@@ -491,6 +531,12 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             e->poison |= r_err == TC_ERR_MISMATCH || TC_HGET(h, POISON); /* or a poisoned partial result */
             e->seen = (uint16_t)(r_last ? 0 : e->seen | 1u << r_bit);
             e->cnt = (uint8_t)(r_last ? 0 : e->cnt + 1);
+            if (r_last && !r_fast) { /* held: the result's header, then its data flits, into memory */
+                rd->data[(r_tree * TC_RIDS + r_rid) * ew] = r_val;
+                e->ready = 1;
+                e->fenced = (uint8_t)fenced_in;
+                rd->nready++;
+            }
         }
         rd->tree = (uint8_t)r_tree;
         rd->rid = (uint8_t)r_rid;
@@ -500,10 +546,25 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         rd->first = (uint8_t)r_first;
         rd->last = (uint8_t)r_last;
         rd->skip = (uint8_t)r_skip;
+        rd->fast = (uint8_t)r_fast;
         rd->keep = r_err == TC_ERR_MISMATCH;
-    } else if (rin->valid && !r_last && !r_skip) {
-        rd->data[(r_tree * TC_RIDS + r_rid) * r->red_flits + rd->idx - 1] = r_val;
+    } else if (rin->valid && !(r_last && r_fast) && !r_skip) {
+        rd->data[(r_tree * TC_RIDS + r_rid) * ew + rd->idx] = r_val;
     }
+    if (rd->cp_left) {
+        rd->cp_left--;
+        rd->cp_idx++;
+    }
+    if (cp_start) {
+        tc_red_entry *c = &rd->ent[cp_pick];
+        rd->cp_slot = (uint8_t)cp_pick;
+        rd->cp_idx = 0;
+        rd->cp_left = (uint8_t)(TC_HGET(&rd->data[(unsigned)cp_pick * ew], LEN) + 1);
+        rd->cp_ptr = (uint8_t)(cp_pick + 1);
+        rd->nready--;
+        c->ready = c->fenced = 0;
+    }
+    rd->nfenced = (uint16_t)nfenced;
     if (rin->valid)
         rd->idx = (uint8_t)(r_tail ? 0 : rd->idx + 1);
     /* credit block: results counted as the Reducer produces them */
@@ -512,17 +573,16 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         for (int t = 0; t < TC_TREES; t++)
             r->gen_data[t / 8].w[(t % 8) / 4] |= (uint64_t)r->done[t] << (16 * (t % 4));
     }
-    unsigned got[TC_TREES] = {0}, sent = 0, any = (r_hdr && r_last) || gen_credit;
+    /* Results counted as the Reducer completes them (reports), and as they enter the
+     * result buffer (credits for the children; a credit of the parent used, if up). */
+    unsigned got[TC_TREES] = {0}, any = (r_hdr && r_last) || made || gen_credit;
     for (int u = 0; u < 2 * np; u++) /* credits from the parent */
         if (((route_ev >> u) & 1) && !rerr[u] && TC_HGET(head_flit(r, u, 0), TYPE) == TC_TYPE_CREDIT)
             got[TC_HGET(head_flit(r, u, 0), TREE)]++, any = 1;
-    for (int o = 0; o < np; o++) /* results sent to the parent */
-        sent += grant_u[o] == (unsigned)TC_U_RESULT(np) && r->u[TC_U_RESULT(np)].out_vc == TC_VC_UP;
-    unsigned sent_tree = sent ? TC_HGET(head_flit(r, TC_U_RESULT(np), 0), TREE) : TC_TREES;
-    for (int t = 0; t < TC_TREES && (any || sent); t++) {
-        unsigned res_now = r_hdr && r_last && r_tree == (unsigned)t;
-        r->up_cred[t] = (uint8_t)(r->up_cred[t] + TC_CREDIT_EVERY * got[t] - (sent_tree == (unsigned)t ? sent : 0));
-        unsigned since = r->since[t] + res_now, due = r->cred_due[t] - (gen_credit && cred_tree == (unsigned)t);
+    for (int t = 0; t < TC_TREES && any; t++) {
+        unsigned res_now = r_hdr && r_last && r_tree == (unsigned)t, made_now = made && made_tree == (unsigned)t;
+        r->up_cred[t] = (uint8_t)(r->up_cred[t] + TC_CREDIT_EVERY * got[t] - (made_now && !TC_RGET(r->row[t], ROOT)));
+        unsigned since = r->since[t] + made_now, due = r->cred_due[t] - (gen_credit && cred_tree == (unsigned)t);
         if (since == TC_CREDIT_EVERY) {
             since = 0;
             if (TC_RGET(r->row[t], DIRSUM) && due < 3)
@@ -580,6 +640,11 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
         ph->fence[u] = (uint8_t)(snap ? n : fence_n[u]);
     }
+    if (snap && rd->nready) /* the results held in the Reducer are in the router too */
+        for (int s = 0; s < TC_TREES * TC_RIDS; s++)
+            rd->ent[s].fenced = rd->ent[s].ready;
+    if (snap)
+        rd->nfenced = rd->nready;
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((free_ev >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((free_ev >> TC_U_BCAST(np)) & 1);
@@ -614,29 +679,37 @@ const char *tc_out_name(int nports, int out, char *buf, size_t len)
 int tc_router_waits(const tc_router *r, tc_wait *w, int max)
 {
     int np = r->nports, nu = TC_NUNITS(np), n = 0;
-#define WAIT(...)                                 \
-    do {                                          \
-        if (n < max)                              \
-            w[n] = (tc_wait){__VA_ARGS__};        \
-        n++;                                      \
+#define WAIT(...)                          \
+    do {                                   \
+        if (n < max)                       \
+            w[n] = (tc_wait){__VA_ARGS__}; \
+        n++;                               \
     } while (0)
     for (int u = 0; u < nu; u++) {
         const tc_unit *un = &r->u[u];
         if (!un->routed)
             continue;
         const tc_flit *h = head_flit(r, u, 0);
-        unsigned tree = TC_HGET(h, TREE), tag = TC_HGET(h, TAG);
         for (unsigned m = un->pend; m; m &= m - 1) {
             int o = __builtin_ctz(m);
-            const tc_outp *op = &r->o[o];
             unsigned vc = o >= np ? 0 : un->out_vc, need = credits_needed(r, u, o);
-            if (op->cred[vc] >= need && up_ok(r, u, o))
-                continue; /* eligible: served in turn */
-            unsigned kind = !up_ok(r, u, o) ? TC_WAIT_UPCRED : o < np ? TC_WAIT_LINK
-                            : o == TC_O_PE(np) ? TC_WAIT_PE : TC_WAIT_RESULT;
-            WAIT((uint8_t)kind, (uint8_t)u, (uint8_t)o, (uint8_t)vc, (uint8_t)tree, (uint8_t)need,
-                 (uint8_t)op->cred[vc], tag);
+            if (o == TC_O_RED(np) || r->o[o].cred[vc] >= need)
+                continue; /* eligible, served in turn (the Reducer's input: after a copy) */
+            WAIT(o < np ? TC_WAIT_LINK : TC_WAIT_PE, (uint8_t)u, (uint8_t)o, (uint8_t)vc, (uint8_t)TC_HGET(h, TREE),
+                 (uint8_t)need, (uint8_t)r->o[o].cred[vc], (uint32_t)TC_HGET(h, TAG));
         }
+    }
+    const tc_unit *resu = &r->u[TC_U_RESULT(np)];
+    for (int s = 0; r->red.nready && s < TC_TREES * TC_RIDS; s++) { /* results held in the Reducer */
+        unsigned t = (unsigned)s / TC_RIDS;
+        if (!r->red.ent[s].ready)
+            continue;
+        if (!TC_RGET(r->row[t], ROOT) && !r->up_cred[t])
+            WAIT(TC_WAIT_UPCRED, (uint8_t)(nu + 1), (uint8_t)TC_RGET(r->row[t], TOROOT), 0, (uint8_t)t, 1, 0,
+                 (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
+        else if (resu->full[resu->wr_slot])
+            WAIT(TC_WAIT_RESULT, (uint8_t)(nu + 1), (uint8_t)TC_U_RESULT(np), 0, (uint8_t)t, 1, 0,
+                 (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
     }
     const tc_unit *ru = &r->u[TC_U_REPORT(np)];
     unsigned duty = r->nerr || r->report_due || r->ph.send_due || r->ph.done_due;
@@ -644,10 +717,13 @@ int tc_router_waits(const tc_router *r, tc_wait *w, int max)
         duty |= r->cred_due[t] != 0;
     if (duty && !r->gen_idx && ru->full[ru->wr_slot])
         WAIT(TC_WAIT_REPORT, (uint8_t)nu, (uint8_t)TC_U_REPORT(np), 0, 0, 1, 0, 0);
-    if (r->ph.send_due || r->ph.done_due)
+    if (r->ph.send_due || r->ph.done_due) {
         for (int u = 0; u <= TC_U_RESULT(np); u++)
             if (r->ph.fence[u])
                 WAIT(TC_WAIT_FENCE, (uint8_t)nu, (uint8_t)u, 0, 0, 0, r->ph.fence[u], r->ph.tag);
+        if (r->red.nfenced)
+            WAIT(TC_WAIT_FENCE, (uint8_t)nu, (uint8_t)(nu + 1), 0, 0, 0, (uint8_t)r->red.nfenced, r->ph.tag);
+    }
     if (r->ph.active && !r->ph.send_due && !r->ph.done_due)
         for (int p = 0; p < np; p++)
             if (!r->ph.cnt[p])

@@ -58,17 +58,23 @@ typedef struct {
  * that every other contribution must repeat. */
 typedef struct {
     uint8_t cnt, type, op, lane, len, poison;
+    uint8_t ready;  /* complete, its result held here until the result buffer takes it */
+    uint8_t fenced; /* ... and a barrier's phase packet waits for it */
     uint16_t seen, dst;
 } tc_red_entry;
 
-/* The Reducer: entries and partial results; the contribution being received. */
+/* The Reducer: entries and partial results; the contribution being received; the
+ * copy of a held result into the result buffer. */
 typedef struct {
     tc_red_entry *ent; /* [tree][rid] */
-    tc_flit *data;     /* [tree][rid][red_flits] */
+    tc_flit *data;     /* [tree][rid][1 + red_flits]: a held result's header, then the data flits */
     uint8_t idx;       /* flit of the contribution expected next; 0: a header */
     uint8_t tree, rid, len, op, lane, first, last;
     uint8_t skip; /* a reused ReduceId: the contribution is ignored */
     uint8_t keep; /* a contribution that disagreed: the stored values are kept */
+    uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
+    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin pointer */
+    uint16_t nready, nfenced; /* entries ready, and fenced */
 } tc_reducer;
 
 /* An error waiting to be reported to the PE. */
@@ -96,9 +102,16 @@ typedef struct {
     uint8_t ej_cred;
 } tc_router_in;
 
+/* Planted bugs, for the tests that show the deadlock checker and the watchdog find
+ * what they must: the report buffer's copies take a ring's last slot (one credit);
+ * a contribution waits for a free result-buffer slot (the Reducer before it held
+ * results). */
+enum { TC_PLANT_REPORT_ONE = 1, TC_PLANT_RESULT_SLOT = 2 };
+
 typedef struct {
     uint16_t id;
     uint8_t nports, slots, red_flits;
+    uint8_t plant; /* TC_PLANT_* bits: 0 but in the planted-bug tests */
     tc_row row[TC_TREES];
     tc_unit u[TC_MAX_UNITS];
     tc_outp o[TC_MAX_OUTS];
@@ -122,9 +135,10 @@ typedef struct {
 } tc_router;
 
 /* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;
- * red for the Reducer's partial results, TC_TREES * TC_RIDS * red_flits flits; ent,
+ * red for the Reducer's partial results, tc_router_red_flits() flits; ent,
  * TC_TREES * TC_RIDS entries. diam is set to 1; a network sets it to its diameter. */
 size_t tc_router_buf_flits(int nports, int slots);
+size_t tc_router_red_flits(int red_flits);
 void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
                      tc_flit *buf, tc_flit *red, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.
@@ -136,15 +150,28 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);
 int tc_router_idle(const tc_router *r);
 void tc_router_idle_cycle(tc_router *r);
 
+/* The routing and flow-control rules, as the cycle above applies them (the deadlock
+ * checker reads them from here). tc_router_route: the outputs (bit o) that unit u
+ * sends a head packet with header h to, the VC of its link copies; or the error that
+ * drops it. tc_router_credits: the credits a copy from unit u to output o on vc needs
+ * (1: it continues along its ring, or goes to the PE; 2: it enters a ring).
+ * tc_router_red_waits_slot: whether a contribution waits for a free result-buffer
+ * slot (only with TC_PLANT_RESULT_SLOT). */
+unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *mask, unsigned *vc);
+unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc);
+unsigned tc_router_red_waits_slot(const tc_router *r);
+
 /* What a router waits for, for the progress watchdog: one record per head packet
  * that cannot leave its unit (or per credit-block duty that cannot be written). */
 enum {
-    TC_WAIT_LINK,   /* credits of VC vc on link output out: the neighbour's input unit */
-    TC_WAIT_UPCRED, /* a result for the parent of tree: a CREDIT from that parent */
-    TC_WAIT_PE,     /* ejection credits: the PE takes no packet */
-    TC_WAIT_RESULT, /* a contribution for the Reducer: a free result-buffer slot */
+    TC_WAIT_LINK,   /* a unit's head: credits of VC vc on link output out (the neighbour's input unit) */
+    TC_WAIT_UPCRED, /* a result held in the Reducer (unit = TC_NUNITS + 1) for the parent of tree, through
+                       link out: a CREDIT from that parent */
+    TC_WAIT_PE,     /* a unit's head: ejection credits (the PE takes no packet) */
+    TC_WAIT_RESULT, /* a result held in the Reducer (unit = TC_NUNITS + 1): a free result-buffer slot */
     TC_WAIT_REPORT, /* the credit block (unit = TC_NUNITS): room in the report buffer */
-    TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out holds fenced packets */
+    TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out (TC_NUNITS + 1: the Reducer) holds
+                       fenced packets */
     TC_WAIT_PHASE,  /* the phase counters (unit = TC_NUNITS): a phase packet from link input out */
 };
 typedef struct {

@@ -1,9 +1,10 @@
-// Credit block (seed 001, 2.4) and error reports. It counts the results the Reducer
-// makes per tree; every 8 results of a tree it owes that tree's children a credit
-// packet (each lets a child send 8 more results up); it holds, per tree, how many
-// results this node may still send to its parent (16, +8 per credit received), and
-// sends the PE a report of every tree's counter after every 128 results or 4096
-// cycles. It also queues errors: the Reducer's first, then dropped packets, then
+// Credit block (seed 001, 2.4) and error reports. It counts the results that enter
+// the result buffer per tree (their ReduceIds are free again at the Reducer); every 8
+// results of a tree it owes that tree's children a credit packet (each lets a child
+// send 8 more results up); it holds, per tree, how many results this node may still
+// send to its parent (16, -1 per result that enters the result buffer to go up, +8
+// per credit received), and sends the PE a report of the reduces completed per tree
+// after every 128 of them or 4096 cycles. It also queues errors: the Reducer's first, then dropped packets, then
 // route errors, one a cycle; more are counted as lost. Its packets, written one flit
 // a cycle into the report buffer when that has room: an ERROR (one flit: OP = the
 // code, TREE/RID/TAG of the packet concerned, DST = unit | lost << 8) first, then
@@ -25,14 +26,15 @@ module tc_credit_block #(
   input  wire [3:0]       red_err_i,     // Reducer: mismatch or reuse
   input  wire [4:0]       red_unit_i,
   input  wire [FW-1:0]    red_hdr_i,
-  input  wire             red_last_i,    // the Reducer makes a result of tree red_hdr_i.TREE
+  input  wire             red_last_i,    // a reduce of tree red_hdr_i.TREE completes
+  input  wire             made_i,        // a result enters the result buffer ...
+  input  wire [3:0]       made_tree_i,   // ... of this tree
   input  wire [NU-1:0]    drop_i,        // header found no free slot
   input  wire [NU*FW-1:0] wr_hdr_i,      // the header each unit is receiving
   input  wire [NU*4-1:0]  route_err_i,   // route decision errors
   input  wire [NU-1:0]    route_i,       // route decisions this cycle
   input  wire [NU*FW-1:0] head_i,        // each unit's head packet header
-  input  wire             res_up_i,      // the result buffer sent a result to the parent
-  output wire             res_up_ok_o,   // ... and may send the one at its head
+  output wire [`TC_TREES-1:0] up_ok_o,  // per tree: a result may go up to the parent
   input  wire             ph_send_i,     // tc_phase: a phase packet is due
   input  wire             ph_done_i,     // tc_phase: the barrier's completion is due
   input  wire [1:0]       ph_mode_i,
@@ -56,7 +58,6 @@ module tc_credit_block #(
   localparam [31:0] TagPhase = `TC_TAG_PHASE;
   localparam [3:0] TypePhase = `TC_TYPE_PHASE;
   localparam [3:0] TypeBarrier = `TC_TYPE_BARRIER;
-  localparam integer U_RES = 2 * NP + 1;
 
   reg [RecW-1:0] q_q [0:Depth-1];
   reg [2:0]      n_q;
@@ -157,10 +158,6 @@ module tc_credit_block #(
     end
   end
 
-  // ---- results up the tree need the parent's credit ----
-  wire [3:0] res_tree = head_i[U_RES*FW + `TC_HDR_TREE_LSB +: 4];
-  assign res_up_ok_o = up_cred_q[res_tree] != 8'd0;
-
   // ---- counters ----
   wire [3:0]  red_tree = red_hdr_i[`TC_HDR_TREE_LSB +: 4];
   wire [7:0]  total_n  = {1'b0, total_q} + {7'd0, red_last_i};
@@ -198,9 +195,10 @@ module tc_credit_block #(
               head_i[k*FW + `TC_HDR_TYPE_LSB +: 4] == TypeCredit && head_i[k*FW + `TC_HDR_TREE_LSB +: 4] == gt)
             got = got + 4'd1;
       end
-      wire       res_now = red_last_i && red_tree == gt;
-      wire       sent    = res_up_i && res_tree == gt;
-      wire [3:0] since   = {1'b0, since_q[gt]} + {3'd0, res_now};
+      wire       res_now  = red_last_i && red_tree == gt;
+      wire       made_now = made_i && made_tree_i == gt;
+      wire       sent     = made_now && !table_i[gt*`TC_ROW_W + `TC_ROW_ROOT_LSB]; // goes up
+      wire [3:0] since    = {1'b0, since_q[gt]} + {3'd0, made_now};
       wire [1:0] due     = due_q[gt] - {1'b0, gen_credit && cred_tree == gt};
       wire       has_children = table_i[gt*`TC_ROW_W + `TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W] != 4'd0;
       always @(posedge clk_i or negedge rst_ni)
@@ -218,6 +216,7 @@ module tc_credit_block #(
       always @(posedge clk_i)
         if (gen_report)
           gen_data_q[gt*16 +: 16] <= done_q[gt];
+      assign up_ok_o[gt] = up_cred_q[gt] != 8'd0;
     end
     // the error queue: entry k takes the new error if it is the first free one
     for (gk = 0; gk < Depth; gk = gk + 1) begin : g_q
@@ -236,8 +235,8 @@ module tc_credit_block #(
     end
   endgenerate
 `ifdef FORMAL_TC_CREDIT_BLOCK // defined by sim/formal.sh when this module is the top
-  // ---- formal proof (make formal, sim/formal.sh): with the router sending a result up
-  // only when res_up_ok_o allows it, and the parent returning one credit packet per 8
+  // ---- formal proof (make formal, sim/formal.sh): with the Reducer sending a result up
+  // only when up_ok_o allows it, and the parent returning one credit packet per 8
   // results it got, no more than TC_INFLIGHT results of a tree are ever in flight
   // to the parent, and the counter of credits is exact. One tree, picked by the
   // solver, stands for all. Also: the error queue stays within its depth. ----
@@ -246,6 +245,7 @@ module tc_credit_block #(
   (* anyconst *) reg [3:0] f_tree;
   reg [2:0] f_cred;  // credit packets for f_tree this cycle
   reg [7:0] f_out;   // results of f_tree sent up and not yet paid for by a credit
+  wire      f_up = made_i && made_tree_i == f_tree && !table_i[f_tree*`TC_ROW_W + `TC_ROW_ROOT_LSB];
   integer f_k;
   always @* begin
     f_cred = 3'd0;
@@ -254,12 +254,12 @@ module tc_credit_block #(
           head_i[f_k*FW + `TC_HDR_TREE_LSB +: 4] == f_tree)
         f_cred = f_cred + 3'd1;
     assume(rst_ni == !f_init);
-    assume(!res_up_i || res_up_ok_o);
+    assume(!f_up || up_ok_o[f_tree]);
     assume(f_cred == 3'd0 || (f_cred == 3'd1 && f_out >= 8'd8));
   end
   always @(posedge clk_i)
     if (!rst_ni) f_out <= 8'd0;
-    else f_out <= f_out + {7'd0, res_up_i && res_tree == f_tree} - (f_cred != 3'd0 ? 8'd8 : 8'd0);
+    else f_out <= f_out + {7'd0, f_up} - (f_cred != 3'd0 ? 8'd8 : 8'd0);
   always @* if (rst_ni) begin
     assert(f_out <= `TC_INFLIGHT);
     assert(up_cred_q[f_tree] == `TC_INFLIGHT - f_out);

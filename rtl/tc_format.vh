@@ -61,6 +61,10 @@
 `define TC_OBS_R_LAST_W 1
 `define TC_OBS_R_TAG_LSB 3
 `define TC_OBS_R_TAG_W 32
+`define TC_OBS_R_HELD_LSB 35
+`define TC_OBS_R_HELD_W 1
+`define TC_OBS_R_COPY_LSB 36
+`define TC_OBS_R_COPY_W 1
 `define TC_OBS_P_ENTER_LSB 0
 `define TC_OBS_P_ENTER_W 1
 `define TC_OBS_P_ADV_LSB 1
@@ -77,7 +81,7 @@
 `define TC_SLOT_FLITS 8
 `define TC_OBS_UNIT_W 73
 `define TC_OBS_OUT_W 6
-`define TC_OBS_RED_W 35
+`define TC_OBS_RED_W 37
 `define TC_OBS_PH_W 20
 `define TC_TYPE_BCAST 1
 `define TC_TYPE_REDUCE 2

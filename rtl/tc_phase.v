@@ -25,8 +25,12 @@ module tc_phase #(
   input  wire [NU*FW-1:0]  head_i,       // each unit's head header
   input  wire [NU-1:0]     free_i,       // a unit frees its head packet's slot
   input  wire [NF*4-1:0]   npkt_i,       // packets in each fenced unit after this cycle
-  input  wire              red_made_i,   // the Reducer starts a result ...
-  input  wire [4:0]        red_src_i,    // ... from the contribution of this unit
+  input  wire [4:0]        red_src_i,    // the unit whose contribution the Reducer takes
+  output wire              src_fenced_o, // ... is fenced
+  input  wire              res_fenced_i, // a fenced result enters the result buffer ...
+  input  wire              res_copy_i,   // ... from the Reducer's memory (written from the next cycle)
+  input  wire              red_fenced_i, // the Reducer holds a fenced result, after this cycle
+  output wire              snap_o,       // a new fence is taken this cycle
   input  wire              gen_phase_i,  // the phase packet is written this cycle
   input  wire              gen_done_i,   // the completion is written this cycle
   output wire [NU*4-1:0]   err_o,        // route errors of barrier requests and phase packets
@@ -95,12 +99,15 @@ module tc_phase #(
     clear = 1'b1;
     for (u = 0; u < NF; u = u + 1)
       fence_n[u*4 +: 4] = fence_q[u*4 +: 4] - {3'd0, free_i[u] && fence_q[u*4 +: 4] != 4'd0};
-    // a result made from a fenced contribution is fenced too
-    if (red_made_i && {27'd0, red_src_i} < NF && fence_q[red_src_i*4 +: 4] != 4'd0)
-      fence_n[UR*4 +: 4] = fence_n[UR*4 +: 4] + 4'd1;
+    // a fenced result is fenced in the result buffer too, behind the packets there
+    if (res_fenced_i && fence_n[UR*4 +: 4] < npkt_i[UR*4 +: 4] + {3'd0, res_copy_i})
+      fence_n[UR*4 +: 4] = npkt_i[UR*4 +: 4] + {3'd0, res_copy_i};
     for (u = 0; u < NF; u = u + 1)
       clear = clear && fence_n[u*4 +: 4] == 4'd0;
+    clear = clear && !red_fenced_i;
   end
+  assign src_fenced_o = {27'd0, red_src_i} < NF && fence_q[red_src_i*4 +: 4] != 4'd0;
+  assign snap_o = enter || adv;
   assign send_o = send_q && clear;
   assign done_o = done_q && clear;
 

@@ -1,9 +1,14 @@
 // Reducer (seed 001, 2.3): for every (TreeId, ReduceId) a count of contributions and
 // the partial result. A contribution streams in one flit a cycle from the Reducer's
 // output register; its header is counted, each data flit is combined by the ALU with
-// the stored partial result (the first contribution is stored as it is), and the
-// last contribution's flits go straight to the result buffer, header first (with
-// SRC = this node), so the result leaves as the last contribution arrives.
+// the stored partial result (the first contribution is stored as it is). The last
+// contribution's flits go straight to the result buffer, header first (with SRC =
+// this node), if the result buffer has a free slot and the result may leave (the
+// root, or a credit of the parent); otherwise the result is held in memory, header
+// first, and copied into the result buffer later, while no contribution comes in
+// (the router holds the Reducer's input meanwhile). So the Reducer takes every
+// contribution and never waits for the result buffer: a contribution cannot hold a
+// VCUp slot while results wait for the VCUp slots of the parent (docs/deadlock.md).
 // Every contribution after the first must repeat its type, op, lane, length and DST
 // (else ERR_MISMATCH: counted, not combined, the result marked POISON) and come from
 // a source that has not contributed yet (else ERR_RID_REUSE: ignored).
@@ -22,14 +27,25 @@ module tc_reducer #(
   input  wire                           in_valid_i,
   input  wire [`TC_FLIT_W-1:0]          in_flit_i,
   input  wire [4:0]                     src_i,        // unit that sent the contribution
+  input  wire                           in_busy_i,    // the input's output register streams a packet
+  input  wire                           res_room_i,   // the result buffer has a free slot
+  input  wire [`TC_TREES-1:0]           up_ok_i,      // per tree: a credit of the parent is left
+  input  wire                           src_fenced_i, // the contribution is fenced (tc_phase)
+  input  wire                           snap_i,       // tc_phase takes a new fence: held results join it
   output wire                           res_valid_o,  // a flit of a result
-  output reg  [`TC_FLIT_W-1:0]          res_flit_o,
-  output wire                           release_o,    // a reserved result slot not needed
+  output wire [`TC_FLIT_W-1:0]          res_flit_o,
+  output wire                           block_o,      // a held result is being copied: hold the input
   output wire [3:0]                     err_o,        // ERR_MISMATCH or ERR_RID_REUSE
-  output wire                           made_o,       // a result is made (its header, this cycle)
+  output wire                           complete_o,   // a reduce completes (its last contribution's header)
+  output wire                           made_o,       // a result enters the result buffer ...
+  output wire [3:0]                     made_tree_o,  // ... of this tree
+  output wire                           res_fenced_o, // ... and it is fenced
+  output wire                           copy_o,       // ... its copy begins (header next cycle)
+  output wire                           fenced_o,     // a fenced result is still held, after this cycle
   output wire [`TC_OBS_RED_W-1:0]       obs_o
 );
-  localparam integer AW = $clog2(`TC_TREES * 16 * RedFlits);
+  localparam integer EW = RedFlits + 1; // memory words per (TreeId, ReduceId): a held result's header, data
+  localparam integer AW = $clog2(`TC_TREES * 16 * EW);
 
   localparam integer AttrW = 4 + 4 + 2 + 3 + 16; // type, op, lane, len, dst
 
@@ -38,10 +54,15 @@ module tc_reducer #(
   reg [AttrW-1:0]      attr_q [0:255];   // the first contribution's header fields
   reg [255:0]          busy_q;           // a reduce in progress: no reset of the arrays needed
   reg [255:0]          poison_q;
+  reg [255:0]          ready_q;          // complete, the result held here
+  reg [255:0]          fenced_q;         // ... and a barrier's phase packet waits for it
   reg [2:0] idx_q, len_q;
   reg [3:0] tree_q, rid_q, op_q;
   reg [1:0] lane_q;
-  reg       first_q, last_q, skip_q, keep_q;
+  reg       first_q, last_q, skip_q, keep_q, fast_q;
+  reg       cp_on_q;                     // copying a held result into the result buffer
+  reg [2:0] cp_idx_q, cp_len_q;          // the word written this cycle; the result's LEN
+  reg [7:0] cp_slot_q;
 
   wire       hdr    = in_valid_i && idx_q == 3'd0;
   wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
@@ -59,26 +80,52 @@ module tc_reducer #(
   wire [8:0] src_bit = ({27'd0, src_i} < 2 * NumPorts) ? 9'd1 << src_i[4:1] : 9'h100;
 
   wire       first    = hdr ? !h_busy : first_q;
-  wire       skip     = hdr ? h_busy && (seen_q[h_slot] & src_bit) != 9'd0 : skip_q;
+  wire       skip     = hdr ? ready_q[h_slot] || (h_busy && (seen_q[h_slot] & src_bit) != 9'd0) : skip_q;
   wire       mismatch = hdr && h_busy && !skip && e_attr != h_attr;
   wire       last     = hdr ? !skip && {1'b0, h_cnt} + 5'd1 >= expected : last_q;
+  wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) : fast_q;
+  wire       hold     = hdr && last && !fast;
   wire       tail     = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
+
+  // ---- the copy of a held result: while the input is idle and its register streams
+  // nothing; round-robin over the results that may leave ----
+  reg [255:0] cp_elig;
+  integer s;
+  always @*
+    for (s = 0; s < 256; s = s + 1)
+      cp_elig[s] = ready_q[s] && (table_i[(s/16)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[s/16]);
+  wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
+  wire       cp_start;
+  wire [7:0] cp_pick;
+  tc_rr_arb #(.N(256), .IdxW(8)) u_cp_arb (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .req_i  (cp_elig & {256{cp_can}}),
+    .gnt_o  (cp_start),
+    .idx_o  (cp_pick)
+  );
+  wire [`TC_FLIT_W-1:0] stored;
+  wire [2:0] cp_len  = cp_idx_q == 3'd0 ? stored[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] : cp_len_q;
+  wire       cp_last = cp_on_q && cp_idx_q == cp_len;
+
   // The partial results are in a two-port memory with a synchronous read, so the read
-  // address is that of the next cycle's flit: data flit idx - 1 of the reduce then in
-  // progress (0 while a header, which reads nothing, is due).
+  // address is that of the next cycle's flit: data flit idx of the reduce then in
+  // progress (none while a header is due), or the next word of a copy.
   wire [2:0]     idx_d  = !in_valid_i ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
   wire [7:0]     slot_d = hdr ? h_slot : {tree_q, rid_q};
-  wire [31:0]    waddr_full = {24'd0, tree_q, rid_q} * RedFlits + {29'd0, idx_q} - 32'd1;
-  wire [31:0]    raddr_full = idx_d == 3'd0 ? 32'd0 : {24'd0, slot_d} * RedFlits + {29'd0, idx_d} - 32'd1;
+  wire [31:0]    waddr_full = {24'd0, hdr ? h_slot : {tree_q, rid_q}} * EW + {29'd0, hdr ? 3'd0 : idx_q};
+  wire [31:0]    raddr_full = cp_start ? {24'd0, cp_pick} * EW
+                            : cp_on_q  ? {24'd0, cp_slot_q} * EW + {29'd0, cp_idx_q} + 32'd1
+                            : idx_d == 3'd0 ? 32'd0 : {24'd0, slot_d} * EW + {29'd0, idx_d};
   wire [AW-1:0]  waddr = waddr_full[AW-1:0];
   wire [AW-1:0]  raddr = raddr_full[AW-1:0];
   wire [2*(32-AW)-1:0] unused_addr = {waddr_full[31:AW], raddr_full[31:AW]};
-  wire [`TC_FLIT_W-1:0] stored;
-  tc_reducer_mem #(.Words(`TC_TREES * 16 * RedFlits), .Width(`TC_FLIT_W)) u_mem (
+  reg  [`TC_FLIT_W-1:0] red_flit; // the flit made from the input: the result's, or the partial one
+  tc_reducer_mem #(.Words(`TC_TREES * 16 * EW), .Width(`TC_FLIT_W)) u_mem (
     .clk_i   (clk_i),
-    .we_i    (in_valid_i && !hdr && !last && !skip),
+    .we_i    (hold || (in_valid_i && !hdr && !(last && fast) && !skip)),
     .waddr_i (waddr),
-    .wdata_i (res_flit_o),
+    .wdata_i (red_flit),
     .raddr_i (raddr),
     .rdata_o (stored)
   );
@@ -97,23 +144,44 @@ module tc_reducer #(
   wire unused_flags = alu_invalid | alu_overflow; // checked at injection (ERR_BAD_OP)
 
   always @* begin
-    res_flit_o = in_flit_i;
+    red_flit = in_flit_i;
     if (hdr) begin
-      res_flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W] = node_id_i; // the result leaves from here
+      red_flit[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W] = node_id_i; // the result leaves from here
       if (!first) begin // with the first contribution's type, op, lane and DST
-        res_flit_o[`TC_HDR_TYPE_LSB +: 4]  = e_attr[28:25];
-        res_flit_o[`TC_HDR_OP_LSB +: 4]    = e_attr[24:21];
-        res_flit_o[`TC_HDR_LANE_LSB +: 2]  = e_attr[20:19];
-        res_flit_o[`TC_HDR_DST_LSB +: 16]  = e_attr[15:0];
-        res_flit_o[`TC_HDR_POISON_LSB]     = poison_q[h_slot] || mismatch || h_poison;
+        red_flit[`TC_HDR_TYPE_LSB +: 4]  = e_attr[28:25];
+        red_flit[`TC_HDR_OP_LSB +: 4]    = e_attr[24:21];
+        red_flit[`TC_HDR_LANE_LSB +: 2]  = e_attr[20:19];
+        red_flit[`TC_HDR_DST_LSB +: 16]  = e_attr[15:0];
+        red_flit[`TC_HDR_POISON_LSB]     = poison_q[h_slot] || mismatch || h_poison;
       end
     end else if (!first)
-      res_flit_o = keep_q ? stored : combined; // a contribution that disagreed keeps the stored value
+      red_flit = keep_q ? stored : combined; // a contribution that disagreed keeps the stored value
   end
-  assign res_valid_o = in_valid_i && last;
-  assign release_o   = tail && !last;
-  assign made_o      = hdr && last;
+  assign res_valid_o  = (in_valid_i && last && fast) || cp_on_q;
+  assign res_flit_o   = cp_on_q ? stored : red_flit;
+  assign block_o      = cp_start || cp_on_q;
+  assign complete_o   = hdr && last;
+  assign made_o       = (hdr && last && fast) || cp_start;
+  assign made_tree_o  = cp_start ? cp_pick[7:4] : h_tree;
+  assign res_fenced_o = (hdr && last && fast && src_fenced_i) || (cp_start && fenced_q[cp_pick]);
+  assign copy_o       = cp_start;
   assign err_o = !hdr ? 4'd0 : skip ? `TC_ERR_RID_REUSE : mismatch ? `TC_ERR_MISMATCH : 4'd0;
+
+  // held results: one more when a last contribution is held, one less when its copy begins
+  reg [255:0] ready_d, fenced_d;
+  always @* begin
+    ready_d  = ready_q;
+    fenced_d = fenced_q;
+    if (hold) begin
+      ready_d[h_slot]  = 1'b1;
+      fenced_d[h_slot] = src_fenced_i;
+    end
+    if (cp_start) begin
+      ready_d[cp_pick]  = 1'b0;
+      fenced_d[cp_pick] = 1'b0;
+    end
+  end
+  assign fenced_o = fenced_d != 256'd0;
 
   always @(posedge clk_i) begin
     if (hdr && !skip) begin
@@ -128,6 +196,13 @@ module tc_reducer #(
     if (!rst_ni) begin
       busy_q   <= 256'd0;
       poison_q <= 256'd0;
+      ready_q  <= 256'd0;
+      fenced_q <= 256'd0;
+      fast_q   <= 1'b0;
+      cp_on_q  <= 1'b0;
+      cp_idx_q <= 3'd0;
+      cp_len_q <= 3'd0;
+      cp_slot_q <= 8'd0;
       idx_q    <= 3'd0;
       len_q    <= 3'd0;
       tree_q   <= 4'd0;
@@ -152,17 +227,31 @@ module tc_reducer #(
         first_q <= first;
         last_q  <= last;
         skip_q  <= skip;
+        fast_q  <= fast;
         keep_q  <= mismatch;
       end
       if (in_valid_i)
         idx_q <= tail ? 3'd0 : idx_q + 3'd1;
+      ready_q  <= ready_d;
+      fenced_q <= snap_i ? ready_d : fenced_d; // a new fence takes every result held
+      if (cp_start) begin
+        cp_on_q   <= 1'b1;
+        cp_idx_q  <= 3'd0;
+        cp_slot_q <= cp_pick;
+      end else if (cp_on_q) begin
+        cp_on_q  <= !cp_last;
+        cp_idx_q <= cp_idx_q + 3'd1;
+        cp_len_q <= cp_len;
+      end
     end
 
   assign obs_o[`TC_OBS_R_HDR_LSB]   = hdr;
   assign obs_o[`TC_OBS_R_FIRST_LSB] = hdr && first;
   assign obs_o[`TC_OBS_R_LAST_LSB]  = hdr && last;
+  assign obs_o[`TC_OBS_R_HELD_LSB]  = hold;
+  assign obs_o[`TC_OBS_R_COPY_LSB]  = cp_on_q && cp_idx_q == 3'd0;
   assign obs_o[`TC_OBS_R_TAG_LSB +: `TC_OBS_R_TAG_W] =
-      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : 32'd0;
+      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_on_q && cp_idx_q == 3'd0 ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
 `ifdef FORMAL_TC_REDUCER // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh): whatever flits arrive, a reduce in
   // progress has counted at least one and fewer contributions than its tree expects,

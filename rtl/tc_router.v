@@ -73,11 +73,13 @@ module tc_router #(
   wire [NU*PW-1:0] head_pkts;
 
   // ---- Reducer: fed by its output register, writes the result buffer ----
-  wire             red_valid, res_valid, red_release;
+  wire             red_valid, res_valid, red_block;
   wire [FW-1:0]    red_flit, res_flit;
   wire [4:0]       red_src;
-  wire [3:0]       red_err;
-  wire             red_made;
+  wire [3:0]       red_err, red_made_tree;
+  wire             red_complete, red_made, red_res_fenced, red_copy, red_fenced, src_fenced, ph_snap;
+  wire [`TC_TREES-1:0] up_ok;
+  wire [NO-1:0]    out_busy;
   tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits)) u_reducer (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -86,11 +88,21 @@ module tc_router #(
     .in_valid_i  (red_valid),
     .in_flit_i   (red_flit),
     .src_i       (red_src),
+    .in_busy_i   (out_busy[NP+1]),
+    .res_room_i  (unit_can_write[2*NP+1]),
+    .up_ok_i     (up_ok),
+    .src_fenced_i(src_fenced),
+    .snap_i      (ph_snap),
     .res_valid_o (res_valid),
     .res_flit_o  (res_flit),
-    .release_o   (red_release),
+    .block_o     (red_block),
     .err_o       (red_err),
+    .complete_o  (red_complete),
     .made_o      (red_made),
+    .made_tree_o (red_made_tree),
+    .res_fenced_o(red_res_fenced),
+    .copy_o      (red_copy),
+    .fenced_o    (red_fenced),
     .obs_o       (obs_o[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
   );
 
@@ -98,14 +110,13 @@ module tc_router #(
   wire [NU*4-1:0]  unit_err;
   wire [NU-1:0]    unit_drop, unit_can_write, unit_route;
   wire [NU*FW-1:0] unit_wr_flit, unit_head;
-  wire             rep_valid, res_up, res_up_ok;
+  wire             rep_valid;
   wire [FW-1:0]    rep_flit;
   wire [NU*4-1:0]  unit_npkt, ph_err;
   wire             ph_send, ph_done, gen_phase, gen_done;
   wire [3:0]       unused_npkt = unit_npkt[NU*4-1 -: 4]; // the report buffer is not fenced
-  // Neither the result buffer (each contribution the Reducer takes reserves a slot)
-  // nor the report buffer (the credit block writes it only when it has room) can
-  // drop a packet. Leaving their drop signals out of the error reports keeps the
+  // Neither the result buffer nor the report buffer can drop a packet: the Reducer
+  // and the credit block write them only when they have room. Leaving their drop signals out of the error reports keeps the
   // Reducer's and the credit block's writes off the credit block's error inputs: a
   // combinational path through the buffers, in timing only.
   wire [1:0]       unused_buffer_drop = unit_drop[NU-1 -: 2];
@@ -122,8 +133,12 @@ module tc_router #(
     .head_i      (unit_head),
     .free_i      (free),
     .npkt_i      (unit_npkt[(NU-1)*4-1:0]),
-    .red_made_i  (red_made),
     .red_src_i   (red_src),
+    .src_fenced_o(src_fenced),
+    .res_fenced_i(red_res_fenced),
+    .res_copy_i  (red_copy),
+    .red_fenced_i(red_fenced),
+    .snap_o      (ph_snap),
     .gen_phase_i (gen_phase),
     .gen_done_i  (gen_done),
     .err_o       (ph_err),
@@ -143,14 +158,15 @@ module tc_router #(
     .red_err_i   (red_err),
     .red_unit_i  (red_src),
     .red_hdr_i   (red_flit),
-    .red_last_i  (red_made),
+    .red_last_i  (red_complete),
+    .made_i      (red_made),
+    .made_tree_i (red_made_tree),
     .drop_i      ({2'b00, unit_drop[2*NP:0]}),
     .wr_hdr_i    (unit_wr_flit),
     .route_err_i (unit_err),
     .route_i     (unit_route),
     .head_i      (unit_head),
-    .res_up_i    (res_up),
-    .res_up_ok_o (res_up_ok),
+    .up_ok_o     (up_ok),
     .ph_send_i   (ph_send),
     .ph_done_i   (ph_done),
     .ph_mode_i   (ph_mode),
@@ -207,15 +223,13 @@ module tc_router #(
   endgenerate
 
   // ---- outputs: switch allocation, credits, output register ----
-  wire [NO-1:0]    out_busy;
   wire [NO*5-1:0]  out_owner;
   wire [NO-1:0]    out_valid;
   wire [NO-1:0]    out_vc;
   wire [NO*FW-1:0] out_flit;
-  // credits in, bit 2o+vc: from the links, the PE, and for the Reducer the result
-  // slots it reserved and did not need (the other Reducer credit is the result
-  // buffer freeing a slot, bit 2o+1)
-  wire [2*NO-1:0]  cred_in = {free[2*NP+1], red_release, 1'b0, ej_cred_i, link_cred_i};
+  // credits in, bit 2o+vc: from the links and the PE (the Reducer takes every
+  // contribution: its input needs none)
+  wire [2*NO-1:0]  cred_in = {3'b000, ej_cred_i, link_cred_i};
 
   generate
     for (o = 0; o < NO; o = o + 1) begin : g_out
@@ -229,20 +243,19 @@ module tc_router #(
       wire [4:0] gidx;
       integer k;
 
-      // Bubble flow control: a copy that enters a ring (new dimension, new VC, or
-      // injection) needs two free slots, one that continues along its ring needs one,
-      // so every ring keeps a free slot and cannot deadlock. The PE and the Reducer
-      // are not rings, and the report buffer's credits and phase packets end at the
-      // next router.
+      // Bubble flow control: a copy that enters a ring (new dimension, new VC, or from
+      // the PEGroup FIFO, the result or the report buffer) needs two free slots, one
+      // that continues along its ring needs one, so every ring keeps a free slot and
+      // cannot deadlock (docs/deadlock.md). The PE is not a ring; the Reducer takes
+      // every contribution, but not while it copies a held result.
       reg [7:0] avail;
       reg       cont;
       always @* begin
         for (k = 0; k < NU; k = k + 1) begin
           avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
-          cont = o >= NP || k == 2 * NP + 2 || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
-          // a result goes up only with a credit of its parent (credit block)
-          elig[k] = !busy_q && req[k*NO + o] && avail >= (cont ? 8'd1 : 8'd2) &&
-                    (k != 2 * NP + 1 || o >= NP || unit_vc[k] != `TC_VC_UP || res_up_ok);
+          cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
+          elig[k] = !busy_q && req[k*NO + o] &&
+                    (o == NP + 1 ? !red_block : avail >= (cont ? 8'd1 : 8'd2));
         end
       end
 
@@ -282,8 +295,8 @@ module tc_router #(
         vc_d    = vc_q;
         valid_d = 1'b0;
         flit_d  = {FW{1'b0}};
-        if (o == NP + 1) begin // Reducer: one result slot reserved per contribution taken
-          cred0_d = cred0_q + {7'd0, cred_in[2*o]} + {7'd0, cred_in[2*o+1]} - {7'd0, gnt};
+        if (o == NP + 1) begin // the Reducer: no credits
+          cred0_d = cred0_q;
           cred1_d = cred1_q;
         end else begin
           cred0_d = cred0_q + {7'd0, cred_in[2*o]}   - {7'd0, gnt && (o == NP || !take_vc)};
@@ -376,16 +389,6 @@ module tc_router #(
           {gnt ? gidx : 5'd0, gnt};
     end
   endgenerate
-
-  // The result buffer sent a result up to the parent: one credit of the parent used.
-  reg up_sent;
-  integer m;
-  always @* begin
-    up_sent = 1'b0;
-    for (m = 0; m < NP; m = m + 1)
-      up_sent = up_sent | grant[(2*NP+1)*NO + m];
-  end
-  assign res_up = up_sent && unit_vc[2*NP+1] == `TC_VC_UP;
 
   // A unit's head packet is busy while an output still streams it.
   generate

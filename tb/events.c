@@ -59,9 +59,10 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
         }
     }
     unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)no * TC_OBS_OUT_W;
-    if (tc_bv_get(obs, b + TC_OBS_R_HDR_LSB, 1))
+    if (tc_bv_get(obs, b + TC_OBS_R_HDR_LSB, 1) || tc_bv_get(obs, b + TC_OBS_R_COPY_LSB, 1))
         tc_evlog_add(l, cycle, node, TC_EV_REDUCE,
-                     (int)(tc_bv_get(obs, b + TC_OBS_R_FIRST_LSB, 1) | tc_bv_get(obs, b + TC_OBS_R_LAST_LSB, 1) << 1),
+                     (int)(tc_bv_get(obs, b + TC_OBS_R_FIRST_LSB, 1) | tc_bv_get(obs, b + TC_OBS_R_LAST_LSB, 1) << 1 |
+                           tc_bv_get(obs, b + TC_OBS_R_HELD_LSB, 1) << 2 | tc_bv_get(obs, b + TC_OBS_R_COPY_LSB, 1) << 3),
                      0, 0, (uint32_t)tc_bv_get(obs, b + TC_OBS_R_TAG_LSB, 32));
     b = TC_OBS_PH_LSB(np);
     int ph = (int)tc_bv_get(obs, b, 4); /* ENTER, ADV, SEND, DONE: bits 0-3 */
@@ -98,7 +99,9 @@ void tc_event_print(FILE *f, int nports, const tc_event *e)
                 tc_unit_name(nports, e->src, b, sizeof b));
         break;
     case TC_EV_REDUCE:
-        fprintf(f, "%s%s", e->idx & 1 ? "first " : "", e->idx & 2 ? "last: result out" : "");
+        fprintf(f, "%s%s%s", e->idx & 1 ? "first " : "",
+                e->idx & 8 ? "held result copied out" : e->idx & 4 ? "last: result held" : "",
+                (e->idx & 6) == 2 ? "last: result out" : "");
         break;
     case TC_EV_PHASE:
         fprintf(f, "%s%s%s%s(%u phases done)", e->idx & 1 ? "barrier entered " : "", e->idx & 2 ? "phase completed " : "",
@@ -238,10 +241,19 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 }
                 break;
             case TC_EV_REDUCE:
-                if (e->idx & 2) {
+                if ((e->idx & 6) == 2 || (e->idx & 8)) {
                     x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_RESULT(np), 0);
                     if (!x || x->cycle != c)
-                        VIOLATION(e, "the result's header is written into the Result buffer as the last contribution's header reaches the Reducer");
+                        VIOLATION(e, e->idx & 8 ? "a held result's header is written into the Result buffer as it is copied"
+                                                : "the result's header is written into the Result buffer as the last contribution's header reaches the Reducer");
+                } else if (e->idx & 4) {
+                    int ok = 0;
+                    size_t lo, hi;
+                    node_range(g, gn, e->node, &lo, &hi);
+                    for (size_t k = lo; k < hi; k++)
+                        ok |= g[k].kind == TC_EV_REDUCE && (g[k].idx & 8) && g[k].tag == e->tag && g[k].cycle > c;
+                    if (!ok)
+                        VIOLATION(e, "a held result is copied into the Result buffer later");
                 }
                 break;
             case TC_EV_PHASE:

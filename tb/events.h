@@ -19,7 +19,8 @@ typedef enum {
     TC_EV_EJ,      /* header reached the PE */
     TC_EV_DELIVER, /* tail reached the PE */
     TC_EV_DROP,    /* header found no free slot in unit idx: packet dropped */
-    TC_EV_REDUCE,  /* a contribution's header reached the Reducer (idx: 1 first, 2 last) */
+    TC_EV_REDUCE,  /* a contribution's header reached the Reducer (idx: 1 first, 2 last, 4 its result held);
+                      or idx 8: a held result's header is copied into the result buffer */
     TC_EV_PHASE,   /* phase counters (idx: 1 enter, 2 phase completed, 4 phase packet sent, 8 barrier
                       complete; tag: TAG_PHASE | node << 12 | phases completed before this cycle) */
     TC_EV_KINDS

@@ -18,7 +18,7 @@ enum { P_XP, P_XM, P_YP, P_YM };
 
 typedef struct {
     tc_router r;
-    tc_flit buf[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 2];
+    tc_flit buf[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
     tc_red_entry ent[TC_TREES * TC_RIDS];
     uint32_t obs[TC_OBS_MAX_WORDS];
 } rig;
