@@ -43,6 +43,8 @@ $(B)/libtb.a: $(TB_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
 $(B)/tcnet: tools/tcnet.c $(B)/libtc.a $(HDRS)
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a
+$(B)/tccheck: tools/tccheck.c $(B)/libtb.a $(B)/libtc.a $(HDRS)
+	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtb.a $(B)/libtc.a
 
 $(B)/tcsim: $(B)/libtb.a $(B)/tb/dut_none.o $(B)/libtc.a
 	$(CC) -o $@ $(B)/tb/dut_none.o $(B)/libtb.a $(B)/libtc.a

@@ -26,7 +26,7 @@ unit() { # BIN: counts the cmocka test cases of one binary
 
 echo "== golden-model unit tests"
 UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
-make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet \
+make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet build/tccheck \
   build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
 for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
 
@@ -44,9 +44,9 @@ echo "== co-simulation: RTL against C model, cycle by cycle"
 for net in $NETS; do
   check "verilate and build build/cosim_$net" make -s build/cosim_$net
   [ -x build/cosim_$net ] || continue
-  for seed in 1 2 3; do
-    scen=all; [ "$seed" != 1 ] && scen=random
-    build/cosim_$net --scen $scen --seed $seed >"$LOGDIR/cosim_${net}_$seed.log" 2>&1
+  for seed in 1 2 3 4 5 6; do # every scenario; random mixes; soak mixes on random tables
+    args="--scen all"; [ "$seed" -gt 1 ] && args="--scen random"; [ "$seed" -gt 3 ] && args="--scen soak --table random"
+    build/cosim_$net $args --seed $seed >"$LOGDIR/cosim_${net}_$seed.log" 2>&1
     grep -E '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" | sed "s/\$/  seed $seed/"
     grep -qE '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" || { echo "FAIL  cosim_$net seed $seed: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/cosim_${net}_$seed.log"; }
     grep -q '^FAIL' "$LOGDIR/cosim_${net}_$seed.log" && sed -n '/MISMATCH\|violated\|lost\|duplicate\|waveform/p' "$LOGDIR/cosim_${net}_$seed.log" | head -20 | sed 's/^/      /'
@@ -183,11 +183,28 @@ check "tcnet json onto a directory refused first" refuses "json: cannot write '$
 check "tcnet csv and json written when they can be" bash -c "build/tcnet topo=4x4 progress=off csv=$R/ok json=$R/ok.json && \
   [ -s $R/ok.ops.csv ] && [ -s $R/ok.nodes.csv ] && [ -s $R/ok.links.csv ] && python3 -m json.tool $R/ok.json"
 
+echo "== deadlock freedom: the checker on 1D-4D tori, planner and random tables, and the planted bugs (docs/deadlock.md)"
+bash sim/deadlock.sh >"$LOGDIR/deadlock.log" 2>&1
+grep -E '^FAIL' -B12 "$LOGDIR/deadlock.log" | head -40
+echo "$(grep -c '^PASS' "$LOGDIR/deadlock.log") checker runs passed, $(grep -c '^FAIL' "$LOGDIR/deadlock.log") failed"
+grep -qE '^(PASS|FAIL)' "$LOGDIR/deadlock.log" || { echo "FAIL  sim/deadlock.sh: no result"; FAILED=$((FAILED + 1)); }
+count_lines "$LOGDIR/deadlock.log"
+
 echo "== fuzzing: the table loader and the configuration parser (make fuzz for longer; docs/robustness.md)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash sim/fuzz.sh >"$LOGDIR/fuzz.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/fuzz.log"
 grep -qE '^(PASS|FAIL)' "$LOGDIR/fuzz.log" || { echo "FAIL  sim/fuzz.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/fuzz.log"; }
 count_lines "$LOGDIR/fuzz.log"
+
+echo "== soak slice: scenarios soak and random, default and random tables, 1D-4D (make soak for the long run; docs/soak.md)"
+# 4320 runs of build/tcsim --fast, each one counted; only the failing ones are shown
+SOAK_SEEDS=${SOAK_SLICE_SEEDS:-120} SOAK_TORI="2 5 7 4x4 3x5 3x3x3 2x3x4 2x2x2x2 3x2x2x2" SOAK_PASS=1 \
+  SOAK_LOGS=build/soak-slice bash sim/soak.sh >"$LOGDIR/soak_slice.log" 2>&1
+grep '^FAIL' "$LOGDIR/soak_slice.log" | head -20
+[ "$(grep -c '^FAIL' "$LOGDIR/soak_slice.log")" -gt 20 ] && echo "      ... every failing run in $LOGDIR/soak_slice.log"
+grep -qE '^(PASS|FAIL)' "$LOGDIR/soak_slice.log" || { echo "FAIL  sim/soak.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/soak_slice.log"; }
+tail -n 2 "$LOGDIR/soak_slice.log"
+count_lines "$LOGDIR/soak_slice.log"
 
 echo
 echo "$PASSED passed, $FAILED failed"

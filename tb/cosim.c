@@ -847,7 +847,8 @@ static void usage(void)
             "usage: cosim [--scen NAME|all] [--seed N] [--table default|random] [--wave DIR] [--wavedrom DIR] [--events NODE] [--list]\n"
             "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] [--fast] ... (C model only;\n"
             "             --fast: no observation records, only the PE deliveries are checked;\n"
-            "             --fast-check: that beside the full C model, PE ports equal every cycle)\n");
+            "             --fast-check: that beside the full C model, PE ports equal every cycle;\n"
+            "             --plant report-one|result-slot: a planted bug, see docs/deadlock.md)\n");
 }
 
 int main(int argc, char **argv)
@@ -920,6 +921,12 @@ int main(int argc, char **argv)
             if (parse_num(a, v, 1, 100000, &x))
                 return 2;
             *(a[2] == 'l' ? &o.p.link_lat : a[2] == 'i' ? &o.p.inj_lat : &o.p.ej_lat) = (int)x;
+        } else if (!strcmp(a, "--plant") && !o.use_rtl) { /* a planted bug, for the watchdog's test */
+            if (strcmp(v, "report-one") && strcmp(v, "result-slot")) {
+                fprintf(stderr, "--plant '%s': expected report-one or result-slot\n", v);
+                return 2;
+            }
+            o.p.plant |= !strcmp(v, "report-one") ? TC_PLANT_REPORT_ONE : TC_PLANT_RESULT_SLOT;
         } else {
             fprintf(stderr, "unknown or inapplicable option '%s'\n", a);
             usage();
