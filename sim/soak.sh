@@ -51,7 +51,7 @@ case $SEEDS in
   *) first=1 last=$SEEDS ;;
 esac
 [ -x "$BIN" ] || { echo "$BIN: not built (make $BIN)"; echo "0 passed, 1 failed"; exit 1; }
-mkdir -p "$LOGS"
+mkdir -p "$LOGS" && rm -f "$LOGS"/*.log # this run's failures only
 
 start=$(date +%s)
 results=$(mktemp)
@@ -60,7 +60,7 @@ for seed in $(seq "$first" "$last"); do
   for topo in $TORI; do
     for scen in $SCENS; do
       for table in $TABLES; do
-        echo "--topo $topo --scen $scen --seed $seed --table $table $FAST"
+        echo "--topo $topo --scen $scen --seed $seed --table $table${FAST:+ $FAST}" # no trailing blank (xargs -L)
       done
     done
   done
