@@ -67,7 +67,7 @@ refute vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
   's/mem_q\[{wr_slot_q, wr_idx_q}\] <= wr_flit_i;/mem_q[{wr_slot_q, wr_idx_q}] <= wr_flit_i ^ {127'"'"'d0, wr_idx_q == 3'"'"'d3};/' \
   "flit 3 stored with one bit flipped"
 refute reducer tc_reducer "-set NumPorts 2" 3 \
-  's/wire       skip     = hdr ? h_busy \&\& (seen_q\[h_slot\] \& src_bit) != 9'"'"'d0 : skip_q;/wire skip = 1'"'"'b0;/' \
+  's/wire       skip     = hdr ? ready_q\[h_slot\] || (h_busy \&\& (seen_q\[h_slot\] \& src_bit) != 9'"'"'d0) : skip_q;/wire skip = hdr ? ready_q[h_slot] : skip_q;/' \
   "a source that contributes twice is counted twice"
 refute credit_block tc_credit_block "-set NU 7" 3 \
   's/up_cred_q\[gt\] + {got, 3'"'"'d0}/up_cred_q[gt] + {got, 4'"'"'d0}/' \

@@ -693,7 +693,13 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                                         t > sd[0].last_event + 50 * drain
                                   : t > sd[nd - 1].last_event + drain))
             break;
-        if (t > sd[nd - 1].progress + WATCHDOG && (!idle || sd[nd - 1].sb.pending)) {
+        /* the watchdog: work left (a PE's packets to send, or deliveries due; a rogue
+         * PE's dropped packets stay due until the run's end reconciles them), and no
+         * progress */
+        int work = t > sd[nd - 1].progress + WATCHDOG && sd[nd - 1].sb.pending && st.rogue_node < 0;
+        for (int k = 0; k < topo.n && !work && t > sd[nd - 1].progress + WATCHDOG; k++)
+            work = sd[nd - 1].pe[k].next < sd[nd - 1].pe[k].nqueue;
+        if (work) {
             stalled = 1;
             break;
         }
