@@ -399,7 +399,8 @@ static long wait_target(const tc_net *n, uint32_t k, const tc_wait *w)
     switch (w->kind) {
     case TC_WAIT_LINK:
         return n->nbr[k * np + w->out] * nv + 2 * (w->out ^ 1) + w->vc;
-    case TC_WAIT_UPCRED: /* the parent's credit block, which waits for its own results */
+    case TC_WAIT_UPCRED: /* the parent's Reducer: its results of the tree bring the credit */
+        return n->nbr[k * np + w->out] * nv + TC_NUNITS(np) + 1;
     case TC_WAIT_PHASE:
         return n->nbr[k * np + w->out] * nv + TC_NUNITS(np);
     case TC_WAIT_RESULT:
@@ -515,11 +516,15 @@ int tc_net_explain(const tc_net *n, FILE *f)
             edge[d] = first[t];
         }
     }
-    if (!found && ne) { /* no cycle: the first waits, to start from */
+    if (!found && ne) { /* no cycle: the first waits, those for buffers and credits
+                           before those for phase packets, which follow from them */
+        long shown = 0;
         fprintf(f, "  no cycle of waits; the first waits:\n");
-        for (long v = 0, shown = 0; v < nv && shown < 8; v++)
-            for (long x = first[v]; x >= 0 && shown < 8; x = next[x], shown++)
-                print_vertex(n, f, v, &wl[x]);
+        for (int phase = 0; phase < 2; phase++)
+            for (long v = 0; v < nv && shown < 8; v++)
+                for (long x = first[v]; x >= 0 && shown < 8; x = next[x])
+                    if ((wl[x].kind == TC_WAIT_PHASE) == phase)
+                        print_vertex(n, f, v, &wl[x]), shown++;
     }
     free(col), free(path), free(edge), free(first), free(next), free(dst), free(wl);
     return (int)found;
