@@ -97,6 +97,14 @@ module tc_reducer #(
   wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire       cp_start;
   wire [7:0] cp_pick;
+`ifdef FORMAL_TC_REDUCER
+  // The proof below holds whichever eligible entry is picked: the solver picks any
+  // (the 256-input arbiter would only slow it down).
+  (* anyseq *) reg [7:0] f_pick;
+  (* anyseq *) reg       f_go;
+  assign cp_start = f_go && cp_can && cp_elig[f_pick];
+  assign cp_pick  = f_pick;
+`else
   tc_rr_arb #(.N(256), .IdxW(8)) u_cp_arb (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
@@ -104,6 +112,7 @@ module tc_reducer #(
     .gnt_o  (cp_start),
     .idx_o  (cp_pick)
   );
+`endif
   wire [`TC_FLIT_W-1:0] stored;
   wire [2:0] cp_len  = cp_idx_q == 3'd0 ? stored[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] : cp_len_q;
   wire       cp_last = cp_on_q && cp_idx_q == cp_len;
@@ -276,6 +285,12 @@ module tc_reducer #(
     assert(cnt_q[f_slot] != 4'd0);
     assert({1'b0, cnt_q[f_slot]} < f_expected);
     assert(f_seen == cnt_q[f_slot]);
+  end
+  // a held result is complete: no reduce in progress in its entry; only a held
+  // result is fenced
+  always @* if (rst_ni) begin
+    assert(!(ready_q[f_slot] && busy_q[f_slot]));
+    assert(!fenced_q[f_slot] || ready_q[f_slot]);
   end
   always @* if (rst_ni) assert(idx_q == 3'd0 || idx_q <= len_q);
 `endif
