@@ -197,7 +197,8 @@ static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
 }
 
 /* The soak's random mix (scenario "soak"; sim/soak.sh runs it over seeds, tori and
- * random tables). Every expectation is one the design must meet whatever the timing:
+ * random tables). Every expectation is one the design must meet whatever the timing,
+ * and the PEs keep the contract of docs/deadlock.md:
  * - reduces and allreduces on 2-6 trees, every op and lane width, 0..2 data flits,
  *   ReduceIds in order per tree (use j has ReduceId j % 16); use j >= 16 reuses the
  *   ReduceId of use j - 16, which is always an allreduce, and each PE sends its
@@ -205,17 +206,18 @@ static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
  *   (after_rx): then that reduce is complete at every node, and the children's
  *   results wait only for the credit block's credits (at most 32 uses a tree);
  * - a tree barrier (an allreduce without data, op AND) on a tree with every PE;
- * - broadcasts of 0..7 data flits on any tree;
  * - one or two multiphase barriers of random modes, the second entered by each PE
  *   after the first completed there (a request while one runs would be refused);
+ * - every PE enters these collectives in one order (their cycles before jitter);
+ * - broadcasts of 0..7 data flits on any tree;
  * - a few malformed packets, each dropped at its source and reported: bad type,
  *   bad source, a tree not configured at the node, a transit node's packet, a
- *   barrier request with K = 0 or an unknown mode, and a reduce contribution with an
- *   unknown op, lane width or a length beyond RedFlits (that reduce never completes,
- *   so it is one of its tree's last 16 uses: its ReduceId is not used again);
+ *   barrier request with K = 0 or an unknown mode, and on a third of the trees a
+ *   reduce contribution with an unknown op, lane width or a length beyond RedFlits,
+ *   which its PE follows with the valid one;
  * - PE ejection stalls on about a third of the nodes.
  * Each PE's packets are sorted by cycle; whatever a packet waits for (a result, a
- * barrier) is injected at an earlier cycle, so the stimulus itself cannot hang. */
+ * barrier) comes earlier in every PE's order, so the stimulus itself cannot hang. */
 static void pkt_sort(tc_stim *s)
 {
     tc_pkt *p = malloc(sizeof *p * (size_t)s->npkt);
@@ -264,93 +266,106 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             used |= (uint16_t)(1u << tree);
         }
     }
-    /* every reduce of a tree is a use: its tag, its latest contribution cycle */
-    uint32_t use_tag[32];
-    uint64_t use_last[32], *prev = malloc(sizeof(uint64_t) * (size_t)t->n);
+    /* The collectives (reduces on those trees, multiphase barriers), each with a
+     * cycle; all PEs enter them in one order, that of these cycles (contract 2 of
+     * docs/deadlock.md): a PE's packets of a later collective never go before those
+     * of an earlier one, whatever their jitter. */
+    typedef struct {
+        uint64_t when;
+        int tree, use, nuses, bad; /* tree -1: a barrier */
+    } coll;
+    coll *c = malloc(sizeof *c * (size_t)(nactive * 32 + 2));
+    int nc = 0;
     for (int a = 0; a < nactive; a++) {
-        int many = R(2), tree = active[a], nuses = 1 + R(many ? 32 : 12), bad = -1, tbar = -1;
+        int many = R(2), nuses = 1 + R(many ? 32 : 12), bad = R(3) ? -1 : R(nuses);
         uint64_t when = (uint64_t)R(300);
-        if (R(3) == 0)
-            bad = nuses - 1 - R(nuses < 16 ? nuses : 16); /* never reused */
-        if (tree == full)
-            tbar = R(nuses);
-        for (int k = 0; k < t->n; k++)
-            prev[k] = 0;
         for (int j = 0; j < nuses; j++) {
-            int type = j + 16 < nuses ? TC_TYPE_ALLREDUCE : R(2) ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE;
-            int op = R(TC_OPS), lane = R(2), len = R(SOAK_RED_FLITS + 1), first = s->npkt;
-            if (j == tbar) {
-                type = TC_TYPE_ALLREDUCE;
-                op = TC_OP_AND;
-                lane = TC_LANE_32;
-                len = 0;
-            }
             int gap = R(4) ? 60 : 400;
             when += (uint64_t)R(gap);
-            if (j >= 16 && when <= use_last[j - 16])
-                when = use_last[j - 16] + 1;
-            uint32_t tag = tc_add_reduce(s, t, rows, type, tree, j % 16, op, lane, len,
-                                         type == TC_TYPE_REDUCE ? member(t, rows, tree, rng) : 0, when,
-                                         seed * 7919 + (uint64_t)(a * 32 + j));
-            use_tag[j] = tag;
-            use_last[j] = when;
-            for (int i = first; i < s->npkt; i++) { /* contributions jittered, some late; each PE's in order */
-                tc_pkt *p = &s->pkt[i];
-                p->cycle += (uint64_t)(R(8) ? R(100) : R(1500));
-                if (p->cycle < prev[p->node])
-                    p->cycle = prev[p->node];
-                prev[p->node] = p->cycle;
-                if (p->cycle > use_last[j])
-                    use_last[j] = p->cycle;
-                if (j >= 16)
-                    p->after_rx = use_tag[j - 16];
-            }
-            if (j == bad) { /* one contribution the router refuses (BAD_OP), with a tag of its own
-                               (its length may differ); the reduce never completes */
-                tc_pkt *p = &s->pkt[first + R(s->npkt - first)];
-                s->exp[tag - 1].none = 1;
-                tag = (uint32_t)s->nexp + 1;
-                add_exp(s)->nflits = p->nflits;
-                TC_HSET(&p->flit[0], TAG, tag);
-                int how = R(3);
-                if (how == 0)
-                    TC_HSET(&p->flit[0], OP, (unsigned)(TC_OPS + R(16 - TC_OPS)));
-                else if (how == 1)
-                    TC_HSET(&p->flit[0], LANE, (unsigned)(2 + R(2)));
-                else {
-                    int l = SOAK_RED_FLITS + 1 + R(7 - SOAK_RED_FLITS);
-                    TC_HSET(&p->flit[0], LEN, (unsigned)l);
-                    for (int f = p->nflits; f <= l; f++)
-                        p->flit[f] = p->flit[1];
-                    p->nflits = l + 1;
-                    s->exp[tag - 1].nflits = p->nflits;
-                }
-                expect_drop(s, tag, p->node, TC_ERR_BAD_OP);
-            }
+            c[nc++] = (coll){when, active[a], j, nuses, bad};
         }
     }
-    free(prev);
+    uint64_t from = 300 + (uint64_t)R(2000);
+    for (int i = R(3) ? 1 : 2; i > 0; i--) { /* one or two barriers, the second later */
+        c[nc++] = (coll){from, -1, 0, 0, 0};
+        from += 1 + (uint64_t)R(1500);
+    }
+    for (int i = 1; i < nc; i++) /* insertion sort on (when, index): stable */
+        for (int j = i; j > 0 && c[j - 1].when > c[j].when; j--) {
+            coll x = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = x;
+        }
+    /* every reduce of a tree is a use: use j's tag */
+    uint32_t use_tag[TC_TREES][32], b = 0;
+    uint64_t *last = calloc((size_t)t->n, sizeof(uint64_t)); /* each PE's latest collective packet */
+    for (int i = 0; i < nc; i++) {
+        int tree = c[i].tree, j = c[i].use, first = s->npkt;
+        if (tree < 0) { /* every node enters at a random cycle, the second barrier after the first completed */
+            uint64_t *at = malloc(sizeof(uint64_t) * (size_t)t->n);
+            int span = R(2) ? 50 : 1500;
+            for (int k = 0; k < t->n; k++) {
+                at[k] = c[i].when + (uint64_t)R(span);
+                at[k] = last[k] = at[k] > last[k] ? at[k] : last[k];
+            }
+            int mode = R(4), k = 1 + R(8);
+            b = tc_add_barrier(s, t, mode, k, at, 0, b);
+            free(at);
+            continue;
+        }
+        int type = j + 16 < c[i].nuses ? TC_TYPE_ALLREDUCE : R(2) ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE;
+        int op = R(TC_OPS), lane = R(2), len = R(SOAK_RED_FLITS + 1);
+        if (tree == full && j == 0) { /* the tree barrier */
+            type = TC_TYPE_ALLREDUCE;
+            op = TC_OP_AND;
+            lane = TC_LANE_32;
+            len = 0;
+        }
+        uint32_t tag = tc_add_reduce(s, t, rows, type, tree, j % 16, op, lane, len,
+                                     type == TC_TYPE_REDUCE ? member(t, rows, tree, rng) : 0, c[i].when,
+                                     seed * 7919 + (uint64_t)(tree * 32 + j));
+        use_tag[tree][j] = tag;
+        for (int q = first; q < s->npkt; q++) { /* contributions jittered, a few late */
+            tc_pkt *p = &s->pkt[q];
+            p->cycle += (uint64_t)(R(16) ? R(100) : R(1000));
+            p->cycle = last[p->node] = p->cycle > last[p->node] ? p->cycle : last[p->node];
+            if (j >= 16)
+                p->after_rx = use_tag[tree][j - 16];
+        }
+        if (j == c[i].bad) {
+            /* One contribution the router refuses (BAD_OP), with a tag of its own (its
+             * length may differ), followed by the valid one (contract 4). */
+            int q = first + R(s->npkt - first);
+            tc_pkt valid = s->pkt[q];
+            *add_pkt(s) = valid;
+            tc_pkt *p = &s->pkt[q];
+            tag = (uint32_t)s->nexp + 1;
+            add_exp(s)->nflits = p->nflits;
+            TC_HSET(&p->flit[0], TAG, tag);
+            int how = R(3);
+            if (how == 0)
+                TC_HSET(&p->flit[0], OP, (unsigned)(TC_OPS + R(16 - TC_OPS)));
+            else if (how == 1)
+                TC_HSET(&p->flit[0], LANE, (unsigned)(2 + R(2)));
+            else {
+                int l = SOAK_RED_FLITS + 1 + R(7 - SOAK_RED_FLITS);
+                TC_HSET(&p->flit[0], LEN, (unsigned)l);
+                for (int f = p->nflits; f <= l; f++)
+                    p->flit[f] = p->flit[1];
+                p->nflits = l + 1;
+                s->exp[tag - 1].nflits = p->nflits;
+            }
+            expect_drop(s, tag, p->node, TC_ERR_BAD_OP);
+        }
+    }
+    free(last);
+    free(c);
     /* broadcasts */
     for (int i = 16 + R(48); i > 0; i--) {
         int tree = R(TC_TREES), src = member(t, rows, tree, rng), len = R(8);
         tc_pkt *p = add(s);
         tc_make_bcast(p, src, tree, len, (uint32_t)s->nexp, (uint64_t)R(3000));
     }
-    /* multiphase barriers: every node enters at a random cycle; the second one after
-     * the first completed at the node */
-    uint64_t *at = malloc(sizeof(uint64_t) * (size_t)t->n), from = 300 + (uint64_t)R(2000), last = 0;
-    uint32_t b = 0;
-    for (int i = R(3) ? 1 : 2; i > 0; i--) {
-        int span = R(2) ? 50 : 1500;
-        for (int k = 0; k < t->n; k++) {
-            at[k] = from + (uint64_t)R(span);
-            last = at[k] > last ? at[k] : last;
-        }
-        int mode = R(4), k = 1 + R(8);
-        b = tc_add_barrier(s, t, mode, k, at, 0, b);
-        from = last + 1;
-    }
-    free(at);
     /* malformed packets, each from its own node where possible */
     for (int i = R(4); i > 0; i--) {
         int tree = R(TC_TREES), src = member(t, rows, tree, rng), kind = R(5), outsider = -1, transit = -1;
