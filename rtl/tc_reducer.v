@@ -98,8 +98,13 @@ module tc_reducer #(
   wire       cp_start;
   wire [7:0] cp_pick;
 `ifdef FORMAL_TC_REDUCER
-  // The proof below holds whichever eligible entry is picked: the solver picks any
-  // (the 256-input arbiter would only slow it down).
+  `define TC_REDUCER_ANY_PICK
+`elsif FORMAL_TC_ROUTER
+  `define TC_REDUCER_ANY_PICK
+`endif
+`ifdef TC_REDUCER_ANY_PICK
+  // The proofs (this block's, the router's) hold whichever eligible entry is picked:
+  // the solver picks any (the 256-input arbiter would only slow it down).
   (* anyseq *) reg [7:0] f_pick;
   (* anyseq *) reg       f_go;
   assign cp_start = f_go && cp_can && cp_elig[f_pick];
