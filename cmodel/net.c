@@ -426,6 +426,8 @@ static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
         fprintf(f, " head tag %u (tree %u) needs %s%s for %s (%u of %u)", w->tag, w->tree, wait_names[w->kind],
                 w->kind == TC_WAIT_LINK ? (w->vc == TC_VC_UP ? " VCUp" : " VCDown") : "",
                 tc_out_name(n->np, w->out, b, sizeof b), w->have, w->need);
+    else if (w && w->kind == TC_WAIT_RESULT && (int)(v % nv) < TC_NUNITS(n->np))
+        fprintf(f, " head tag %u (tree %u) needs %s", w->tag, w->tree, wait_names[w->kind]);
     else if (w && (w->kind == TC_WAIT_UPCRED || w->kind == TC_WAIT_RESULT))
         fprintf(f, " holds the result tag %u (tree %u), waits for %s", w->tag, w->tree, wait_names[w->kind]);
     else if (w && w->kind == TC_WAIT_FENCE)

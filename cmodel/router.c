@@ -693,8 +693,15 @@ int tc_router_waits(const tc_router *r, tc_wait *w, int max)
         for (unsigned m = un->pend; m; m &= m - 1) {
             int o = __builtin_ctz(m);
             unsigned vc = o >= np ? 0 : un->out_vc, need = credits_needed(r, u, o);
-            if (o == TC_O_RED(np) || r->o[o].cred[vc] >= need)
-                continue; /* eligible, served in turn (the Reducer's input: after a copy) */
+            if (o == TC_O_RED(np)) { /* served after a copy; with the planted bug, waits for a result slot */
+                const tc_unit *resu = &r->u[TC_U_RESULT(np)];
+                if (tc_router_red_waits_slot(r) && resu->full[resu->wr_slot])
+                    WAIT(TC_WAIT_RESULT, (uint8_t)u, (uint8_t)TC_U_RESULT(np), 0, (uint8_t)TC_HGET(h, TREE), 1, 0,
+                         (uint32_t)TC_HGET(h, TAG));
+                continue;
+            }
+            if (r->o[o].cred[vc] >= need)
+                continue; /* eligible, served in turn */
             WAIT(o < np ? TC_WAIT_LINK : TC_WAIT_PE, (uint8_t)u, (uint8_t)o, (uint8_t)vc, (uint8_t)TC_HGET(h, TREE),
                  (uint8_t)need, (uint8_t)r->o[o].cred[vc], (uint32_t)TC_HGET(h, TAG));
         }

@@ -168,7 +168,8 @@ enum {
     TC_WAIT_UPCRED, /* a result held in the Reducer (unit = TC_NUNITS + 1) for the parent of tree, through
                        link out: a CREDIT from that parent */
     TC_WAIT_PE,     /* a unit's head: ejection credits (the PE takes no packet) */
-    TC_WAIT_RESULT, /* a result held in the Reducer (unit = TC_NUNITS + 1): a free result-buffer slot */
+    TC_WAIT_RESULT, /* a result held in the Reducer (unit = TC_NUNITS + 1), or with TC_PLANT_RESULT_SLOT a
+                       contribution: a free result-buffer slot */
     TC_WAIT_REPORT, /* the credit block (unit = TC_NUNITS): room in the report buffer */
     TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out (TC_NUNITS + 1: the Reducer) holds
                        fenced packets */
