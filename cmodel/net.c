@@ -422,10 +422,11 @@ static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
     char a[32], b[32], c[40];
     int k = (int)(v / nv), u = (int)(v % nv);
     fprintf(f, "    node %d %s %s", k, tc_coord_name(&n->topo, k, c, sizeof c), vertex_name(n->np, u, a, sizeof a));
-    if (w && (w->kind == TC_WAIT_LINK || w->kind == TC_WAIT_PE))
-        fprintf(f, " head tag %u (tree %u) needs %s%s for %s (%u of %u)", w->tag, w->tree, wait_names[w->kind],
-                w->kind == TC_WAIT_LINK ? (w->vc == TC_VC_UP ? " VCUp" : " VCDown") : "",
-                tc_out_name(n->np, w->out, b, sizeof b), w->have, w->need);
+    if (w && w->kind == TC_WAIT_LINK)
+        fprintf(f, " head tag %u (tree %u) needs link credits %s for %s (%u of %u)", w->tag, w->tree,
+                w->vc == TC_VC_UP ? "VCUp" : "VCDown", tc_out_name(n->np, w->out, b, sizeof b), w->have, w->need);
+    else if (w && w->kind == TC_WAIT_PE)
+        fprintf(f, " head tag %u (tree %u) needs an ejection credit: the PE takes no packet", w->tag, w->tree);
     else if (w && w->kind == TC_WAIT_RESULT && (int)(v % nv) < TC_NUNITS(n->np))
         fprintf(f, " head tag %u (tree %u) needs %s", w->tag, w->tree, wait_names[w->kind]);
     else if (w && (w->kind == TC_WAIT_UPCRED || w->kind == TC_WAIT_RESULT))
