@@ -99,8 +99,8 @@ int tc_router_idle(const tc_router *r)
 {
     int np = r->nports;
     const tc_phase *ph = &r->ph;
-    if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->red.nready || r->red.cp_left || r->nerr || r->gen_idx || r->report_due || r->inj_cred_q ||
-        ph->send_due || ph->done_due)
+    if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->red.nready || r->red.cp_left || r->nerr || r->gen_idx ||
+        r->report_due || r->inj_cred_q || ph->send_due || ph->done_due)
         return 0;
     for (int u = 0; u < TC_NUNITS(np); u++) {
         const tc_unit *un = &r->u[u];
