@@ -453,7 +453,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             tc_make_bcast(add(s), i % 2 ? b : b12, i % 2 ? 3 : 12, 7 - i, tag++, 0);
         if (!strcmp(name, "backpressure"))
             for (int k = 0; k < t->n; k += 3)
-                s->stall[k] = (tc_stall){200, 3000 + 100u * (unsigned)k};
+                s->stall[k] = (tc_stall){200, 3000 + 100u * (unsigned)(k % 64)}; /* at most 9300: larger tori too */
     } else if (!strcmp(name, "bad_input")) {
         int outsider = -1, transit = -1;
         for (int k = 0; k < t->n; k++) {
