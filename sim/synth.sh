@@ -153,24 +153,63 @@ is \`tc_reducer_mem\`, kept a black box: a two-port SRAM macro, timed by a model
 whose figures are assumptions in FO4 (data out $MEM_CQ FO4 after the clock, about 0.5 ns
 at 65 nm; inputs set up $MEM_SETUP FO4 before it). Its area is not in the table.
 
-The Reducer and the router are over 80 FO4 since the Reducer holds complete results and
-copies them out. The Reducer's worst path starts at the copy arbiter's pointer
-(\`u_cp_arb.ptr_q\`): \`tc_rr_arb\` with N = 256 is a ripple (its two loops' grant chain,
-about 255 gates in series), then \`cp_pick\` clears \`ready_q\`/\`fenced_q\` (375 FO4); through
-\`cp_pick\` x 3 to the memory's read address it is 373 FO4. The path that was its worst
-before, the stored flit through the 64-bit ALU back into the memory's write port, now
-takes 88 FO4 (57 before).
-
-The router (1D: 2 links, 7 units) keeps its blocks as modules; OpenSTA times the paths
-across them. Its worst path starts at the Reducer's input register (\`g_out[3].valid_q\`,
-the Reducer's \`in_busy_i\`, which gates every request of the copy arbiter), runs
-through the arbiter, the copy's start into tc_phase and the credit block, and ends in
-the report buffer's write. Before the copy arbiter its worst path (77 FO4) was the header's
-count and source lookup in the Reducer (an error: mismatch or reuse), then the credit
-block's error queue. The result and report buffers' drop signals were taken off the
-credit block to get there (they cannot drop; docs/microarchitecture.md): with them,
-the worst path ran from the Reducer through the result buffer's write back into the
-error queue, 81 FO4, and 104 FO4 through the report buffer's.
 EOF
+  # From here the numbers are read back from the table and the OpenSTA logs; the text
+  # names the paths that were worst when it was written, and says so if they change.
+  row() { awk -F'|' -v b="$1" -v f="$2" '{ n = $2; gsub(/ /, "", n) } n == b { v = $f; gsub(/ /, "", v); print v }' docs/synth.md; }
+  endp() { awk -v k="$1:" '$1 == k { print $2; exit }' $OUT/$2.sta.log; }
+  over=$(awk -F'|' '$10 ~ /^ *no *$/ { n = $2; f = $8; gsub(/ /, "", n); gsub(/ /, "", f); printf "%s%s (%s FO4)", s, n, f; s = ", " }' docs/synth.md)
+  if [ -n "$over" ]; then echo "Over the 80 FO4 budget: $over."; else echo "Every block is within 80 FO4."; fi
+  echo "Until \`tc_rr_arb\` found the first requester with a binary tree, its N = 256 instance"
+  echo "(the Reducer's copy arbiter) was a ripple of about 255 gates: 375 FO4 in the Reducer, 407 in the router."
+  if [ -n "$(row tc_reducer 8)" ]; then
+    echo
+    if [ "$(endp Startpoint tc_reducer)/$(endp Endpoint tc_reducer)" = u_mem/u_mem ]; then
+      echo "The Reducer's worst path ($(row tc_reducer 7) ns, $(row tc_reducer 8) FO4) starts and ends at its memory: the"
+      echo "stored flit (\`rdata_o\`, $MEM_CQ FO4 after the clock) through the 64-bit ALU (\`combined\`) and"
+      echo "\`red_flit\` back into the write data (\`wdata_i\`, set up $MEM_SETUP FO4 before the clock)."
+    else
+      echo "The Reducer's worst path ($(row tc_reducer 7) ns, $(row tc_reducer 8) FO4) is no longer the one this text describes"
+      echo "(the memory's read data through the ALU into its write data): see \`$OUT/tc_reducer.sta.log\`."
+    fi
+  fi
+  if [ -n "$(row tc_router 8)" ]; then
+    log=$OUT/tc_router.sta.log
+    echo
+    echo "The router (1D: 2 links, 7 units) keeps its blocks as modules; OpenSTA times the paths"
+    if [ "$(endp Startpoint tc_router)" = u_reducer/u_mem ] && endp Endpoint tc_router | grep -q '^g_unit\[6\]\.u_unit/'; then
+      # the FO4 spent in each block along the path: up to the last cell in it
+      split=$(awk -v f=$FO4 'BEGIN { name["u_reducer"] = "the Reducer"; name["g_unit[5].u_unit"] = "the result buffer"
+          name["u_phase"] = "tc_phase"; name["u_credit_block"] = "the credit block"; name["g_unit[6].u_unit"] = "the report buffer" }
+        /library setup time/ { printf "%s %.0f and its setup %.0f", name[last], (t - t0) / f, -$1 / f; exit }
+        / (\^|v) [^ ]*\/Y \(/ {
+          b = $4; sub(/\/.*/, "", b); if (b != last && last != "") { printf "%s %.0f, ", name[last], (t - t0) / f; t0 = t }
+          last = b; t = $2 }
+        / (\^|v) u_reducer\/u_mem\/rdata_o/ { t0 = $2; printf "the memory %.0f, ", $2 / f }' $log)
+      cells=$(awk '/data arrival time/ { exit } /\/Y \(/ { c++ } END { print c }' $log)
+      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4; $cells cells after the memory) starts at"
+      echo "the Reducer's memory: the stored flit through the ALU into the result flit, whose length"
+      echo "field enters the result buffer (unit 5) as a header's would: its \`tail\`, then the"
+      echo "packets it holds after the cycle (\`npkt_o\`) into tc_phase's fence, whose \`clear\` gives"
+      echo "\`send_o\` (a phase packet may be written); the credit block's \`gen_phase\` then writes the"
+      echo "report buffer (unit 6, \`wr_valid_i\`), and the path ends in its flit storage \`mem_q\`."
+      echo "In FO4: $split."
+      echo "A flit out of the ALU is never a header, so the length field's part of the path is not"
+      echo "a real one; from tc_phase's fence to the report buffer it is. OpenSTA with the length"
+      echo "field cut (when this was written): 99 FO4, from the result buffer's"
+      echo "\`wr_slot_q\` (its room, the Reducer's \`res_room_i\`) through the copy arbiter and"
+      echo "\`cp_pick\`, which clears its entry of \`fenced_q\`, and the OR of the 256 (\`fenced_o\`: a fenced"
+      echo "result still held) into the same fence's \`clear\` and on the same way; with tc_phase's"
+      echo "\`send_o\`/\`done_o\` cut: 82 FO4, the Reducer's input register through the header's lookup"
+      echo "(\`err_o\`) into the credit block's lost-error counter \`lost_q\`."
+    else
+      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4) is no longer the one this text describes"
+      echo "(the Reducer's memory through the result buffer, tc_phase and the credit block into the report"
+      echo "buffer): see \`$OUT/tc_router.sta.log\`."
+    fi
+    echo "The result and report buffers' drop signals were taken off the credit block (they cannot"
+    echo "drop; docs/microarchitecture.md): with them, a path ran from the Reducer through the result"
+    echo "buffer's write back into the error queue, 81 FO4, and 104 FO4 through the report buffer's."
+  fi
 } >>docs/synth.md
 echo "synth: docs/synth.md"
