@@ -152,6 +152,12 @@ int tc_table_validate(const tc_topo *t, const tc_row *rows, char *err, size_t er
 
 void tc_plan_tree(const tc_topo *t, tc_row *rows, int tree, int root, const uint8_t *pe)
 {
+    tc_plan_tree_split(t, rows, tree, root, pe, NULL, NULL);
+}
+
+void tc_plan_tree_split(const tc_topo *t, tc_row *rows, int tree, int root, const uint8_t *pe,
+                        int (*split)(void *ctx, int k, const int c[TC_MAX_DIMS], int size), void *ctx)
+{
     int n = t->n, rc[TC_MAX_DIMS], c[TC_MAX_DIMS];
     int *up = malloc(sizeof(int) * (size_t)n);
     unsigned *dirs = calloc((size_t)n, sizeof(unsigned));
@@ -168,9 +174,9 @@ void tc_plan_tree(const tc_topo *t, tc_row *rows, int tree, int root, const uint
         up[node] = -1;
         if (k < 0)
             continue;
-        /* Offsets 1..size/2 are reached from the root going +, the rest going -. */
+        /* Offsets 1..split are reached from the root going +, the rest going -. */
         int s = t->size[k], off = (c[k] - rc[k] + s) % s;
-        up[node] = off <= s / 2 ? 2 * k + 1 : 2 * k;
+        up[node] = off <= (split ? split(ctx, k, c, s) : s / 2) ? 2 * k + 1 : 2 * k;
     }
     for (int node = 0; node < n; node++)
         if (up[node] >= 0)

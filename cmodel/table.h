@@ -30,6 +30,11 @@ int tc_tree_root(const tc_topo *t, const tc_row *rows, int tree);
  * pe[node] != 0 for the nodes whose PE takes part (pe == NULL: every node). Branches
  * with no Pe node are pruned; nodes left out get an invalid row. */
 void tc_plan_tree(const tc_topo *t, tc_row *rows, int tree, int root, const uint8_t *pe);
+/* The same with the split of every ring chosen by split(): the nodes of the ring of
+ * dimension k through coordinates c (c[k] aside) at offsets 1..split from the root's
+ * coordinate join going +, the others going - (tc_plan_tree: size / 2). */
+void tc_plan_tree_split(const tc_topo *t, tc_row *rows, int tree, int root, const uint8_t *pe,
+                        int (*split)(void *ctx, int k, const int c[TC_MAX_DIMS], int size), void *ctx);
 
 /* Text form, one row a line: "tree node root toroot pe dirs", e.g. "3 5 0 X- 1 Y+,Y-";
  * "-" for no toRoot or no dirs; '#' starts a comment. Rows not listed are invalid.

@@ -16,50 +16,12 @@ static uint64_t mix(uint64_t x)
  * node e that agrees with the root in k and beyond: at offset off = 1..s-1 from e it
  * comes from e going + (toRoot k-) if off <= split, else going - (toRoot k+), with a
  * split drawn per ring (0: the whole ring joins going -, s - 1: going +). */
-static void random_tree(const tc_topo *t, tc_row *rows, int tree, int root, const uint8_t *pe, uint64_t seed)
+static int random_split(void *ctx, int k, const int c[TC_MAX_DIMS], int size)
 {
-    int n = t->n, rc[TC_MAX_DIMS], c[TC_MAX_DIMS];
-    int *up = malloc(sizeof(int) * (size_t)n);
-    unsigned *dirs = calloc((size_t)n, sizeof(unsigned));
-    uint8_t *member = malloc((size_t)n);
-
-    tc_coords(t, root, rc);
-    for (int node = 0; node < n; node++) {
-        int k = -1;
-        tc_coords(t, node, c);
-        for (int d = 0; d < TC_MAX_DIMS; d++)
-            if (c[d] != rc[d])
-                k = d;
-        member[node] = 1;
-        up[node] = -1;
-        if (k < 0)
-            continue;
-        /* the ring: coordinates below k, dimension k itself */
-        uint64_t ring = seed ^ (uint64_t)k * 0x1000193u;
-        for (int d = 0; d < k; d++)
-            ring = mix(ring + (uint64_t)c[d]);
-        int s = t->size[k], off = (c[k] - rc[k] + s) % s, split = (int)(mix(ring) % (uint64_t)s);
-        up[node] = off <= split ? 2 * k + 1 : 2 * k;
-    }
-    for (int node = 0; node < n; node++)
-        if (up[node] >= 0)
-            dirs[tc_neighbour(t, node, up[node])] |= 1u << (up[node] ^ 1);
-    /* prune leaves that are neither the root nor Pe nodes (no transit leaf, rule 6) */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int node = 0; node < n; node++) {
-            if (!member[node] || node == root || dirs[node] || pe[node])
-                continue;
-            member[node] = 0;
-            dirs[tc_neighbour(t, node, up[node])] &= ~(1u << (up[node] ^ 1));
-            changed = 1;
-        }
-    }
-    for (int node = 0; node < n; node++)
-        TC_ROWP(rows, node, tree) = member[node] ? tc_row_make(node == root, up[node], pe[node], dirs[node]) : 0;
-    free(up);
-    free(dirs);
-    free(member);
+    uint64_t ring = *(const uint64_t *)ctx ^ (uint64_t)k * 0x1000193u; /* the ring: coordinates below k */
+    for (int d = 0; d < k; d++)
+        ring = mix(ring + (uint64_t)c[d]);
+    return (int)(mix(ring) % (uint64_t)size);
 }
 
 void tc_random_table(const tc_topo *t, tc_row *rows, uint64_t seed)
@@ -90,7 +52,8 @@ void tc_random_table(const tc_topo *t, tc_row *rows, uint64_t seed)
             members += pe[k];
         if (!members)
             pe[root] = 1;
-        random_tree(t, rows, tree, root, pe, mix(rng++));
+        uint64_t ring_seed = mix(rng++);
+        tc_plan_tree_split(t, rows, tree, root, pe, random_split, &ring_seed);
     }
     free(pe);
     if (tc_table_validate(t, rows, err, sizeof err)) {
