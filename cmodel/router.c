@@ -291,18 +291,21 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     for (int u = 0; u <= (int)ru_res; u++)
         fence_n[u] = (uint8_t)(ph->fence[u] - (((free_ev >> u) & 1) && ph->fence[u]));
     /* A result made from a fenced contribution is fenced too: held in the Reducer,
-     * or in the result buffer behind the packets now there. */
+     * or in the result buffer behind the packets now there. The fence is clear when
+     * every count is zero and the Reducer holds no fenced result and makes none; a
+     * fenced result entering the result buffer comes from one of those, so its place
+     * in the FIFO counts from the next cycle (as tc_phase.v, for timing). */
     unsigned fenced_in = r_hdr && r_last && ph->fence[r->o[ored].owner], ahead = 0;
     unsigned cp_fenced = cp_start && rd->ent[cp_pick].fenced;
+    for (int u = 0; u <= (int)ru_res; u++)
+        fence_clear &= fence_n[u] == 0;
+    fence_clear &= !fenced_in && rd->nfenced == 0;
     for (int k = 0; k < r->slots; k++)
         ahead += resu->full[k];
     ahead -= (free_ev >> ru_res) & 1;
     if (((fenced_in && r_fast) || cp_fenced) && fence_n[ru_res] < ahead + 1)
         fence_n[ru_res] = (uint8_t)(ahead + 1);
     unsigned nfenced = rd->nfenced + (fenced_in && !r_fast) - cp_fenced;
-    for (int u = 0; u <= (int)ru_res; u++)
-        fence_clear &= fence_n[u] == 0;
-    fence_clear &= nfenced == 0;
 
     /* Credit block (tc_credit_block.v): one flit a cycle into the report buffer when it
      * has room: the oldest error, else this node's phase packet, else the barrier's

@@ -73,17 +73,15 @@ module tc_credit_block #(
   reg [2*FW-1:0] gen_data_q;
 
   // ---- the error of this cycle, and how many there were ----
+  // The Reducer's error is reported first but counted last: it comes late in the
+  // cycle (after the Reducer's table and entry look-ups), so it joins the count at
+  // the end of the adder chain rather than its start.
   reg [RecW-1:0] rec;
   reg [4:0]      nev;
   integer u;
   always @* begin
     rec = {RecW{1'b0}};
     nev = 5'd0;
-    if (red_err_i != 4'd0) begin
-      rec = {red_err_i, red_hdr_i[`TC_HDR_TREE_LSB +: 4], red_hdr_i[`TC_HDR_RID_LSB +: 4], red_unit_i,
-             red_hdr_i[`TC_HDR_TAG_LSB +: 32]};
-      nev = 5'd1;
-    end
     for (u = 0; u < NU; u = u + 1)
       if (drop_i[u]) begin
         if (nev == 5'd0)
@@ -98,6 +96,11 @@ module tc_credit_block #(
                  u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]};
         nev = nev + 5'd1;
       end
+    if (red_err_i != 4'd0) begin
+      rec = {red_err_i, red_hdr_i[`TC_HDR_TREE_LSB +: 4], red_hdr_i[`TC_HDR_RID_LSB +: 4], red_unit_i,
+             red_hdr_i[`TC_HDR_TAG_LSB +: 32]};
+      nev = nev + 5'd1;
+    end
   end
 
   // ---- what is written into the report buffer this cycle ----

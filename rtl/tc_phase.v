@@ -29,7 +29,7 @@ module tc_phase #(
   output wire              src_fenced_o, // ... is fenced
   input  wire              res_fenced_i, // a fenced result enters the result buffer ...
   input  wire              res_copy_i,   // ... from the Reducer's memory (written from the next cycle)
-  input  wire              red_fenced_i, // the Reducer holds a fenced result, after this cycle
+  input  wire              red_fenced_i, // the Reducer holds a fenced result, or makes one now
   output wire              snap_o,       // a new fence is taken this cycle
   input  wire              gen_phase_i,  // the phase packet is written this cycle
   input  wire              gen_done_i,   // the completion is written this cycle
@@ -95,16 +95,21 @@ module tc_phase #(
   reg [NF*4-1:0] fence_n;
   reg            clear;
   integer u;
+  // The fence is clear when every count is zero and the Reducer holds no fenced
+  // result and makes none (red_fenced_i): a fenced result entering the result buffer
+  // this cycle comes from one of those, so the counts need not wait for its place in
+  // the FIFO, which only the next fence register takes (a long path otherwise: the
+  // Reducer's ALU, the result buffer's packet count, the report buffer's write).
   always @* begin
     clear = 1'b1;
-    for (u = 0; u < NF; u = u + 1)
+    for (u = 0; u < NF; u = u + 1) begin
       fence_n[u*4 +: 4] = fence_q[u*4 +: 4] - {3'd0, free_i[u] && fence_q[u*4 +: 4] != 4'd0};
+      clear = clear && fence_n[u*4 +: 4] == 4'd0;
+    end
+    clear = clear && !red_fenced_i;
     // a fenced result is fenced in the result buffer too, behind the packets there
     if (res_fenced_i && fence_n[UR*4 +: 4] < npkt_i[UR*4 +: 4] + {3'd0, res_copy_i})
       fence_n[UR*4 +: 4] = npkt_i[UR*4 +: 4] + {3'd0, res_copy_i};
-    for (u = 0; u < NF; u = u + 1)
-      clear = clear && fence_n[u*4 +: 4] == 4'd0;
-    clear = clear && !red_fenced_i;
   end
   assign src_fenced_o = {27'd0, red_src_i} < NF && fence_q[red_src_i*4 +: 4] != 4'd0;
   assign snap_o = enter || adv;

@@ -41,7 +41,7 @@ module tc_reducer #(
   output wire [3:0]                     made_tree_o,  // ... of this tree
   output wire                           res_fenced_o, // ... and it is fenced
   output wire                           copy_o,       // ... its copy begins (header next cycle)
-  output wire                           fenced_o,     // a fenced result is still held, after this cycle
+  output wire                           fenced_o,     // a fenced result is held, or made this cycle
   output wire [`TC_OBS_RED_W-1:0]       obs_o
 );
   localparam integer EW = RedFlits + 1; // memory words per (TreeId, ReduceId): a held result's header, data
@@ -195,7 +195,7 @@ module tc_reducer #(
       fenced_d[cp_pick] = 1'b0;
     end
   end
-  assign fenced_o = fenced_d != 256'd0;
+  assign fenced_o = fenced_q != 256'd0 || (hdr && last && src_fenced_i);
 
   always @(posedge clk_i) begin
     if (hdr && !skip) begin
