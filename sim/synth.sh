@@ -202,10 +202,16 @@ EOF
       echo "result still held) into the same fence's \`clear\` and on the same way; with tc_phase's"
       echo "\`send_o\`/\`done_o\` cut: 82 FO4, the Reducer's input register through the header's lookup"
       echo "(\`err_o\`) into the credit block's lost-error counter \`lost_q\`."
+    elif [ "$(endp Startpoint tc_router)" = u_reducer/u_mem ] && [ "$(endp Endpoint tc_router | cut -d/ -f1)" = u_phase ]; then
+      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4) starts at the Reducer's memory: the"
+      echo "stored flit through the ALU into the result flit, whose header fields enter the result buffer;"
+      echo "its packets after the cycle (\`npkt_o\`) give the place in the FIFO of a fenced result, which"
+      echo "tc_phase's fence register takes. Until the fence's \`clear\` stopped waiting for that place (a"
+      echo "fenced result being made keeps the fence closed anyway), the path went on through \`clear\`, the"
+      echo "credit block's phase packet and the report buffer's write: 109 FO4."
     else
-      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4) is no longer the one this text describes"
-      echo "(the Reducer's memory through the result buffer, tc_phase and the credit block into the report"
-      echo "buffer): see \`$OUT/tc_router.sta.log\`."
+      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4) runs from"
+      echo "\`$(endp Startpoint tc_router)\` to \`$(endp Endpoint tc_router)\` (\`$OUT/tc_router.sta.log\`)."
     fi
     echo "The result and report buffers' drop signals were taken off the credit block (they cannot"
     echo "drop; docs/microarchitecture.md): with them, a path ran from the Reducer through the result"
