@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Multiphase barrier against the tree barrier on 3D and 4D tori, measured with the C
 # model (build/tcsim --fast: every node enters at cycle 0 on an empty network, the
-# latency is until the last PE has the completion), beside the formulas of seed 000
+# latency is until the last PE has the completion), beside the formulas of Makagon and Syromyatnikov, 2012
 # and the tree's lower bound. Writes docs/barrier.md (table) and docs/barrier.svg
 # (plot, sim/plots.py) from docs/barrier.csv. Usage: sim/barrier.sh [largest node count,
 # default 32768]
@@ -35,7 +35,7 @@ BEGIN {
   print "C model (`build/tcsim --fast`), every node entering at cycle 0 on an empty network;"
   print "cycles from the requests to the last completion at a PE. K = diameter = D, the depth"
   print "of the dimension-ordered trees. lat_hop = " hop ", lat_inc = " inc ", lat_inj = " I ", lat_ej = " E "."
-  print "a2a: seed 000 formula (1) for the one-sided all-to-all barrier (not built: it is"
+  print "a2a: Makagon and Syromyatnikov, 2012 formula (1) for the one-sided all-to-all barrier (not built: it is"
   print "point-to-point traffic), with rate_link = rate_inj = rate_ej = 1 cycle per packet and"
   print "max pkts_link = n^(dim+1)/4; (6): whether inequality (6) says the multiphase barrier wins.\n"
   print "| torus | nodes | K | multiphase | K(lat_hop+lat_inc)+lat_inj+lat_ej | tree barrier | tree bound t_inj+t_ej+2D t_link | a2a formula (1) | (6) multiphase wins |"

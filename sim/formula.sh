@@ -55,7 +55,7 @@ if [ "${1:-}" = random ]; then
 fi
 
 TOPOS="1 2 3 5 8 16 2x3 4x4 5x5 7x5 8x8 3x1x2 3x3x2 3x3x3 4x4x4 2x3x5 5x4x3 2x2x2x2 3x3x3x3 4x4x4x2 5x2x3x4"
-# LinkLat InjLat EjLat: seed 001's latencies, and short ones with InjLat != EjLat
+# LinkLat InjLat EjLat: Mukosey, Semenov and Simonov's (2015) latencies, and short ones with InjLat != EjLat
 PARAMS="40:150:150 1:3:1 7:1:20"
 for topo in $TOPOS; do
   for p in $PARAMS; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The figures of docs/ from the CSV data beside them (make bench): barrier variants,
-hardware against point-to-point collectives, the seed 004 packet-size sweep."""
+hardware against point-to-point collectives, the Liu, Li and Cui, 1995 packet-size sweep."""
 import csv
 import os
 import sys

@@ -108,7 +108,7 @@ ABC='+strash;dch;map,-D,2000;cleanup;buffer;upsize,-D,2000;dnsize,-D,2000;stime,
   echo "Debian's qflow-tech-osu018, then OpenSTA with [constraints/tc_router.sdc](../constraints/tc_router.sdc):"
   echo "2 ns clock, 0.4 ns input and output delays, the reset and the simulation port"
   echo "\`obs_o\` untimed. FO4 of this library, measured in OpenSTA on an inverter chain"
-  echo "each driving four: **$FO4 ns**. The goal (issue 6): every register-to-register path"
+  echo "each driving four: **$FO4 ns**. The goal: every register-to-register path"
   echo "within 80 FO4, i.e. 2 ns in a 65 nm-class process of about 25 ps FO4."
   echo
   echo "| block | parameters | cells | area (um^2) | flip-flops | worst reg-to-reg path with setup (ns) | FO4 | clock it allows in 0.18 um | within 80 FO4 |"
