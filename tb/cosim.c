@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../cmodel/config.h"
 #include "dut.h"
 #include "events.h"
 #include "pe.h"
@@ -822,20 +823,6 @@ static int parse_topo(const char *s, tc_params *p, char *err, size_t errlen)
     return 0;
 }
 
-/* A numeric option: a decimal (or 0x hex) number in min..max, nothing else. */
-static int parse_num(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = *v >= '0' && *v <= '9' ? strtoull(v, &end, 0) : 0;
-    if (!(*v >= '0' && *v <= '9') || *end || errno || x < min || x > max) {
-        fprintf(stderr, "%s '%s': not an integer in %" PRIu64 "..%" PRIu64 "\n", opt, v, min, max);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 /* An output directory must be one we can write, before anything runs. */
 static int check_dir(const char *opt, const char *dir)
 {
@@ -895,7 +882,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--scen")) {
             scen = v;
         } else if (!strcmp(a, "--seed")) {
-            if (parse_num(a, v, 0, UINT64_MAX, &o.seed))
+            if (tc_parse_num(a, v, 0, UINT64_MAX, &o.seed))
                 return 2;
         } else if (!strcmp(a, "--table")) {
             if (strcmp(v, "random") && strcmp(v, "default")) {
@@ -914,7 +901,7 @@ int main(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--events")) {
             uint64_t x;
-            if (parse_num(a, v, 0, 65535, &x))
+            if (tc_parse_num(a, v, 0, 65535, &x))
                 return 2;
             o.events_node = (int)x;
         } else if (!strcmp(a, "--topo") && !o.use_rtl) {
@@ -924,7 +911,7 @@ int main(int argc, char **argv)
             }
         } else if ((!strcmp(a, "--link-lat") || !strcmp(a, "--inj-lat") || !strcmp(a, "--ej-lat")) && !o.use_rtl) {
             uint64_t x;
-            if (parse_num(a, v, 1, 100000, &x))
+            if (tc_parse_num(a, v, 1, 100000, &x))
                 return 2;
             *(a[2] == 'l' ? &o.p.link_lat : a[2] == 'i' ? &o.p.inj_lat : &o.p.ej_lat) = (int)x;
         } else if (!strcmp(a, "--plant") && !o.use_rtl) { /* a planted bug, for the watchdog's test */

@@ -14,27 +14,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "../cmodel/config.h"
 #include "../cmodel/deadlock.h"
 #include "../cmodel/router.h"
 #include "../tb/randtable.h"
 #include "../tb/scenario.h"
 
-static long number(const char *opt, const char *v, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi) {
-        fprintf(stderr, "tccheck: %s '%s' is not a number in %ld..%ld\n", opt, v, lo, hi);
-        exit(2);
-    }
-    return x;
-}
-
 int main(int argc, char **argv)
 {
     const char *topo = "4x4", *table = "planner";
-    long seed = 1, slots = 2, report = 3;
+    uint64_t seed = 1, slots = 2, report = 3;
     int plant = 0;
     char err[256];
     for (int i = 1; i < argc; i++) {
@@ -49,12 +38,18 @@ int main(int argc, char **argv)
             topo = v;
         else if (!strcmp(a, "--table"))
             table = v;
-        else if (!strcmp(a, "--seed"))
-            seed = number(a, v, 0, 1L << 40);
-        else if (!strcmp(a, "--slots"))
-            slots = number(a, v, 1, TC_MAX_SLOTS);
-        else if (!strcmp(a, "--report"))
-            report = number(a, v, 0, 1000000);
+        else if (!strcmp(a, "--seed")) {
+            if (tc_parse_num(a, v, 0, 1ull << 40, &seed))
+                return 2;
+        }
+        else if (!strcmp(a, "--slots")) {
+            if (tc_parse_num(a, v, 1, TC_MAX_SLOTS, &slots))
+                return 2;
+        }
+        else if (!strcmp(a, "--report")) {
+            if (tc_parse_num(a, v, 0, 1000000, &report))
+                return 2;
+        }
         else if (!strcmp(a, "--plant") && !strcmp(v, "report-one"))
             plant |= TC_PLANT_REPORT_ONE;
         else if (!strcmp(a, "--plant") && !strcmp(v, "result-slot"))
@@ -98,7 +93,7 @@ int main(int argc, char **argv)
     tc_dl_result r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    long v = tc_deadlock_check(&t, rows, (int)slots, plant, stdout, report, &r);
+    long v = tc_deadlock_check(&t, rows, (int)slots, plant, stdout, (long)report, &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     free(rows);
     if (v < 0) {
@@ -109,7 +104,7 @@ int main(int argc, char **argv)
     printf("%s  tccheck %-12s table %-7s seed %-4ld%s resources %ld  waits %ld  rings %ld  entries into rings %ld"
            "  violations %ld  %.2f s\n",
            v ? "FAIL" : "PASS", tc_topo_name(&t, name, sizeof name), strcmp(table, "random") ? table : "random",
-           seed, plant ? " planted bug" : "", r.vertices, r.edges, r.rings, r.entries, r.violations,
+           (long)seed, plant ? " planted bug" : "", r.vertices, r.edges, r.rings, r.entries, r.violations,
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     return v ? 1 : 0;
 }
