@@ -343,7 +343,7 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         unsigned any = in->inj.valid | in->ej_cred;
         for (size_t d = 0; d < np; d++)
             any |= in->link[d].valid | in->cred[d];
-        r->cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
+        r->cb.cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
         if (!obs && !any && tc_router_idle(r))
             tc_router_idle_cycle(r);
         else

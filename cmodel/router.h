@@ -1,99 +1,30 @@
-/* One router of the collective subnet, cycle-exact with rtl/tc_router.v.
- * Units: u = 2*port + vc is the VCUp (vc 0) or VCDown (vc 1) buffer of link input
- * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection);
- * u = 2*nports + 1 is the result buffer the Reducer writes; u = 2*nports + 2 holds
- * the credit block's packets (credits for the children, reports and errors for the PE).
- * Outputs: o < nports are the links, o = nports the ejection port to the PE,
- * o = nports + 1 the Reducer's input. */
+/* One router of the collective subnet, cycle-exact with rtl/tc_router.v, built like
+ * it from its blocks: vc_unit.c (tc_vc_unit.v), reducer.c (tc_reducer.v),
+ * credit_block.c (tc_credit_block.v), phase.c (tc_phase.v). The numbering of units
+ * and outputs is in vc_unit.h. */
 #ifndef TC_ROUTER_H
 #define TC_ROUTER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format.h"
-#include "table.h"
-#include "topo.h"
+#include "credit_block.h"
+#include "phase.h"
+#include "reducer.h"
+#include "vc_unit.h"
 
-#define TC_NUNITS(np) (2 * (np) + 3)
-#define TC_NOUTS(np) ((np) + 2)
-#define TC_U_BCAST(np) (2 * (np))
-#define TC_U_RESULT(np) (2 * (np) + 1)
-#define TC_U_REPORT(np) (2 * (np) + 2)
-#define TC_O_PE(np) (np)
-#define TC_O_RED(np) ((np) + 1)
-#define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS)
-#define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS)
-#define TC_MAX_SLOTS 8
-#define TC_RIDS 16
-#define TC_OBS_BITS(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W + TC_OBS_RED_W + TC_OBS_PH_W)
-#define TC_OBS_PH_LSB(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W + TC_OBS_RED_W)
+/* Observation record: the units', the outputs', the Reducer's, the phase counters' fields. */
+#define TC_OBS_RED_LSB(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W)
+#define TC_OBS_PH_LSB(np) (TC_OBS_RED_LSB(np) + TC_OBS_RED_W)
+#define TC_OBS_BITS(np) (TC_OBS_PH_LSB(np) + TC_OBS_PH_W)
 #define TC_OBS_WORDS(nports) ((TC_OBS_BITS(nports) + 31) / 32)
 #define TC_OBS_MAX_WORDS TC_OBS_WORDS(TC_MAX_PORTS)
-
-typedef struct {
-    uint8_t valid, vc;
-    tc_flit flit;
-} tc_wire;
-
-typedef struct {
-    tc_flit *mem;               /* slots * TC_SLOT_FLITS flits */
-    uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
-    uint8_t wr_slot, wr_idx, wr_len, rd_slot;
-    uint8_t routed;  /* route of the head packet decided, copies pending */
-    uint8_t drop;    /* dropping the packet being received (it found no free slot) */
-    uint8_t out_vc;  /* VC of the link copies of the head packet */
-    uint16_t pend;   /* outputs still to be granted */
-    uint32_t wr_tag;
-} tc_unit;
 
 typedef struct {
     uint8_t busy, owner, cnt, len, ptr;
     uint16_t cred[2]; /* per VC for a link; cred[0] only for the PE */
     tc_wire q;        /* output register */
 } tc_outp;
-
-/* One (TreeId, ReduceId) of the Reducer: contributions counted, which sources have
- * contributed (bit = link port, bit 8 = the PE), and the first one's header fields
- * that every other contribution must repeat. */
-typedef struct {
-    uint8_t cnt, type, op, lane, len, poison;
-    uint8_t ready;  /* complete, its result held here until the result buffer takes it */
-    uint8_t fenced; /* ... and a barrier's phase packet waits for it */
-    uint16_t seen, dst;
-} tc_red_entry;
-
-/* The Reducer: entries and partial results; the contribution being received; the
- * copy of a held result into the result buffer. */
-typedef struct {
-    tc_red_entry *ent; /* [tree][rid] */
-    tc_flit *data;     /* [tree][rid][1 + red_flits]: a held result's header, then the data flits */
-    uint8_t idx;       /* flit of the contribution expected next; 0: a header */
-    uint8_t tree, rid, len, op, lane, first, last;
-    uint8_t skip; /* a reused ReduceId: the contribution is ignored */
-    uint8_t keep; /* a contribution that disagreed: the stored values are kept */
-    uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
-    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin pointer */
-    uint16_t nready, nfenced; /* entries ready, and fenced */
-} tc_reducer;
-
-/* An error waiting to be reported to the PE. */
-typedef struct {
-    uint8_t code, tree, rid, unit;
-    uint32_t tag;
-} tc_errrec;
-
-/* Phase counters of the multiphase barrier (seed 000; tc_phase.v). A phase packet
- * (or the barrier-complete packet for the PE) is made only after every packet that
- * was in the router when it became due has left: the fence. */
-typedef struct {
-    uint8_t active, send_due, done_due, mode;
-    uint16_t target, ph;         /* phases this barrier needs, and completed so far */
-    uint16_t total;              /* phases completed since reset */
-    uint8_t cnt[TC_MAX_PORTS];   /* phase packets counted per link input, not yet used (0..2) */
-    uint8_t fence[TC_MAX_UNITS]; /* packets per unit that must leave first */
-    uint32_t tag;                /* the PE's request, returned with the completion */
-} tc_phase;
 
 typedef struct {
     tc_wire link[TC_MAX_PORTS];
@@ -118,20 +49,9 @@ typedef struct {
     uint8_t cred_q[TC_MAX_PORTS]; /* credit returned upstream, bit vc */
     uint8_t inj_cred_q;
     tc_reducer red;
-    tc_errrec errq[TC_ERRQ];
-    uint8_t nerr, lost;
-    /* credit block */
-    uint16_t done[TC_TREES];     /* reduces completed here, per tree (wraps) */
-    uint8_t since[TC_TREES];     /* results since the last credit to the children */
-    uint8_t cred_due[TC_TREES];  /* credit packets due to the children */
-    uint8_t up_cred[TC_TREES];   /* results this node may still send to its parent */
-    uint8_t total, report_due;
-    uint16_t cyc;
-    uint8_t gen_idx;             /* data flits of the report being written, 0: none */
-    uint16_t seq;                /* credits and reports made, for their tags (12 bits) */
-    tc_flit gen_data[2];
+    tc_credit_block cb;
     tc_phase ph;
-    uint16_t diam;               /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
+    uint16_t diam; /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
 } tc_router;
 
 /* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;

@@ -1,0 +1,148 @@
+/* The credit block and error reports, the twin of rtl/tc_credit_block.v: one flit a
+ * cycle into the report buffer when it has room: the oldest error, else this node's
+ * phase packet, else the barrier's completion, else a due report (header, then its
+ * two data flits), else the credit owed to the children of the lowest tree. */
+#include "credit_block.h"
+
+#include <string.h>
+
+void tc_credit_block_reset(tc_credit_block *cb)
+{
+    memset(cb, 0, sizeof *cb);
+    for (int t = 0; t < TC_TREES; t++)
+        cb->up_cred[t] = TC_INFLIGHT;
+}
+
+/* A header of a packet this router makes itself (credit block, phase counters). */
+static tc_flit make_hdr(unsigned type, unsigned tree, unsigned rid, unsigned len, unsigned op, unsigned src, unsigned dst,
+                        uint32_t tag)
+{
+    tc_flit h = {{0, 0}};
+    TC_HSET(&h, TYPE, type);
+    TC_HSET(&h, TREE, tree);
+    TC_HSET(&h, RID, rid);
+    TC_HSET(&h, LEN, len);
+    TC_HSET(&h, OP, op);
+    TC_HSET(&h, SRC, src);
+    TC_HSET(&h, DST, dst);
+    TC_HSET(&h, TAG, tag);
+    return h;
+}
+
+void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready, const tc_phase *ph,
+                         const tc_phase_ev *pe, tc_credit_block_ev *ev)
+{
+    unsigned room = !cb->gen_idx && ready, cred_tree = 0;
+    unsigned pop = room && cb->nerr;
+    unsigned gen_phase = room && !pop && pe->send;
+    unsigned gen_done = room && !pop && !gen_phase && pe->done;
+    unsigned gen_report = room && !pop && !gen_phase && !gen_done && cb->report_due;
+    for (unsigned t = TC_TREES; t-- > 0;)
+        if (cb->cred_due[t])
+            cred_tree = t;
+    unsigned gen_credit = room && !pop && !gen_phase && !gen_done && !gen_report && cb->cred_due[cred_tree];
+    tc_wire rep = {0, 0, {{0, 0}}};
+    if (cb->gen_idx) { /* the report's data flits follow its header */
+        rep.valid = 1;
+        rep.flit = cb->gen_data[cb->gen_idx - 1];
+    } else if (gen_phase) {
+        rep.valid = 1;
+        rep.flit = make_hdr(TC_TYPE_PHASE, 0, 0, 0, 0, id, ph->total, TC_TAG_PHASE | (uint32_t)id << 12 | (ph->total & 0xfffu));
+    } else if (gen_done) {
+        rep.valid = 1;
+        rep.flit = make_hdr(TC_TYPE_BARRIER, 0, 0, 0, ph->mode, id, ph->target, ph->tag);
+    } else if (gen_report || gen_credit) {
+        rep.valid = 1;
+        rep.flit = make_hdr(gen_report ? TC_TYPE_REPORT : TC_TYPE_CREDIT, gen_credit ? cred_tree : 0, 0, gen_report ? 2 : 0,
+                             0, id, 0, (gen_report ? TC_TAG_REPORT : TC_TAG_CREDIT) | (uint32_t)id << 12 | cb->seq);
+    } else if (pop) {
+        const tc_errrec *x = &cb->errq[0];
+        rep.valid = 1;
+        rep.flit = make_hdr(TC_TYPE_ERROR, x->tree, x->rid, 0, x->code, id, (unsigned)x->unit | (unsigned)cb->lost << 8, x->tag);
+    }
+    *ev = (tc_credit_block_ev){pop, gen_phase, gen_done, gen_report, gen_credit, cred_tree, rep, {0, 0, 0, 0, 0}, 0, 0};
+}
+
+/* Errors of this cycle: the Reducer's first, then dropped packets, then route
+ * errors, lowest unit first. One is queued; the others are counted as lost. */
+void tc_credit_block_errors(const tc_credit_block *cb, int np, const tc_errrec *red, const tc_unit_sig *s,
+                            tc_credit_block_ev *ev)
+{
+    unsigned nev = 0;
+    if (red->code) {
+        ev->err = *red;
+        nev++;
+    }
+    /* Only the link buffers and the PEGroup FIFO can drop: the result and report
+     * buffers are written only into a reserved or free slot (as rtl/tc_router.v). */
+    for (unsigned m = s->ovf & ((2u << TC_U_BCAST(np)) - 1); m; m &= m - 1, nev++) {
+        unsigned u = (unsigned)__builtin_ctz(m);
+        const tc_flit *f = &s->wr[u]->flit;
+        if (!nev)
+            ev->err = (tc_errrec){TC_ERR_CREDIT, (uint8_t)TC_HGET(f, TREE), (uint8_t)TC_HGET(f, RID), (uint8_t)u,
+                                  (uint32_t)TC_HGET(f, TAG)};
+    }
+    for (unsigned m = s->route; m; m &= m - 1) { /* route errors: only units that route have one */
+        unsigned u = (unsigned)__builtin_ctz(m);
+        const tc_flit *h = s->head[u];
+        if (s->err[u] && !nev)
+            ev->err = (tc_errrec){(uint8_t)s->err[u], (uint8_t)TC_HGET(h, TREE), (uint8_t)TC_HGET(h, RID), (uint8_t)u,
+                                  (uint32_t)TC_HGET(h, TAG)};
+        nev += s->err[u] != 0;
+    }
+    ev->nev = nev;
+    ev->push = nev && cb->nerr < TC_ERRQ;
+}
+
+void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, const tc_row *table,
+                            const tc_unit_sig *s, unsigned complete, unsigned complete_tree, unsigned made,
+                            unsigned made_tree)
+{
+    if (ev->gen_report) { /* a snapshot of the counters, as the report's header is made */
+        memset(cb->gen_data, 0, sizeof cb->gen_data);
+        for (int t = 0; t < TC_TREES; t++)
+            cb->gen_data[t / 8].w[(t % 8) / 4] |= (uint64_t)cb->done[t] << (16 * (t % 4));
+    }
+    /* Results counted as the Reducer completes them (reports), and as they enter the
+     * result buffer (credits for the children; a credit of the parent used, if up). */
+    unsigned got[TC_TREES] = {0}, any = complete || made || ev->gen_credit;
+    for (unsigned m = s->route & ((1u << 2 * np) - 1); m; m &= m - 1) { /* credits from the parent */
+        unsigned u = (unsigned)__builtin_ctz(m);
+        if (!s->err[u] && TC_HGET(s->head[u], TYPE) == TC_TYPE_CREDIT)
+            got[TC_HGET(s->head[u], TREE)]++, any = 1;
+    }
+    for (int t = 0; t < TC_TREES && any; t++) {
+        unsigned res_now = complete && complete_tree == (unsigned)t, made_now = made && made_tree == (unsigned)t;
+        cb->up_cred[t] = (uint8_t)(cb->up_cred[t] + TC_CREDIT_EVERY * got[t] - (made_now && !TC_RGET(table[t], ROOT)));
+        unsigned since = cb->since[t] + made_now, due = cb->cred_due[t] - (ev->gen_credit && ev->cred_tree == (unsigned)t);
+        if (since == TC_CREDIT_EVERY) {
+            since = 0;
+            if (TC_RGET(table[t], DIRSUM) && due < 3)
+                due++;
+        }
+        cb->since[t] = (uint8_t)since;
+        cb->cred_due[t] = (uint8_t)due;
+        cb->done[t] = (uint16_t)(cb->done[t] + res_now);
+    }
+    unsigned total = cb->total + complete, cyc = cb->cyc + 1u;
+    cb->report_due = (uint8_t)((cb->report_due && !ev->gen_report) || total == TC_REPORT_RESULTS || cyc == TC_REPORT_CYCLES);
+    cb->total = (uint8_t)(total % TC_REPORT_RESULTS);
+    cb->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
+    cb->seq = (uint16_t)((cb->seq + (ev->gen_report || ev->gen_credit)) & 0xfff);
+    cb->gen_idx = (uint8_t)(ev->gen_report ? 1 : cb->gen_idx == 2 ? 0 : cb->gen_idx ? cb->gen_idx + 1 : 0);
+    if (ev->pop) {
+        memmove(&cb->errq[0], &cb->errq[1], sizeof cb->errq[0] * (TC_ERRQ - 1));
+        cb->nerr--;
+    }
+    if (ev->push)
+        cb->errq[cb->nerr++] = ev->err;
+    unsigned lost = (ev->pop ? 0u : cb->lost) + ev->nev - ev->push;
+    cb->lost = (uint8_t)(lost > 255 ? 255 : lost);
+}
+
+void tc_credit_block_idle_cycle(tc_credit_block *cb)
+{
+    unsigned cyc = cb->cyc + 1u;
+    cb->report_due = cyc == TC_REPORT_CYCLES;
+    cb->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
+}

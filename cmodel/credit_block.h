@@ -1,0 +1,51 @@
+/* The credit block and error reports, the twin of rtl/tc_credit_block.v. */
+#ifndef TC_CREDIT_BLOCK_H
+#define TC_CREDIT_BLOCK_H
+
+#include "phase.h"
+
+/* An error waiting to be reported to the PE. */
+typedef struct {
+    uint8_t code, tree, rid, unit;
+    uint32_t tag;
+} tc_errrec;
+
+typedef struct {
+    tc_errrec errq[TC_ERRQ];
+    uint8_t nerr, lost;
+    uint16_t done[TC_TREES];     /* reduces completed here, per tree (wraps) */
+    uint8_t since[TC_TREES];     /* results since the last credit to the children */
+    uint8_t cred_due[TC_TREES];  /* credit packets due to the children */
+    uint8_t up_cred[TC_TREES];   /* results this node may still send to its parent */
+    uint8_t total, report_due;
+    uint16_t cyc;
+    uint8_t gen_idx;             /* data flits of the report being written, 0: none */
+    uint16_t seq;                /* credits and reports made, for their tags (12 bits) */
+    tc_flit gen_data[2];
+} tc_credit_block;
+
+/* One cycle's evaluation: what is written into the report buffer (rep), and the error
+ * of this cycle (err; nev errors in all, push: err is queued). */
+typedef struct {
+    unsigned pop, gen_phase, gen_done, gen_report, gen_credit, cred_tree;
+    tc_wire rep;
+    tc_errrec err;
+    unsigned nev, push;
+} tc_credit_block_ev;
+
+void tc_credit_block_reset(tc_credit_block *cb);
+/* ready: the report buffer has a free slot; pe: the phase counters' send and done. */
+void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready, const tc_phase *ph,
+                         const tc_phase_ev *pe, tc_credit_block_ev *ev);
+/* red: the Reducer's error (code 0: none); the units' drops and route errors. */
+void tc_credit_block_errors(const tc_credit_block *cb, int np, const tc_errrec *red, const tc_unit_sig *s,
+                            tc_credit_block_ev *ev);
+/* complete: a reduce of tree complete_tree completes; made: a result of made_tree
+ * enters the result buffer. */
+void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, const tc_row *table,
+                            const tc_unit_sig *s, unsigned complete, unsigned complete_tree, unsigned made,
+                            unsigned made_tree);
+/* A cycle with nothing to do: only the report timer advances. */
+void tc_credit_block_idle_cycle(tc_credit_block *cb);
+
+#endif

@@ -1,0 +1,42 @@
+/* Phase counters of the multiphase barrier (seed 000), the twin of rtl/tc_phase.v. A
+ * phase packet (or the barrier-complete packet for the PE) is made only after every
+ * packet that was in the router when it became due has left: the fence. */
+#ifndef TC_PHASE_H
+#define TC_PHASE_H
+
+#include "vc_unit.h"
+
+typedef struct {
+    uint8_t active, send_due, done_due, mode;
+    uint16_t target, ph;         /* phases this barrier needs, and completed so far */
+    uint16_t total;              /* phases completed since reset */
+    uint8_t cnt[TC_MAX_PORTS];   /* phase packets counted per link input, not yet used (0..2) */
+    uint8_t fence[TC_MAX_UNITS]; /* packets per unit that must leave first */
+    uint32_t tag;                /* the PE's request, returned with the completion */
+} tc_phase;
+
+/* One cycle's evaluation: the PE's request enters, a phase completes (adv), so a new
+ * fence is taken (snap); phase packets arrive (bit p); the fence's next counts;
+ * send/done: the phase packet or the completion may be written (due, fence clear). */
+typedef struct {
+    unsigned enter, adv, snap, send, done, arr;
+    unsigned fence_n[TC_MAX_UNITS];
+} tc_phase_ev;
+
+/* err_o: the route error of a barrier request at the Broadcaster (unit u) or of a
+ * phase packet at a VCDown, header h; diam is K of a BAR_DIAM barrier. */
+unsigned tc_phase_err(const tc_phase *ph, unsigned diam, int np, int u, const tc_flit *h);
+/* src_fenced_o: the contribution the Reducer takes from unit src is fenced. */
+static inline unsigned tc_phase_src_fenced(const tc_phase *ph, unsigned src) { return ph->fence[src] != 0; }
+/* res_fenced: a fenced result enters the result buffer; red_fenced: the Reducer holds
+ * a fenced result or makes one now (tc_reducer.v's res_fenced_o, fenced_o). */
+void tc_phase_eval(const tc_phase *ph, int np, int slots, const tc_unit *units, const tc_unit_sig *s,
+                   unsigned res_fenced, unsigned red_fenced, tc_phase_ev *ev);
+/* After the units' commit: a new fence counts the packets in each unit after this
+ * cycle. gen_phase, gen_done: the credit block wrote the phase packet, the completion. */
+void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, int slots, const tc_unit *units,
+                     const tc_unit_sig *s, unsigned diam, unsigned gen_phase, unsigned gen_done);
+void tc_phase_obs(const tc_phase *ph, const tc_phase_ev *ev, unsigned gen_phase, unsigned gen_done, uint32_t *obs,
+                  unsigned lsb);
+
+#endif

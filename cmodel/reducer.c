@@ -1,0 +1,166 @@
+/* The Reducer, the twin of rtl/tc_reducer.v: takes the flit its input's output
+ * register holds. Every data flit is combined with the stored partial result, or kept
+ * as it is if it belongs to the first contribution. The last contribution's flits go
+ * straight to the result buffer if it has a free slot and the result may leave (the
+ * root, or a credit of the parent); else the result is held in memory, header first,
+ * and copied into the result buffer later, while no contribution comes in. So a
+ * contribution never waits for the result buffer: the Reducer takes every one.
+ * The memory (tc_reducer_mem.v) is rd->data, read in the cycle its word is used (the
+ * RTL gives its synchronous read the address a cycle ahead). */
+#include "reducer.h"
+
+#include "alu.h"
+
+/* A held result the Reducer can copy into the result buffer: one that goes down from
+ * the root, or up with a credit of the parent (credit block). Round-robin over the
+ * 256 entries from cp_ptr, as the RTL's tc_rr_arb. */
+static int pick(const tc_reducer *rd, const tc_reducer_in *in)
+{
+    for (unsigned i = 0; i < TC_TREES * TC_RIDS; i++) {
+        unsigned s = (rd->cp_ptr + i) % (TC_TREES * TC_RIDS), t = s / TC_RIDS;
+        if (rd->ent[s].ready && (TC_RGET(in->table[t], ROOT) || in->up_cred[t]))
+            return (int)s;
+    }
+    return -1;
+}
+
+void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev)
+{
+    const tc_wire *rin = &in->in;
+    unsigned ew = 1u + in->red_flits; /* memory words per entry */
+    *ev = (tc_reducer_ev){.hdr = rin->valid && rd->idx == 0, .first = rd->first, .last = rd->last, .len = rd->len,
+                          .tree = rd->tree, .rid = rd->rid, .skip = rd->skip, .fast = rd->fast, .val = rin->flit};
+    if (ev->hdr) {
+        const tc_flit *h = &rin->flit;
+        tc_row row = in->table[TC_HGET(h, TREE)];
+        ev->tree = TC_HGET(h, TREE);
+        ev->rid = TC_HGET(h, RID);
+        ev->len = TC_HGET(h, LEN);
+        const tc_red_entry *e = &rd->ent[ev->tree * TC_RIDS + ev->rid];
+        ev->bit = in->src < 2u * in->np ? in->src >> 1 : 8;
+        ev->first = e->cnt == 0;
+        ev->skip = e->ready || (!ev->first && ((e->seen >> ev->bit) & 1)); /* a result still held, or that source gave */
+        if (ev->skip)
+            ev->err = TC_ERR_RID_REUSE;
+        else if (!ev->first && (e->type != TC_HGET(h, TYPE) || e->op != TC_HGET(h, OP) || e->lane != TC_HGET(h, LANE) ||
+                                e->len != ev->len || e->dst != TC_HGET(h, DST)))
+            ev->err = TC_ERR_MISMATCH;
+        ev->last = !ev->skip && e->cnt + 1u >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
+        ev->fast = ev->last && in->res_room && (TC_RGET(row, ROOT) || in->up_cred[ev->tree]);
+        TC_HSET(&ev->val, SRC, in->id); /* the result leaves from here */
+        if (!ev->first) { /* with the first contribution's type, op, lane and DST */
+            TC_HSET(&ev->val, TYPE, e->type);
+            TC_HSET(&ev->val, OP, e->op);
+            TC_HSET(&ev->val, LANE, e->lane);
+            TC_HSET(&ev->val, DST, e->dst);
+            TC_HSET(&ev->val, POISON, e->poison || ev->err == TC_ERR_MISMATCH || TC_HGET(h, POISON));
+        }
+    } else if (rin->valid && !ev->first) {
+        /* combine; a contribution that disagreed keeps the stored value */
+        const tc_flit *prev = &rd->data[(ev->tree * TC_RIDS + ev->rid) * ew + rd->idx];
+        if (rd->keep)
+            ev->val = *prev;
+        else
+            tc_alu(prev, &rin->flit, rd->op, rd->lane, &ev->val);
+    }
+    ev->tail = rin->valid && (ev->hdr ? ev->len == 0 : rd->idx == ev->len);
+    if (rin->valid && ev->last && ev->fast) {
+        ev->res.valid = 1;
+        ev->res.flit = ev->val;
+    }
+    /* The copy of a held result: it starts while the Reducer's input is idle and
+     * its output streams nothing, and blocks that output until it is done. */
+    ev->cp_pick = rd->nready && !rd->cp_left && !rin->valid && !in->in_busy && in->res_room ? pick(rd, in) : -1;
+    unsigned cp_start = ev->cp_pick >= 0;
+    ev->block = cp_start || rd->cp_left;
+    if (rd->cp_left) {
+        ev->res.valid = 1;
+        ev->res.flit = rd->data[rd->cp_slot * ew + rd->cp_idx];
+    }
+    /* a result enters the result buffer: it counts for the credit block */
+    ev->made = (ev->hdr && ev->last && ev->fast) || cp_start;
+    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / TC_RIDS : ev->tree;
+    ev->fenced_in = ev->hdr && ev->last && in->src_fenced;
+    ev->cp_fenced = cp_start && rd->ent[ev->cp_pick].fenced;
+    ev->res_fenced = (ev->fenced_in && ev->fast) || ev->cp_fenced;
+    ev->fenced = ev->fenced_in || rd->nfenced != 0;
+}
+
+void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap)
+{
+    const tc_wire *rin = &in->in;
+    unsigned ew = 1u + in->red_flits, base = (ev->tree * TC_RIDS + ev->rid) * ew;
+    if (ev->hdr) {
+        const tc_flit *h = &rin->flit;
+        tc_red_entry *e = &rd->ent[ev->tree * TC_RIDS + ev->rid];
+        if (!ev->skip) {
+            if (ev->first) {
+                e->type = (uint8_t)TC_HGET(h, TYPE);
+                e->op = (uint8_t)TC_HGET(h, OP);
+                e->lane = (uint8_t)TC_HGET(h, LANE);
+                e->len = (uint8_t)ev->len;
+                e->dst = (uint16_t)TC_HGET(h, DST);
+                e->poison = 0;
+                e->seen = 0;
+            }
+            e->poison |= ev->err == TC_ERR_MISMATCH || TC_HGET(h, POISON); /* or a poisoned partial result */
+            e->seen = (uint16_t)(ev->last ? 0 : e->seen | 1u << ev->bit);
+            e->cnt = (uint8_t)(ev->last ? 0 : e->cnt + 1);
+            if (ev->last && !ev->fast) { /* held: the result's header, then its data flits, into memory */
+                rd->data[base] = ev->val;
+                e->ready = 1;
+                e->fenced = (uint8_t)ev->fenced_in;
+                rd->nready++;
+            }
+        }
+        rd->tree = (uint8_t)ev->tree;
+        rd->rid = (uint8_t)ev->rid;
+        rd->len = (uint8_t)ev->len;
+        rd->op = (uint8_t)TC_HGET(h, OP);
+        rd->lane = (uint8_t)TC_HGET(h, LANE);
+        rd->first = (uint8_t)ev->first;
+        rd->last = (uint8_t)ev->last;
+        rd->skip = (uint8_t)ev->skip;
+        rd->fast = (uint8_t)ev->fast;
+        rd->keep = ev->err == TC_ERR_MISMATCH;
+    } else if (rin->valid && !(ev->last && ev->fast) && !ev->skip) {
+        rd->data[base + rd->idx] = ev->val;
+    }
+    unsigned nfenced = rd->nfenced + (ev->fenced_in && !ev->fast) - ev->cp_fenced;
+    if (rd->cp_left) {
+        rd->cp_left--;
+        rd->cp_idx++;
+    }
+    if (ev->cp_pick >= 0) {
+        tc_red_entry *c = &rd->ent[ev->cp_pick];
+        rd->cp_slot = (uint8_t)ev->cp_pick;
+        rd->cp_idx = 0;
+        rd->cp_left = (uint8_t)(TC_HGET(&rd->data[(unsigned)ev->cp_pick * ew], LEN) + 1);
+        rd->cp_ptr = (uint8_t)(ev->cp_pick + 1);
+        rd->nready--;
+        c->ready = c->fenced = 0;
+    }
+    rd->nfenced = (uint16_t)nfenced;
+    if (rin->valid)
+        rd->idx = (uint8_t)(ev->tail ? 0 : rd->idx + 1);
+    if (snap) { /* the results held in the Reducer are in the router too */
+        for (int s = 0; rd->nready && s < TC_TREES * TC_RIDS; s++)
+            rd->ent[s].fenced = rd->ent[s].ready;
+        rd->nfenced = rd->nready;
+    }
+}
+
+void tc_reducer_obs(const tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, uint32_t *obs,
+                    unsigned lsb)
+{
+    if (ev->hdr) {
+        tc_bv_put(obs, lsb + TC_OBS_R_HDR_LSB, 1, 1);
+        tc_bv_put(obs, lsb + TC_OBS_R_FIRST_LSB, 1, ev->first);
+        tc_bv_put(obs, lsb + TC_OBS_R_LAST_LSB, 1, ev->last);
+        tc_bv_put(obs, lsb + TC_OBS_R_HELD_LSB, 1, ev->last && !ev->fast);
+        tc_bv_put(obs, lsb + TC_OBS_R_TAG_LSB, 32, TC_HGET(&in->in.flit, TAG));
+    } else if (rd->cp_left && rd->cp_idx == 0) {
+        tc_bv_put(obs, lsb + TC_OBS_R_COPY_LSB, 1, 1);
+        tc_bv_put(obs, lsb + TC_OBS_R_TAG_LSB, 32, TC_HGET(&ev->res.flit, TAG));
+    }
+}

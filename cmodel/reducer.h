@@ -1,0 +1,66 @@
+/* The Reducer, the twin of rtl/tc_reducer.v with its memory (tc_reducer_mem.v) and
+ * ALU (tc_alu.v: cmodel/alu.c). */
+#ifndef TC_REDUCER_H
+#define TC_REDUCER_H
+
+#include "vc_unit.h"
+
+#define TC_RIDS 16
+
+/* One (TreeId, ReduceId) of the Reducer: contributions counted, which sources have
+ * contributed (bit = link port, bit 8 = the PE), and the first one's header fields
+ * that every other contribution must repeat. */
+typedef struct {
+    uint8_t cnt, type, op, lane, len, poison;
+    uint8_t ready;  /* complete, its result held here until the result buffer takes it */
+    uint8_t fenced; /* ... and a barrier's phase packet waits for it */
+    uint16_t seen, dst;
+} tc_red_entry;
+
+/* The Reducer: entries and partial results; the contribution being received; the
+ * copy of a held result into the result buffer. */
+typedef struct {
+    tc_red_entry *ent; /* [tree][rid] */
+    tc_flit *data;     /* [tree][rid][1 + red_flits]: a held result's header, then the data flits */
+    uint8_t idx;       /* flit of the contribution expected next; 0: a header */
+    uint8_t tree, rid, len, op, lane, first, last;
+    uint8_t skip; /* a reused ReduceId: the contribution is ignored */
+    uint8_t keep; /* a contribution that disagreed: the stored values are kept */
+    uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
+    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin pointer */
+    uint16_t nready, nfenced; /* entries ready, and fenced */
+} tc_reducer;
+
+/* tc_reducer.v's parameters and inputs. */
+typedef struct {
+    uint16_t id;
+    uint8_t np, red_flits;
+    const tc_row *table;
+    const uint8_t *up_cred; /* per tree: credits of the parent left (up_ok_i: not 0) */
+    tc_wire in;             /* the Reducer output's register */
+    uint8_t src;            /* the unit that sent the contribution */
+    uint8_t in_busy;        /* that register streams a packet */
+    uint8_t res_room;       /* the result buffer has a free slot */
+    uint8_t src_fenced;     /* the contribution is fenced (tc_phase) */
+} tc_reducer_in;
+
+/* One cycle's evaluation: the input flit's header fields and verdicts, the flit made
+ * from it (val), the flit written into the result buffer (res). */
+typedef struct {
+    tc_wire res;
+    tc_flit val;
+    unsigned hdr, first, last, fast, skip, tail, err, bit, tree, rid, len;
+    unsigned block;                 /* a held result is being copied: hold the input */
+    unsigned made, made_tree;       /* a result enters the result buffer, of this tree */
+    unsigned fenced_in, cp_fenced;  /* a fenced contribution completes a reduce; a fenced held result's copy begins */
+    unsigned res_fenced, fenced;    /* a fenced result enters the result buffer; one is held, or made now */
+    int cp_pick;                    /* the held result whose copy begins, or -1 */
+} tc_reducer_ev;
+
+void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev);
+/* snap: tc_phase takes a new fence, which takes every result held. */
+void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap);
+void tc_reducer_obs(const tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, uint32_t *obs,
+                    unsigned lsb);
+
+#endif

@@ -1,0 +1,135 @@
+/* An input unit, the twin of rtl/tc_vc_unit.v: BW (flits written as they arrive),
+ * RC (the head packet's route), FR (its slot freed when every copy has been sent).
+ * Store-and-forward: a slot holds a whole packet (header + up to 7 data flits). */
+#include "vc_unit.h"
+
+/* RC (tc_vc_unit.v, r_mask/r_vc/r_err). */
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red_flits, int u, unsigned ph_err,
+                          const tc_flit *h, unsigned *mask, unsigned *vc)
+{
+    int port = u >> 1;
+    int is_link = u < 2 * np, is_down = is_link && (u & 1) == TC_VC_DOWN, is_bcast = u == TC_U_BCAST(np);
+    tc_row row = table[TC_HGET(h, TREE)];
+    unsigned type = TC_HGET(h, TYPE), red = type == TC_TYPE_REDUCE || type == TC_TYPE_ALLREDUCE;
+    unsigned dirs = TC_RGET(row, DIRS) & ((1u << np) - 1);
+    unsigned up = (1u << TC_RGET(row, TOROOT)) & ((1u << np) - 1);
+    unsigned pe_copy = type == TC_TYPE_BCAST       ? TC_RGET(row, PE) && TC_HGET(h, SRC) != id
+                       : type == TC_TYPE_ALLREDUCE ? TC_RGET(row, PE)
+                                                   : TC_HGET(h, DST) == id;
+
+    *mask = 0;
+    *vc = TC_VC_DOWN;
+    if (u == TC_U_REPORT(np)) { /* credits to the children, phase packets to every link, the rest to the PE */
+        *mask = type == TC_TYPE_CREDIT ? dirs : type == TC_TYPE_PHASE ? (1u << np) - 1 : 1u << np;
+        return TC_ERR_NONE;
+    }
+    /* the phase counters take barrier requests from the PE and phase packets from the links */
+    if ((type == TC_TYPE_BARRIER && is_bcast) || (type == TC_TYPE_PHASE && is_down))
+        return ph_err;
+    if (type == TC_TYPE_BARRIER || type == TC_TYPE_PHASE)
+        return TC_ERR_BAD_TYPE;
+    if (!TC_RGET(row, VALID))
+        return TC_ERR_NO_TREE;
+    if (type != TC_TYPE_BCAST && !red && !(type == TC_TYPE_CREDIT && is_down))
+        return TC_ERR_BAD_TYPE;
+    if (is_bcast) { /* a packet injected by this node's PE */
+        if (!TC_RGET(row, PE))
+            return TC_ERR_NOT_MEMBER;
+        if (TC_HGET(h, SRC) != id)
+            return TC_ERR_BAD_SRC;
+        if (red && (TC_HGET(h, OP) >= TC_OPS || TC_HGET(h, LANE) > TC_LANE_64 || TC_HGET(h, LEN) > red_flits))
+            return TC_ERR_BAD_OP;
+    } else if (is_down) {
+        if (TC_RGET(row, ROOT) || TC_RGET(row, TOROOT) != (unsigned)port)
+            return TC_ERR_BAD_DIR;
+    } else if (is_link && !((dirs >> port) & 1)) {
+        return TC_ERR_BAD_DIR;
+    }
+    if (type == TC_TYPE_CREDIT) {
+        *mask = 0; /* taken by this node's credit block */
+    } else if (red && (is_bcast || (is_link && !is_down))) {
+        *mask = 1u << TC_O_RED(np); /* a contribution: into the Reducer */
+        *vc = TC_VC_UP;
+    } else if (TC_RGET(row, ROOT) || is_down) {
+        *mask = dirs | pe_copy << np;
+    } else {
+        *mask = up;
+        *vc = TC_VC_UP;
+    }
+    return TC_ERR_NONE;
+}
+
+/* A header that finds no free slot broke the sender's credits (a PE that ignores
+ * them): the whole packet is dropped and reported, nothing else is disturbed. */
+void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s)
+{
+    if (un->wr_idx == 0 && un->full[un->wr_slot])
+        s->ovf |= 1u << u;
+    if (un->wr_idx == 0 ? (s->ovf >> u) & 1 : un->drop)
+        s->drop |= 1u << u;
+}
+
+void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
+{
+    const tc_wire *w = s->wr[u];
+    un->pend &= (uint16_t)~s->grant[u];
+    if ((s->route >> u) & 1) {
+        un->routed = 1;
+        un->pend = (uint16_t)s->mask[u];
+        un->out_vc = (uint8_t)s->vc[u];
+    }
+    if ((s->free >> u) & 1) {
+        un->routed = 0;
+        un->full[un->rd_slot] = 0;
+        un->rd_slot = (uint8_t)(un->rd_slot + 1 == slots ? 0 : un->rd_slot + 1);
+    }
+    if (w) {
+        if (un->wr_idx == 0) {
+            un->wr_len = (uint8_t)TC_HGET(&w->flit, LEN);
+            un->wr_tag = (uint32_t)TC_HGET(&w->flit, TAG);
+        }
+        unsigned len = un->wr_idx == 0 ? TC_HGET(&w->flit, LEN) : un->wr_len;
+        unsigned dropping = (s->drop >> u) & 1;
+        if (!dropping)
+            un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = w->flit;
+        if (un->wr_idx == len) {
+            if (!dropping) {
+                un->full[un->wr_slot] = 1;
+                un->wr_slot = (uint8_t)(un->wr_slot + 1 == slots ? 0 : un->wr_slot + 1);
+            }
+            un->wr_idx = 0;
+            un->drop = 0;
+        } else {
+            un->wr_idx++;
+            un->drop = (uint8_t)dropping;
+        }
+    }
+}
+
+unsigned tc_vc_unit_npkt(const tc_unit *un, int slots)
+{
+    unsigned n = un->wr_idx != 0 && !un->drop;
+    for (int k = 0; k < slots; k++)
+        n += un->full[k];
+    return n;
+}
+
+void tc_vc_unit_obs(const tc_unit *un, int u, const tc_unit_sig *s, uint32_t *obs)
+{
+    unsigned b = (unsigned)u * TC_OBS_UNIT_W;
+    const tc_wire *w = s->wr[u];
+    if (w) {
+        unsigned first = un->wr_idx == 0, o = (s->ovf >> u) & 1;
+        unsigned len = first ? TC_HGET(&w->flit, LEN) : un->wr_len;
+        unsigned full = un->wr_idx == len && !((s->drop >> u) & 1);
+        tc_bv_put(obs, b + TC_OBS_U_ARRIVE_LSB, 1, first && !o);
+        tc_bv_put(obs, b + TC_OBS_U_FULL_LSB, 1, full);
+        tc_bv_put(obs, b + TC_OBS_U_DROP_LSB, 1, o);
+        tc_bv_put(obs, b + TC_OBS_U_WRTAG_LSB, 32, first ? TC_HGET(&w->flit, TAG) : full ? un->wr_tag : 0);
+    }
+    if (((s->route | s->free) >> u) & 1)
+        tc_bv_put(obs, b + TC_OBS_U_HEADTAG_LSB, 32, TC_HGET(s->head[u], TAG));
+    tc_bv_put(obs, b + TC_OBS_U_ROUTE_LSB, 1, (s->route >> u) & 1);
+    tc_bv_put(obs, b + TC_OBS_U_FREE_LSB, 1, (s->free >> u) & 1);
+    tc_bv_put(obs, b + TC_OBS_U_ERR_LSB, 4, s->err[u]);
+}

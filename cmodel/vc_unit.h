@@ -1,0 +1,76 @@
+/* An input unit of a router, the twin of rtl/tc_vc_unit.v: a buffer of whole packets
+ * and the routing of its head packet (BW, RC, FR; SA is the router's).
+ * Units: u = 2*port + vc is the VCUp (vc 0) or VCDown (vc 1) buffer of link input
+ * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection);
+ * u = 2*nports + 1 is the result buffer the Reducer writes; u = 2*nports + 2 holds
+ * the credit block's packets (credits for the children, reports and errors for the PE).
+ * Outputs: o < nports are the links, o = nports the ejection port to the PE,
+ * o = nports + 1 the Reducer's input. */
+#ifndef TC_VC_UNIT_H
+#define TC_VC_UNIT_H
+
+#include <stdint.h>
+
+#include "format.h"
+#include "table.h"
+#include "topo.h"
+
+#define TC_NUNITS(np) (2 * (np) + 3)
+#define TC_NOUTS(np) ((np) + 2)
+#define TC_U_BCAST(np) (2 * (np))
+#define TC_U_RESULT(np) (2 * (np) + 1)
+#define TC_U_REPORT(np) (2 * (np) + 2)
+#define TC_O_PE(np) (np)
+#define TC_O_RED(np) ((np) + 1)
+#define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS)
+#define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS)
+#define TC_MAX_SLOTS 8
+
+typedef struct {
+    uint8_t valid, vc;
+    tc_flit flit;
+} tc_wire;
+
+typedef struct {
+    tc_flit *mem;               /* slots * TC_SLOT_FLITS flits */
+    uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
+    uint8_t wr_slot, wr_idx, wr_len, rd_slot;
+    uint8_t routed;  /* route of the head packet decided, copies pending */
+    uint8_t drop;    /* dropping the packet being received (it found no free slot) */
+    uint8_t out_vc;  /* VC of the link copies of the head packet */
+    uint16_t pend;   /* outputs still to be granted */
+    uint32_t wr_tag;
+} tc_unit;
+
+/* The units' signals of one cycle (tc_router.v's unit_* wires): bit u of route, free,
+ * ovf and drop; per unit its head header, RC's outputs and error, the outputs that
+ * granted it a copy, the flit written into it (NULL: none). */
+typedef struct {
+    unsigned route, free, ovf, drop;
+    const tc_flit *head[TC_MAX_UNITS];
+    const tc_wire *wr[TC_MAX_UNITS];
+    unsigned mask[TC_MAX_UNITS], vc[TC_MAX_UNITS], err[TC_MAX_UNITS], grant[TC_MAX_UNITS];
+} tc_unit_sig;
+
+static inline const tc_flit *tc_vc_unit_head(const tc_unit *un) { return &un->mem[un->rd_slot * TC_SLOT_FLITS]; }
+/* RC this cycle: a head packet not yet routed. FR: every copy granted and none
+ * still streaming (busy: an output's register is sending it). */
+static inline unsigned tc_vc_unit_do_route(const tc_unit *un) { return !un->routed && un->full[un->rd_slot]; }
+static inline unsigned tc_vc_unit_free(const tc_unit *un, unsigned busy) { return un->routed && !un->pend && !busy; }
+
+/* RC: the outputs (bit o) that unit u of router id sends a head packet with header h
+ * to, the VC of its link copies; or the error that drops it. ph_err is tc_phase's
+ * verdict on a barrier request or phase packet (tc_phase_err). */
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red_flits, int u, unsigned ph_err,
+                          const tc_flit *h, unsigned *mask, unsigned *vc);
+/* BW of a flit s->wr[u] (not NULL): sets bit u of s->ovf (a header that finds no
+ * free slot) and of s->drop (a flit of a dropped packet). */
+void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);
+/* Next state: RC's decision registered, grants taken, FR, BW. */
+void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s);
+/* Packets held, whole or being received (npkt_o: tc_phase's fence). */
+unsigned tc_vc_unit_npkt(const tc_unit *un, int slots);
+/* Unit u's observation fields of this cycle, before the commit. */
+void tc_vc_unit_obs(const tc_unit *un, int u, const tc_unit_sig *s, uint32_t *obs);
+
+#endif
