@@ -10,7 +10,7 @@
 // code, TREE/RID/TAG of the packet concerned, DST = unit | lost << 8) first, then
 // the phase counters' PHASE packet, then their BARRIER completion for the PE, then a
 // REPORT (two data flits of 16-bit counters), then a CREDIT for the lowest tree.
-// Same as the credit-block part of tc_router_cycle() in cmodel/router.c.
+// Its C twin: cmodel/credit_block.c.
 `default_nettype none
 `include "tc_format.vh"
 

@@ -7,8 +7,7 @@
 // counter per link input holds the phase packets counted and not yet used; a third
 // is an error. The fence keeps the barrier's promise: a phase packet (or the
 // completion) is made only when every packet that was in the router when it became
-// due has left, so it cannot overtake any of them. Same as the phase-counter part of
-// tc_router_cycle() in cmodel/router.c.
+// due has left, so it cannot overtake any of them. Its C twin: cmodel/phase.c.
 `default_nettype none
 `include "tc_format.vh"
 

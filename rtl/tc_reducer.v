@@ -12,7 +12,7 @@
 // Every contribution after the first must repeat its type, op, lane, length and DST
 // (else ERR_MISMATCH: counted, not combined, the result marked POISON) and come from
 // a source that has not contributed yet (else ERR_RID_REUSE: ignored).
-// Same as the Reducer part of tc_router_cycle() in cmodel/router.c.
+// Its C twin: cmodel/reducer.c.
 `default_nettype none
 `include "tc_format.vh"
 

@@ -74,7 +74,7 @@ module tc_vc_unit #(
     end
   endgenerate
 
-  // ---- RC: route decision of the head packet (route() in cmodel/router.c) ----
+  // ---- RC: route decision of the head packet (tc_vc_unit_route() in cmodel/vc_unit.c) ----
   wire [`TC_FLIT_W-1:0] head = head_pkt_o[`TC_FLIT_W-1:0];
   wire [3:0]  h_type = head[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W];
   wire [3:0]  h_tree = head[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
