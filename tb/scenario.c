@@ -647,8 +647,12 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * Broadcasts after the barrier, and others at random cycles while it runs. */
         uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
         int first = s->nexp;
-        for (int i = 0; i < 3 * t->n; i++) {
-            int tree = (int)(mix(rng++) % 8), src = i % t->n, len = 4 + (int)(mix(rng++) % 4);
+        /* three from each of up to 64 sources spread over the torus: 3N from every
+         * node would be 3N^2 deliveries, 3.2e9 on 32768 nodes */
+        int nsrc = t->n < 64 ? t->n : 64;
+        for (int i = 0; i < 3 * nsrc; i++) {
+            int tree = (int)(mix(rng++) % 8), len = 4 + (int)(mix(rng++) % 4);
+            int src = (int)((int64_t)(i % nsrc) * t->n / nsrc);
             tc_make_bcast(add(s), src, tree, len, tag++, mix(rng++) % 100); /* trees 0-7 have every PE */
         }
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 4, 0, TC_OP_MAX, TC_LANE_32, 1, 0, 100, seed);
