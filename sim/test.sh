@@ -98,6 +98,18 @@ hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operatio
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
 check "one packet over one hop: p2p $p2p cycles, the hardware's broadcast $hw" test -n "$hw" -a "$p2p" = "$hw"
 
+echo "== tcnet's link utilization and delivered bandwidth"
+# 586 packets of 7 data flits (65632 bytes) from the root of a 4x4 torus: link_util
+# is the busiest link's flits over the cycles, the bandwidth each PE's bytes over
+# the run's time (2 ns a cycle), the same in the report and in the JSON
+build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off json=$LOGDIR/bw.json >$LOGDIR/bw.txt
+bw_ok=$(awk '/simulated/ { c = $2; b = $9; gsub(/,/, "", b); u = $11; gsub(/\)/, "", u) }
+             /delivered/ { g = $2 }
+             END { print (c > 0 && b > 0 && sprintf("%.3f", b / c) == u && sprintf("%.3f", 65632 / (c * 2)) == g) ? "yes" : "no " c " " b " " u " " g }' $LOGDIR/bw.txt)
+check "tcnet bcast 64 KiB on 4x4: link_util and GB/s from the busiest link and the cycles ($bw_ok)" test "$bw_ok" = yes
+check "tcnet JSON has link_util and bandwidth_gbs_per_pe" \
+  grep -qE '"link_util": 0\.[0-9]+, "payload_bytes_per_pe": 65632, "bandwidth_gbs_per_pe": 0\.[0-9]+' $LOGDIR/bw.json
+
 echo "== C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
   build/tcsim --topo $topo --scen all --fast-check >"$LOGDIR/fast_$topo.log" 2>&1
