@@ -46,7 +46,7 @@ int tc_router_idle(const tc_router *r)
         return 0;
     for (int u = 0; u < TC_NUNITS(np); u++) {
         const tc_unit *un = &r->u[u];
-        if (un->wr_idx || un->routed || un->full[un->rd_slot]) /* a FIFO: any full slot means the head is */
+        if (un->wr_idx || un->routed || un->full[un->rd_slot] || un->pf) /* a FIFO: any full slot means the head is */
             return 0;
     }
     for (int o = 0; o < TC_NOUTS(np); o++)
@@ -110,21 +110,29 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                         !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
     tc_reducer_eval(&r->red, &ri, &re);
 
-    /* Units: RC of the head packets, and frees. */
+    /* Units: frees, and RC of the head packets (of the next ones where the head is
+     * freed). busy_from: a pass of the unit has flits still to read, at flit pass_cnt
+     * of pass_len. */
+    unsigned pass_cnt[TC_MAX_UNITS], pass_len[TC_MAX_UNITS];
     for (int o = 0; o < no; o++)
-        if (r->o[o].busy)
+        if (r->o[o].busy && r->o[o].cnt < r->o[o].len) {
             busy_from |= 1u << r->o[o].owner;
-    s.route = s.free = s.ovf = s.drop = 0;
+            pass_cnt[r->o[o].owner] = r->o[o].cnt;
+            pass_len[r->o[o].owner] = r->o[o].len;
+        }
+    s.route = s.free = s.ovf = s.drop = s.ahead = 0;
     for (int u = 0; u < nu; u++) {
         const tc_unit *un = &r->u[u];
-        s.head[u] = tc_vc_unit_head(un);
         s.err[u] = s.grant[u] = 0;
-        if (tc_vc_unit_do_route(un)) {
-            s.route |= 1u << u;
-            s.err[u] = tc_router_route(r, u, s.head[u], &s.mask[u], &s.vc[u]);
-        }
         if (tc_vc_unit_free(un, (busy_from >> u) & 1))
             s.free |= 1u << u;
+        unsigned rt = tc_vc_unit_do_route(un, r->slots, (s.free >> u) & 1);
+        s.head[u] = &un->hdr[rt == 2];
+        if (rt) {
+            s.route |= 1u << u;
+            s.ahead |= (rt == 2) << u;
+            s.err[u] = tc_router_route(r, u, s.head[u], &s.mask[u], &s.vc[u]);
+        }
     }
 
     /* Phase counters, then the credit block's flit for the report buffer. */
@@ -158,7 +166,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         grant_u[o] = ~0u;
         if (op->busy)
             continue;
-        for (unsigned m = req[o]; m; m &= m - 1) {
+        for (unsigned m = req[o] & ~busy_from; m; m &= m - 1) { /* the read port streams one pass at a time */
             int u = __builtin_ctz(m);
             const tc_unit *un = &r->u[u];
             if (o == ored ? !re.block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot])
@@ -169,6 +177,12 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             grant_u[o] = rr_pick(elig, op->ptr);
             s.grant[grant_u[o]] |= 1u << o;
         }
+    }
+
+    for (int u = 0; u < nu; u++) {
+        unsigned streaming = (busy_from >> u) & 1;
+        s.rd[u] = tc_vc_unit_read(&r->u[u], r->slots, s.grant[u], streaming ? pass_cnt[u] : 1, streaming ? pass_len[u] : 0,
+                                  (s.free >> u) & 1);
     }
 
     if (obs) {
@@ -198,13 +212,13 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             op->cred[0] = (uint16_t)(op->cred[0] + in->ej_cred - (g != ~0u));
         }
         if (op->busy) {
-            op->q.flit = s.head[op->owner][op->cnt];
+            op->q.flit = r->u[op->owner].dout;
             op->q.valid = 1;
             if (op->cnt == op->len)
                 op->busy = 0;
             op->cnt++;
         } else if (g != ~0u) {
-            const tc_flit *h = s.head[g];
+            const tc_flit *h = tc_vc_unit_head(&r->u[g]);
             op->q.flit = *h;
             op->q.valid = 1;
             op->q.vc = r->u[g].out_vc;
@@ -218,7 +232,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
     }
     for (int u = 0; u < nu; u++)
-        if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u]) /* else nothing changes */
+        if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || s.rd[u] >= 0 || r->u[u].pf) /* else nothing changes */
             tc_vc_unit_commit(&r->u[u], u, r->slots, &s);
     tc_reducer_commit(&r->red, &ri, &re, pe.snap);
     tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);

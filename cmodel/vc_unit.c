@@ -1,6 +1,7 @@
 /* An input unit, the twin of rtl/tc_vc_unit.v: BW (flits written as they arrive),
- * RC (the head packet's route), FR (its slot freed when every copy has been sent).
- * Store-and-forward: a slot holds a whole packet (header + up to 7 data flits). */
+ * RC (the head packet's route), FR (its slot freed as the last flit of its last copy
+ * is read). Store-and-forward: a slot holds a whole packet (header + up to 7 data
+ * flits); the buffer is SRAM-shaped (vc_unit.h). */
 #include "vc_unit.h"
 
 /* RC (tc_vc_unit.v, r_mask/r_vc/r_err). */
@@ -69,20 +70,49 @@ void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s)
         s->drop |= 1u << u;
 }
 
+static unsigned wrap(unsigned x, int slots) { return x >= (unsigned)slots ? x - (unsigned)slots : x; }
+
+int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned cnt, unsigned len, unsigned free)
+{
+    int base = un->rd_slot * TC_SLOT_FLITS;
+    if (granted) /* the outputs load the header from hdr[0] now, flit 1 next cycle */
+        return TC_HGET(&un->hdr[0], LEN) ? base + 1 : -1;
+    if (cnt < len)
+        return base + (int)cnt + 1;
+    if (!free)
+        return -1;
+    /* read ahead the first header after the new head that no register holds: that of
+     * a packet already begun (one whose header is written this cycle is captured) */
+    unsigned held = (un->hv >> 1) & 1, t = wrap(un->rd_slot + 1u + held, slots);
+    unsigned begun = t != un->rd_slot && (un->full[t] || (t == un->wr_slot && un->wr_idx && !un->drop));
+    return begun ? (int)t * TC_SLOT_FLITS : -1;
+}
+
 void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
 {
     const tc_wire *w = s->wr[u];
     un->pend &= (uint16_t)~s->grant[u];
+    if (un->pf) { /* the header read ahead last cycle */
+        un->hdr[un->pf - 1] = un->dout;
+        un->hv |= (uint8_t)(1u << (un->pf - 1));
+        un->pf = 0;
+    }
+    if ((s->free >> u) & 1) {
+        un->routed = 0;
+        un->full[un->rd_slot] = 0;
+        un->rd_slot = (uint8_t)wrap(un->rd_slot + 1u, slots);
+        un->hdr[0] = un->hdr[1];
+        un->hv >>= 1;
+        if (s->rd[u] >= 0)
+            un->pf = (uint8_t)(1 + (un->hv & 1));
+    }
     if ((s->route >> u) & 1) {
         un->routed = 1;
         un->pend = (uint16_t)s->mask[u];
         un->out_vc = (uint8_t)s->vc[u];
     }
-    if ((s->free >> u) & 1) {
-        un->routed = 0;
-        un->full[un->rd_slot] = 0;
-        un->rd_slot = (uint8_t)(un->rd_slot + 1 == slots ? 0 : un->rd_slot + 1);
-    }
+    if (s->rd[u] >= 0)
+        un->dout = un->mem[s->rd[u]];
     if (w) {
         if (un->wr_idx == 0) {
             un->wr_len = (uint8_t)TC_HGET(&w->flit, LEN);
@@ -90,8 +120,15 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
         }
         unsigned len = un->wr_idx == 0 ? TC_HGET(&w->flit, LEN) : un->wr_len;
         unsigned dropping = (s->drop >> u) & 1;
-        if (!dropping)
+        if (!dropping) {
             un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = w->flit;
+            /* a header one of the registers waits for is captured as it is written */
+            unsigned j = wrap(un->wr_slot + (unsigned)slots - un->rd_slot, slots);
+            if (un->wr_idx == 0 && j < 2 && !((un->hv >> j) & 1) && un->pf != 1 + j) {
+                un->hdr[j] = w->flit;
+                un->hv |= (uint8_t)(1u << j);
+            }
+        }
         if (un->wr_idx == len) {
             if (!dropping) {
                 un->full[un->wr_slot] = 1;
@@ -127,8 +164,11 @@ void tc_vc_unit_obs(const tc_unit *un, int u, const tc_unit_sig *s, uint32_t *ob
         tc_bv_put(obs, b + TC_OBS_U_DROP_LSB, 1, o);
         tc_bv_put(obs, b + TC_OBS_U_WRTAG_LSB, 32, first ? TC_HGET(&w->flit, TAG) : full ? un->wr_tag : 0);
     }
+    /* the tag of the packet routed, else of the one freed (a free with a route is of
+     * the packet routed before) */
     if (((s->route | s->free) >> u) & 1)
-        tc_bv_put(obs, b + TC_OBS_U_HEADTAG_LSB, 32, TC_HGET(s->head[u], TAG));
+        tc_bv_put(obs, b + TC_OBS_U_HEADTAG_LSB, 32,
+                  TC_HGET((s->route >> u) & 1 ? s->head[u] : tc_vc_unit_head(un), TAG));
     tc_bv_put(obs, b + TC_OBS_U_ROUTE_LSB, 1, (s->route >> u) & 1);
     tc_bv_put(obs, b + TC_OBS_U_FREE_LSB, 1, (s->free >> u) & 1);
     tc_bv_put(obs, b + TC_OBS_U_ERR_LSB, 4, s->err[u]);

@@ -24,39 +24,61 @@
 #define TC_O_RED(np) ((np) + 1)
 #define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS)
 #define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS)
-#define TC_MAX_SLOTS 8
+#define TC_MAX_SLOTS 64
 
 typedef struct {
     uint8_t valid, vc;
     tc_flit flit;
 } tc_wire;
 
+/* The buffer is SRAM-shaped: one write port (BW), one read port with a synchronous
+ * read (the address in one cycle, the flit in `dout` the next). The headers of the
+ * head packet and the next one are kept in registers (hdr, valid bits hv), captured
+ * as they are written or read ahead in the cycle the head is freed, so that the next
+ * packet is routed while the head's last flit leaves and the outputs start it the
+ * cycle after. The read port streams one pass of the head packet at a time: every
+ * output granted in the pass's first cycle takes the same flit each cycle. */
 typedef struct {
-    tc_flit *mem;               /* slots * TC_SLOT_FLITS flits */
+    tc_flit *mem;               /* slots * TC_SLOT_FLITS flits: the SRAM */
     uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
     uint8_t wr_slot, wr_idx, wr_len, rd_slot;
     uint8_t routed;  /* route of the head packet decided, copies pending */
     uint8_t drop;    /* dropping the packet being received (it found no free slot) */
     uint8_t out_vc;  /* VC of the link copies of the head packet */
+    uint8_t hv;      /* bit i: hdr[i] holds the header of slot rd_slot + i */
+    uint8_t pf;      /* 1 + i: a header read ahead, into hdr[i] next cycle */
     uint16_t pend;   /* outputs still to be granted */
     uint32_t wr_tag;
+    tc_flit hdr[2];
+    tc_flit dout;    /* the read port's data register */
 } tc_unit;
 
 /* The units' signals of one cycle (tc_router.v's unit_* wires): bit u of route, free,
  * ovf and drop; per unit its head header, RC's outputs and error, the outputs that
  * granted it a copy, the flit written into it (NULL: none). */
 typedef struct {
-    unsigned route, free, ovf, drop;
-    const tc_flit *head[TC_MAX_UNITS];
+    unsigned route, free, ovf, drop, ahead; /* ahead: the route is of the next packet (the head is freed) */
+    const tc_flit *head[TC_MAX_UNITS];      /* the header RC reads */
+    int rd[TC_MAX_UNITS];                   /* the read port's address this cycle, -1: none */
     const tc_wire *wr[TC_MAX_UNITS];
     unsigned mask[TC_MAX_UNITS], vc[TC_MAX_UNITS], err[TC_MAX_UNITS], grant[TC_MAX_UNITS];
 } tc_unit_sig;
 
-static inline const tc_flit *tc_vc_unit_head(const tc_unit *un) { return &un->mem[un->rd_slot * TC_SLOT_FLITS]; }
-/* RC this cycle: a head packet not yet routed. FR: every copy granted and none
- * still streaming (busy: an output's register is sending it). */
-static inline unsigned tc_vc_unit_do_route(const tc_unit *un) { return !un->routed && un->full[un->rd_slot]; }
+static inline const tc_flit *tc_vc_unit_head(const tc_unit *un) { return &un->hdr[0]; }
+/* FR: every copy granted and no pass still to read a flit (busy: an output streams
+ * the head packet and has flits of it to come), so the slot is freed as the last
+ * flit leaves the SRAM. */
 static inline unsigned tc_vc_unit_free(const tc_unit *un, unsigned busy) { return un->routed && !un->pend && !busy; }
+/* RC this cycle: a whole head packet not yet routed, or, as the head is freed, the
+ * next one if it is whole and its header is at hand. 2: the next one. */
+static inline unsigned tc_vc_unit_do_route(const tc_unit *un, int slots, unsigned free)
+{
+    if (free) {
+        unsigned next = un->rd_slot + 1u == (unsigned)slots ? 0u : un->rd_slot + 1u;
+        return un->full[next] && (un->hv & 2) ? 2u : 0u;
+    }
+    return !un->routed && un->full[un->rd_slot] && (un->hv & 1);
+}
 
 /* RC: the outputs (bit o) that unit u of router id sends a head packet with header h
  * to, the VC of its link copies; or the error that drops it. ph_err is tc_phase's
@@ -66,7 +88,12 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red
 /* BW of a flit s->wr[u] (not NULL): sets bit u of s->ovf (a header that finds no
  * free slot) and of s->drop (a flit of a dropped packet). */
 void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);
-/* Next state: RC's decision registered, grants taken, FR, BW. */
+/* The read port's address this cycle: the next flit of the pass that streams the head
+ * (granted: the outputs that granted u a copy this cycle; cnt, len: the flit a busy
+ * output of the pass loads and the packet's length, cnt > len: none), or, as the head
+ * is freed, a header read ahead. -1: the port is idle. */
+int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned cnt, unsigned len, unsigned free);
+/* Next state: RC's decision registered, grants taken, FR, the read port, BW. */
 void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s);
 /* Packets held, whole or being received (npkt_o: tc_phase's fence). */
 unsigned tc_vc_unit_npkt(const tc_unit *un, int slots);

@@ -42,13 +42,14 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
             tc_evlog_add(l, cycle, node, TC_EV_DROP, u, 0, 0, wr_tag);
         if (tc_bv_get(obs, b + TC_OBS_U_FULL_LSB, 1))
             tc_evlog_add(l, cycle, node, TC_EV_FULL, u, 0, 0, wr_tag);
+        /* a free is of the packet routed before: the next one may be routed this cycle */
+        if (tc_bv_get(obs, b + TC_OBS_U_FREE_LSB, 1))
+            tc_evlog_add(l, cycle, node, TC_EV_FREE, u, 0, 0, l->head_tag[(size_t)node * (size_t)nu + (size_t)u]);
         if (tc_bv_get(obs, b + TC_OBS_U_ROUTE_LSB, 1)) {
             l->head_tag[(size_t)node * (size_t)nu + (size_t)u] = head_tag;
             tc_evlog_add(l, cycle, node, TC_EV_ROUTE, u, 0,
                          (int)tc_bv_get(obs, b + TC_OBS_U_ERR_LSB, 4), head_tag);
         }
-        if (tc_bv_get(obs, b + TC_OBS_U_FREE_LSB, 1))
-            tc_evlog_add(l, cycle, node, TC_EV_FREE, u, 0, 0, head_tag);
     }
     for (int o = 0; o < no; o++) {
         unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)o * TC_OBS_OUT_W;
@@ -212,12 +213,14 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                     if (g[k].kind == TC_EV_GRANT && g[k].src == e->idx) {
                         if (g[k].cycle < c + 1 || (exact && g[k].cycle != c + 1))
                             VIOLATION(&g[k], "grant %s route + 1", exact ? "=" : ">=");
-                        if (g[k].cycle + (uint64_t)len > last)
-                            last = g[k].cycle + (uint64_t)len;
+                        if (g[k].cycle + (uint64_t)(len ? len : 1) > last)
+                            last = g[k].cycle + (uint64_t)(len ? len : 1);
                     }
+                if (last == c)
+                    last = c + 1;
                 x = find(g, gn, TC_EV_FREE, e->node, e->idx, 0);
-                if (!x || x->cycle != last + 1)
-                    VIOLATION(e, "free = last grant + %d data flits + 1 (or route + 1 with no copy)", len);
+                if (!x || x->cycle != last)
+                    VIOLATION(e, "free = last grant + %d data flits, at least + 1 (or route + 1 with no copy)", len);
                 break;
             }
             case TC_EV_GRANT:

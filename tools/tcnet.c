@@ -24,7 +24,7 @@ static const tc_key keys[] = {
     {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
     {"inj_lat", "150", "PE to router (PCIe), cycles", 1, 100000, NULL},
     {"ej_lat", "150", "router to PE (PCIe), cycles", 1, 100000, NULL},
-    {"slots", "2", "packet slots per VC buffer and in the PEGroup FIFO", 2, 8, NULL},
+    {"slots", "2", "packet slots per VC buffer and in the PEGroup FIFO", 2, 64, NULL},
     {"pe_credits", "16", "packets the PE's ejection buffer holds", 1, 255, NULL},
     {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
