@@ -46,7 +46,7 @@ int tc_router_idle(const tc_router *r)
         return 0;
     for (int u = 0; u < TC_NUNITS(np); u++) {
         const tc_unit *un = &r->u[u];
-        if (un->wr_idx || un->routed || un->full[un->rd_slot] || un->pf) /* a FIFO: any full slot means the head is */
+        if (un->wr_idx || un->routed || un->full[un->rd_slot] || un->pf || un->rd_idx) /* a FIFO: any full slot means the head is */
             return 0;
     }
     for (int o = 0; o < TC_NOUTS(np); o++)
@@ -111,19 +111,12 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     tc_reducer_eval(&r->red, &ri, &re);
 
     /* Units: frees, and RC of the head packets (of the next ones where the head is
-     * freed). busy_from: a pass of the unit has flits still to read, at flit pass_cnt
-     * of pass_len. */
-    unsigned pass_cnt[TC_MAX_UNITS], pass_len[TC_MAX_UNITS];
-    for (int o = 0; o < no; o++)
-        if (r->o[o].busy && r->o[o].cnt < r->o[o].len) {
-            busy_from |= 1u << r->o[o].owner;
-            pass_cnt[r->o[o].owner] = r->o[o].cnt;
-            pass_len[r->o[o].owner] = r->o[o].len;
-        }
+     * freed). busy_from: a pass of the unit has flits still to read. */
     s.route = s.free = s.ovf = s.drop = s.ahead = 0;
     for (int u = 0; u < nu; u++) {
         const tc_unit *un = &r->u[u];
         s.err[u] = s.grant[u] = 0;
+        busy_from |= tc_vc_unit_stream(un) << u;
         if (tc_vc_unit_free(un, (busy_from >> u) & 1))
             s.free |= 1u << u;
         unsigned rt = tc_vc_unit_do_route(un, r->slots, (s.free >> u) & 1);
@@ -179,11 +172,8 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
     }
 
-    for (int u = 0; u < nu; u++) {
-        unsigned streaming = (busy_from >> u) & 1;
-        s.rd[u] = tc_vc_unit_read(&r->u[u], r->slots, s.grant[u], streaming ? pass_cnt[u] : 1, streaming ? pass_len[u] : 0,
-                                  (s.free >> u) & 1);
-    }
+    for (int u = 0; u < nu; u++)
+        s.rd[u] = tc_vc_unit_read(&r->u[u], r->slots, s.grant[u] != 0, (s.free >> u) & 1);
 
     if (obs) {
         memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
@@ -232,7 +222,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
     }
     for (int u = 0; u < nu; u++)
-        if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || s.rd[u] >= 0 || r->u[u].pf) /* else nothing changes */
+        if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
             tc_vc_unit_commit(&r->u[u], u, r->slots, &s);
     tc_reducer_commit(&r->red, &ri, &re, pe.snap);
     tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);

@@ -72,13 +72,13 @@ void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s)
 
 static unsigned wrap(unsigned x, int slots) { return x >= (unsigned)slots ? x - (unsigned)slots : x; }
 
-int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned cnt, unsigned len, unsigned free)
+int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned free)
 {
     int base = un->rd_slot * TC_SLOT_FLITS;
     if (granted) /* the outputs load the header from hdr[0] now, flit 1 next cycle */
         return TC_HGET(&un->hdr[0], LEN) ? base + 1 : -1;
-    if (cnt < len)
-        return base + (int)cnt + 1;
+    if (tc_vc_unit_stream(un))
+        return base + un->rd_idx + 1;
     if (!free)
         return -1;
     /* read ahead the first header after the new head that no register holds: that of
@@ -92,6 +92,7 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
 {
     const tc_wire *w = s->wr[u];
     un->pend &= (uint16_t)~s->grant[u];
+    un->rd_idx = (uint8_t)(s->grant[u] ? TC_HGET(&un->hdr[0], LEN) != 0 : tc_vc_unit_stream(un) ? un->rd_idx + 1u : 0u);
     if (un->pf) { /* the header read ahead last cycle */
         un->hdr[un->pf - 1] = un->dout;
         un->hv |= (uint8_t)(1u << (un->pf - 1));

@@ -47,6 +47,7 @@ typedef struct {
     uint8_t out_vc;  /* VC of the link copies of the head packet */
     uint8_t hv;      /* bit i: hdr[i] holds the header of slot rd_slot + i */
     uint8_t pf;      /* 1 + i: a header read ahead, into hdr[i] next cycle */
+    uint8_t rd_idx;  /* the flit of the head packet a pass's outputs load this cycle, 0: no pass */
     uint16_t pend;   /* outputs still to be granted */
     uint32_t wr_tag;
     tc_flit hdr[2];
@@ -88,11 +89,12 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red
 /* BW of a flit s->wr[u] (not NULL): sets bit u of s->ovf (a header that finds no
  * free slot) and of s->drop (a flit of a dropped packet). */
 void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);
-/* The read port's address this cycle: the next flit of the pass that streams the head
- * (granted: the outputs that granted u a copy this cycle; cnt, len: the flit a busy
- * output of the pass loads and the packet's length, cnt > len: none), or, as the head
- * is freed, a header read ahead. -1: the port is idle. */
-int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned cnt, unsigned len, unsigned free);
+/* A pass has flits still to read: no output may start another (stream_o). */
+static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx && un->rd_idx < TC_HGET(&un->hdr[0], LEN); }
+/* The read port's address this cycle: the next flit of the pass (granted: some output
+ * granted a copy this cycle, a new pass), or, as the head is freed, a header read
+ * ahead. -1: the port is idle. */
+int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned free);
 /* Next state: RC's decision registered, grants taken, FR, the read port, BW. */
 void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s);
 /* Packets held, whole or being received (npkt_o: tc_phase's fence). */
