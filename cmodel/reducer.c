@@ -5,7 +5,7 @@
  * root, or a credit of the parent); else the result is held in memory, header first,
  * and copied into the result buffer later, while no contribution comes in. So a
  * contribution never waits for the result buffer: the Reducer takes every one.
- * The memory (tc_reducer_mem.v) is rd->data, read in the cycle its word is used (the
+ * The memory (tc_sram.v) is rd->data, read in the cycle its word is used (the
  * RTL gives its synchronous read the address a cycle ahead). */
 #include "reducer.h"
 

@@ -1,4 +1,4 @@
-/* The Reducer, the twin of rtl/tc_reducer.v with its memory (tc_reducer_mem.v) and
+/* The Reducer, the twin of rtl/tc_reducer.v with its memory (tc_sram.v) and
  * ALU (tc_alu.v: cmodel/alu.c). */
 #ifndef TC_REDUCER_H
 #define TC_REDUCER_H

@@ -81,9 +81,10 @@ int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned fre
         return base + un->rd_idx + 1;
     if (!free)
         return -1;
-    /* read ahead the first header after the new head that no register holds: that of
-     * a packet already begun (one whose header is written this cycle is captured) */
-    unsigned held = (un->hv >> 1) & 1, t = wrap(un->rd_slot + 1u + held, slots);
+    /* read ahead the first header after the new head that no register holds or gets
+     * this cycle: that of a packet already begun (one whose header is written this
+     * cycle is captured) */
+    unsigned held = ((un->hv >> 1) & 1) || un->pf == 2, t = wrap(un->rd_slot + 1u + held, slots);
     unsigned begun = t != un->rd_slot && (un->full[t] || (t == un->wr_slot && un->wr_idx && !un->drop));
     return begun ? (int)t * TC_SLOT_FLITS : -1;
 }

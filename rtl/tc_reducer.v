@@ -135,7 +135,7 @@ module tc_reducer #(
   wire [AW-1:0]  raddr = raddr_full[AW-1:0];
   wire [2*(32-AW)-1:0] unused_addr = {waddr_full[31:AW], raddr_full[31:AW]};
   reg  [`TC_FLIT_W-1:0] red_flit; // the flit made from the input: the result's, or the partial one
-  tc_reducer_mem #(.Words(`TC_TREES * 16 * EW), .Width(`TC_FLIT_W)) u_mem (
+  tc_sram #(.Words(`TC_TREES * 16 * EW), .Width(`TC_FLIT_W)) u_mem (
     .clk_i   (clk_i),
     .we_i    (hold || (in_valid_i && !hdr && !(last && fast) && !skip)),
     .waddr_i (waddr),

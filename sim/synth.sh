@@ -10,7 +10,7 @@ LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
 SDC=constraints/tc_router.sdc
 OUT=build/synth
 mkdir -p $OUT
-RTL=$(ls rtl/*.v | grep -v tc_reducer_mem.v | tr "\n" " ")
+RTL=$(ls rtl/*.v | grep -v tc_sram.v | tr "\n" " ")
 # block: top parameters (NumPorts 2 = one dimension; the router of a 1D torus)
 BLOCKS=${*:-"tc_rr_arb tc_phase tc_credit_block tc_vc_unit tc_reducer tc_router"}
 params() {
@@ -55,7 +55,7 @@ EOF
 }
 
 FO4=$(fo4)
-# The Reducer's memory (tc_reducer_mem, 768 x 128 bits with RedFlits = 2: per (TreeId,
+# The Reducer's memory (tc_sram, 768 x 128 bits with RedFlits = 2: per (TreeId,
 # ReduceId) a held result's header and 2 data flits)
 # is a two-port SRAM macro: synthesis keeps it a black box and OpenSTA times it with
 # this model. Its figures are assumptions in FO4, so that they scale with the process:
@@ -78,7 +78,7 @@ library (tc_macros) {
   slew_upper_threshold_pct_rise : 80; slew_upper_threshold_pct_fall : 80;
   type (addr) { base_type : array; data_type : bit; bit_width : 10; bit_from : 9; bit_to : 0; downto : true; }
   type (data) { base_type : array; data_type : bit; bit_width : 128; bit_from : 127; bit_to : 0; downto : true; }
-  cell (tc_reducer_mem) {
+  cell (tc_sram) {
     pin (clk_i) { direction : input; clock : true; capacitance : 0.02; }
     pin (we_i) { direction : input; capacitance : 0.01; $in }
     bus (waddr_i) { bus_type : addr; direction : input; capacitance : 0.01; $in }
@@ -117,9 +117,9 @@ ABC='+strash;dch;map,-D,2000;cleanup;buffer;upsize,-D,2000;dnsize,-D,2000;stime,
 for b in $BLOCKS; do
   p=$(params $b)
   log=$OUT/$b.yosys.log
-  yosys -q -l $log -p "read_verilog -sv -Irtl $RTL; read_verilog -lib rtl/tc_reducer_mem.v; chparam $p $b; \
+  yosys -q -l $log -p "read_verilog -sv -Irtl $RTL; read_verilog -lib rtl/tc_sram.v; chparam $p $b; \
     synth -top $b $(flatten $b); dfflibmap -liberty $LIB; $(abc $b); \
-    setparam -unset Words -unset Width t:tc_reducer_mem; setundef -zero; opt_clean -purge; stat -liberty $LIB; \
+    setparam -unset Words -unset Width t:tc_sram; setundef -zero; opt_clean -purge; stat -liberty $LIB; \
     write_verilog -noattr -noexpr -simple-lhs $OUT/$b.v" >/dev/null
   # the totals: the whole hierarchy's where there is one
   cells=$(awk '/Number of cells:/ { c = $4 } END { print c }' $log)
@@ -149,7 +149,7 @@ process); the FO4 column is what carries over to a 65 nm-class process.
 
 The Reducer's memory (16 trees x 16 ReduceIds x (1 + RedFlits) words x 128 bits = 96 kbit:
 per (TreeId, ReduceId) the partial result's data flits, and a held result's header)
-is \`tc_reducer_mem\`, kept a black box: a two-port SRAM macro, timed by a model
+is \`tc_sram\`, kept a black box: a two-port SRAM macro, timed by a model
 whose figures are assumptions in FO4 (data out $MEM_CQ FO4 after the clock, about 0.5 ns
 at 65 nm; inputs set up $MEM_SETUP FO4 before it). Its area is not in the table.
 

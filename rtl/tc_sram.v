@@ -1,11 +1,11 @@
-// The Reducer's partial results: one write and one read port, the read synchronous
-// (address in one cycle, data in the next), the shape of a two-port SRAM macro.
-// This behavioural body is for simulation; synthesis (sim/synth.sh) keeps the module
-// as a black box timed by a macro model. A read of the address written in the same
-// cycle returns the old data; the Reducer never does one that it uses.
+// A two-port SRAM: one write and one read port, the read synchronous (address in one
+// cycle, data in the next). The Reducer's partial results and every input unit's
+// packet buffer. This behavioural body is for simulation; synthesis (sim/synth.sh)
+// keeps the module as a black box timed by a macro model. A read of the address
+// written in the same cycle returns the old data; no user does one that it uses.
 `default_nettype none
 
-module tc_reducer_mem #(
+module tc_sram #(
   parameter integer Words = 512,
   parameter integer Width = 128,
   parameter integer AW    = $clog2(Words)
