@@ -81,10 +81,10 @@ int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned fre
         return base + un->rd_idx + 1;
     if (!free)
         return -1;
-    /* read ahead the first header after the new head that no register holds or gets
-     * this cycle: that of a packet already begun (one whose header is written this
-     * cycle is captured) */
-    unsigned held = ((un->hv >> 1) & 1) || un->pf == 2, t = wrap(un->rd_slot + 1u + held, slots);
+    /* read ahead the header of the packet after the new head's next, if it has begun
+     * (one whose header is written this cycle is captured); the next one's is in
+     * hdr[1] or lands there this cycle, as it has begun if this one has */
+    unsigned t = wrap(un->rd_slot + 2u, slots);
     unsigned begun = t != un->rd_slot && (un->full[t] || (t == un->wr_slot && un->wr_idx && !un->drop));
     return begun ? (int)t * TC_SLOT_FLITS : -1;
 }
@@ -95,8 +95,8 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
     un->pend &= (uint16_t)~s->grant[u];
     un->rd_idx = (uint8_t)(s->grant[u] ? TC_HGET(&un->hdr[0], LEN) != 0 : tc_vc_unit_stream(un) ? un->rd_idx + 1u : 0u);
     if (un->pf) { /* the header read ahead last cycle */
-        un->hdr[un->pf - 1] = un->dout;
-        un->hv |= (uint8_t)(1u << (un->pf - 1));
+        un->hdr[1] = un->dout;
+        un->hv |= 2;
         un->pf = 0;
     }
     if ((s->free >> u) & 1) {
@@ -105,8 +105,7 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
         un->rd_slot = (uint8_t)wrap(un->rd_slot + 1u, slots);
         un->hdr[0] = un->hdr[1];
         un->hv >>= 1;
-        if (s->rd[u] >= 0)
-            un->pf = (uint8_t)(1 + (un->hv & 1));
+        un->pf = s->rd[u] >= 0;
     }
     if ((s->route >> u) & 1) {
         un->routed = 1;
@@ -126,7 +125,7 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
             un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = w->flit;
             /* a header one of the registers waits for is captured as it is written */
             unsigned j = wrap(un->wr_slot + (unsigned)slots - un->rd_slot, slots);
-            if (un->wr_idx == 0 && j < 2 && !((un->hv >> j) & 1) && un->pf != 1 + j) {
+            if (un->wr_idx == 0 && j < 2 && !((un->hv >> j) & 1) && !(j == 1 && un->pf)) {
                 un->hdr[j] = w->flit;
                 un->hv |= (uint8_t)(1u << j);
             }

@@ -34,9 +34,9 @@ typedef struct {
 /* The buffer is SRAM-shaped: one write port (BW), one read port with a synchronous
  * read (the address in one cycle, the flit in `dout` the next). The headers of the
  * head packet and the next one are kept in registers (hdr, valid bits hv), captured
- * as they are written or read ahead in the cycle the head is freed, so that the next
- * packet is routed while the head's last flit leaves and the outputs start it the
- * cycle after. The read port streams one pass of the head packet at a time: every
+ * as they are written, or, for the packet after the next, read ahead in the cycle the
+ * head is freed (the read port is idle then), so that the next packet is routed
+ * while the head's last flit leaves and the outputs start it the cycle after. The read port streams one pass of the head packet at a time: every
  * output granted in the pass's first cycle takes the same flit each cycle. */
 typedef struct {
     tc_flit *mem;               /* slots * TC_SLOT_FLITS flits: the SRAM */
@@ -46,7 +46,7 @@ typedef struct {
     uint8_t drop;    /* dropping the packet being received (it found no free slot) */
     uint8_t out_vc;  /* VC of the link copies of the head packet */
     uint8_t hv;      /* bit i: hdr[i] holds the header of slot rd_slot + i */
-    uint8_t pf;      /* 1 + i: a header read ahead, into hdr[i] next cycle */
+    uint8_t pf;      /* a header read ahead, into hdr[1] next cycle */
     uint8_t rd_idx;  /* the flit of the head packet a pass's outputs load this cycle, 0: no pass */
     uint16_t pend;   /* outputs still to be granted */
     uint32_t wr_tag;

@@ -49,8 +49,6 @@ module tc_router #(
   // simulation observation port (docs/microarchitecture.md, "Observation")
   output wire [OBSW-1:0]   obs_o
 );
-  localparam integer SF = `TC_SLOT_FLITS;
-  localparam integer PW = SF * FW; // a unit's head packet
 
 `ifdef FORMAL_TC_ROUTER
   reg f_init = 1'b1;
@@ -69,8 +67,8 @@ module tc_router #(
   // ---- units ----
   wire [NU*NO-1:0] req;       // unit u requests output o: bit u*NO+o
   wire [NU*NO-1:0] grant;
-  wire [NU-1:0]    unit_vc, free, busy_from;
-  wire [NU*PW-1:0] head_pkts;
+  wire [NU-1:0]    unit_vc, free, stream;
+  wire [NU*FW-1:0] unit_hdr, unit_dout; // each unit's head header and read port
 
   // ---- Reducer: fed by its output register, writes the result buffer ----
   wire             red_valid, res_valid, red_block;
@@ -192,7 +190,6 @@ module tc_router #(
                             : (u == 2 * NP + 1) ? res_flit
                             : (u == 2 * NP)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
       assign unit_wr_flit[u*FW +: FW] = wr_flit;
-      assign unit_head[u*FW +: FW] = head_pkts[u*PW +: FW];
       tc_vc_unit #(.NumPorts(NP), .Slots(Slots), .RedFlits(RedFlits)) u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
@@ -207,10 +204,12 @@ module tc_router #(
         .wr_valid_i  (wr_valid),
         .wr_flit_i   (wr_flit),
         .grant_i     (grant[u*NO +: NO]),
-        .busy_i      (busy_from[u]),
         .req_o       (req[u*NO +: NO]),
         .out_vc_o    (unit_vc[u]),
-        .head_pkt_o  (head_pkts[u*PW +: PW]),
+        .hdr_o       (unit_hdr[u*FW +: FW]),
+        .dout_o      (unit_dout[u*FW +: FW]),
+        .stream_o    (stream[u]),
+        .rc_hdr_o    (unit_head[u*FW +: FW]),
         .free_o      (free[u]),
         .route_o     (unit_route[u]),
         .err_o       (unit_err[u*4 +: 4]),
@@ -223,7 +222,6 @@ module tc_router #(
   endgenerate
 
   // ---- outputs: switch allocation, credits, output register ----
-  wire [NO*5-1:0]  out_owner;
   wire [NO-1:0]    out_valid;
   wire [NO-1:0]    out_vc;
   wire [NO*FW-1:0] out_flit;
@@ -254,7 +252,7 @@ module tc_router #(
         for (k = 0; k < NU; k = k + 1) begin
           avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
           cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
-          elig[k] = !busy_q && req[k*NO + o] &&
+          elig[k] = !busy_q && req[k*NO + o] && !stream[k] && // one pass at a time through a read port
                     (o == NP + 1 ? !red_block : avail >= (cont ? 8'd1 : 8'd2));
         end
       end
@@ -274,17 +272,15 @@ module tc_router #(
       wire [31:0] vc_pad  = {{(32-NU){1'b0}}, unit_vc};
       wire        take_vc = vc_pad[gidx];
 
-      // The flit loaded this cycle: flit cnt of the owner while busy, else the
-      // header of the unit granted. A one-hot AND-OR over (unit, flit) pairs.
+      // The flit loaded this cycle: the owner's read port while busy, else the
+      // header of the unit granted. A one-hot AND-OR over the units.
       reg [FW-1:0] flit_sel;
-      reg [7:0]    sel_addr; // {unit, flit}
       integer j;
       always @* begin
-        sel_addr = busy_q ? {owner_q, cnt_q} : {gidx, 3'd0};
         flit_sel = {FW{1'b0}};
-        for (j = 0; j < NU * SF; j = j + 1)
-          if (sel_addr == j[7:0])
-            flit_sel = flit_sel | head_pkts[j*FW +: FW];
+        for (j = 0; j < NU; j = j + 1)
+          if ((busy_q ? owner_q : gidx) == j[4:0])
+            flit_sel = flit_sel | (busy_q ? unit_dout[j*FW +: FW] : unit_hdr[j*FW +: FW]);
       end
 
       always @* begin
@@ -381,26 +377,14 @@ module tc_router #(
 `endif
 
       assign out_busy[o] = busy_q;
-      assign out_owner[o*5 +: 5] = owner_q;
+      if (o == NP + 1) begin : g_red_src // the unit a contribution comes from
+        assign red_src = owner_q;
+      end
       assign out_valid[o] = valid_q;
       assign out_vc[o] = vc_q;
       assign out_flit[o*FW +: FW] = flit_q;
       assign obs_o[NU*`TC_OBS_UNIT_W + o*`TC_OBS_OUT_W +: `TC_OBS_OUT_W] =
           {gnt ? gidx : 5'd0, gnt};
-    end
-  endgenerate
-
-  // A unit's head packet is busy while an output still streams it.
-  generate
-    for (u = 0; u < NU; u = u + 1) begin : g_busy
-      reg b;
-      integer k;
-      always @* begin
-        b = 1'b0;
-        for (k = 0; k < NO; k = k + 1)
-          b = b | (out_busy[k] && out_owner[k*5 +: 5] == u);
-      end
-      assign busy_from[u] = b;
     end
   endgenerate
 
@@ -419,7 +403,6 @@ module tc_router #(
   assign link_cred_o  = link_cred_q;
   assign inj_cred_o   = inj_cred_q;
   assign red_valid    = out_valid[NP+1];
-  assign red_src      = out_owner[(NP+1)*5 +: 5];
   assign red_flit     = out_flit[(NP+1)*FW +: FW];
   assign link_valid_o = out_valid[NP-1:0];
   assign link_vc_o    = out_vc[NP-1:0];

@@ -2,10 +2,16 @@
 // (VCUp or VCDown of a link input) or the PEGroup FIFO in front of the Broadcaster,
 // with the routing of its head packet. Stages (docs/microarchitecture.md):
 //   BW  flits written as they arrive; the tail marks the slot full
-//   RC  next cycle: routing-table row and header read, output list registered
-//   SA  outputs grant copies independently (in tc_router)
-//   FR  when every copy has been sent, the slot is freed and a credit returned
-// Store-and-forward: a slot holds a whole packet (header + up to 7 data flits).
+//   RC  next cycle: routing-table row and header read, output list registered; or,
+//       in the cycle the head is freed, the next packet's if it is whole
+//   SA  outputs grant copies (in tc_router); those granted in one cycle form a pass
+//   FR  the slot is freed as the last flit of the last pass is read
+// Store-and-forward: a slot holds a whole packet (header + up to 7 data flits). The
+// buffer is a two-port SRAM (tc_sram: one write port, one synchronous read port).
+// The headers of the head packet and the next one sit in registers, captured as they
+// are written or read ahead in the cycle the head is freed: the outputs load the
+// header from there and every later flit from the read port, one pass at a time.
+// Its C twin: cmodel/vc_unit.c.
 `default_nettype none
 `include "tc_format.vh"
 
@@ -27,10 +33,12 @@ module tc_vc_unit #(
   input  wire                          wr_valid_i,
   input  wire [`TC_FLIT_W-1:0]          wr_flit_i,
   input  wire [NumPorts+1:0]           grant_i,    // outputs that took a copy this cycle
-  input  wire                          busy_i,     // an output still streams the head packet
   output wire [NumPorts+1:0]           req_o,
   output wire                          out_vc_o,
-  output wire [`TC_SLOT_FLITS*`TC_FLIT_W-1:0] head_pkt_o,
+  output wire [`TC_FLIT_W-1:0]          hdr_o,      // the head packet's header: what a granted output loads
+  output wire [`TC_FLIT_W-1:0]          dout_o,     // the read port's data: what a pass's outputs load
+  output wire                          stream_o,   // a pass has flits still to read
+  output wire [`TC_FLIT_W-1:0]          rc_hdr_o,   // the header RC reads (phase counters, credit block)
   output wire                          free_o,
   output wire                          route_o,    // RC this cycle
   output wire [3:0]                    err_o,      // route error of this cycle's RC
@@ -39,18 +47,26 @@ module tc_vc_unit #(
   output wire [3:0]                    npkt_o,     // packets held after this cycle (tc_phase's fence)
   output wire [`TC_OBS_UNIT_W-1:0]     obs_o
 );
-  localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is {slot, index}
+  localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is slot * 8 + index
   localparam integer SW = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam integer AW = SW + 3;                  // {slot, index}
   localparam integer NO = NumPorts + 2; // links, PE, Reducer
+  localparam integer FW = `TC_FLIT_W;
 
-  reg [`TC_FLIT_W-1:0] mem_q [0:(1<<SW)*SF-1]; // {slot, index}; slots past Slots unused
   reg [Slots-1:0] full_q, full_d;
   reg [SW-1:0]    wr_slot_q, wr_slot_d, rd_slot_q, rd_slot_d;
-  reg [2:0]       wr_idx_q, wr_idx_d, wr_len_q, wr_len_d;
+  reg [2:0]       wr_idx_q, wr_idx_d, wr_len_q, wr_len_d, rd_idx_q, rd_idx_d;
   reg [31:0]      wr_tag_q, wr_tag_d;
   reg             routed_q, routed_d, out_vc_q, out_vc_d;
   reg [NO-1:0]    pend_q, pend_d;
   reg             drop_q, drop_d;  // dropping the packet being received
+  reg [1:0]       hv_q, hv_d;      // bit i: hdr i holds the header of slot rd_slot + i
+  reg             pf_q, pf_d;      // a header read ahead, into hdr1 next cycle
+  reg [FW-1:0]    hdr0_q, hdr0_d, hdr1_q, hdr1_d;
+
+  function automatic [SW-1:0] next_slot(input [SW-1:0] x);
+    next_slot = (x == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : x + 1'b1;
+  endfunction
 
   // ---- BW: buffer write ----
   wire       first   = wr_idx_q == 3'd0;
@@ -63,19 +79,58 @@ module tc_vc_unit #(
   wire       dropping = first ? overflow : drop_q;
   wire       ev_full  = tail && !dropping;
 
-  always @(posedge clk_i)
-    if (wr_valid_i && !dropping)
-      mem_q[{wr_slot_q, wr_idx_q}] <= wr_flit_i;
-
-  genvar gi;
-  generate
-    for (gi = 0; gi < SF; gi = gi + 1) begin : g_head
-      assign head_pkt_o[gi*`TC_FLIT_W +: `TC_FLIT_W] = mem_q[{rd_slot_q, gi[2:0]}];
+  // ---- the read port: a pass's next flit, or a header read ahead as the head is freed ----
+  wire [2:0]    h_len0  = hdr0_q[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire          stream  = rd_idx_q != 3'd0 && rd_idx_q < h_len0;
+  wire          granted = |grant_i;
+  wire [SW-1:0] rd_next = next_slot(rd_slot_q);
+  // read ahead as the head is freed: the header of the packet after the next (whose
+  // own is in hdr1 or lands there now, as it has begun if this one has)
+  wire [SW-1:0] pf_slot = next_slot(rd_next);
+  wire          pf_begun = pf_slot != rd_slot_q &&
+                           (full_q[pf_slot] || (pf_slot == wr_slot_q && wr_idx_q != 3'd0 && !drop_q));
+  wire          rd_ahead = free_o && pf_begun;
+  reg  [SW-1:0] rd_slot;
+  reg  [2:0]    rd_idx;
+  always @* begin
+    rd_slot = rd_slot_q;
+    rd_idx  = granted ? 3'd1 : rd_idx_q + 3'd1;
+    if (!granted && !stream) begin
+      rd_slot = pf_slot;
+      rd_idx  = 3'd0;
     end
-  endgenerate
+  end
+  wire [AW-1:0] waddr = {wr_slot_q, wr_idx_q};
+  wire [AW-1:0] raddr = {rd_slot, rd_idx};
+  wire          we    = wr_valid_i && !dropping;
+`ifndef FORMAL_TC_VC_UNIT
+  tc_sram #(.Words(1 << AW), .Width(FW)) u_mem (
+    .clk_i   (clk_i),
+    .we_i    (we),
+    .waddr_i (waddr),
+    .wdata_i (wr_flit_i),
+    .raddr_i (raddr),
+    .rdata_o (dout_o)
+  );
+`else
+  // tc_sram's body, inline so that the proof below can name its words
+  reg [FW-1:0] mem_q [0:(1<<AW)-1];
+  reg [FW-1:0] dout_q;
+  always @(posedge clk_i) begin
+    if (we)
+      mem_q[waddr] <= wr_flit_i;
+    dout_q <= mem_q[raddr];
+  end
+  assign dout_o = dout_q;
+`endif
+  assign hdr_o = hdr0_q;
+  assign stream_o = stream;
 
-  // ---- RC: route decision of the head packet (tc_vc_unit_route() in cmodel/vc_unit.c) ----
-  wire [`TC_FLIT_W-1:0] head = head_pkt_o[`TC_FLIT_W-1:0];
+  // ---- RC: route decision of the head packet, or of the next one as the head is freed
+  // (tc_vc_unit_route() in cmodel/vc_unit.c) ----
+  wire ahead = free_o && full_q[rd_next] && hv_q[1];
+  wire [`TC_FLIT_W-1:0] head = ahead ? hdr1_q : hdr0_q;
+  assign rc_hdr_o = head;
   wire [3:0]  h_type = head[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W];
   wire [3:0]  h_tree = head[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
   wire [2:0]  h_len  = head[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
@@ -145,8 +200,8 @@ module tc_vc_unit #(
     end
   end
 
-  wire do_route = !routed_q && full_q[rd_slot_q];
-  assign free_o = routed_q && pend_q == {NO{1'b0}} && !busy_i;
+  assign free_o = routed_q && pend_q == {NO{1'b0}} && !stream;
+  wire do_route = free_o ? ahead : !routed_q && full_q[rd_slot_q] && hv_q[0];
   assign req_o = routed_q ? pend_q : {NO{1'b0}};
   assign route_o = do_route;
   assign err_o = do_route ? r_err : 4'd0;
@@ -162,7 +217,10 @@ module tc_vc_unit #(
   assign npkt_o = npkt;
   assign out_vc_o = out_vc_q;
 
-  // ---- next state ----
+  // ---- next state (the order of tc_vc_unit_commit) ----
+  // the slot a header written now sits at, counted from the head after this cycle's free
+  wire [SW-1:0] wr_from_head = (wr_slot_q >= rd_slot_d) ? wr_slot_q - rd_slot_d
+                                                        : wr_slot_q + (Slots[SW-1:0] - rd_slot_d);
   always @* begin
     full_d    = full_q;
     wr_slot_d = wr_slot_q;
@@ -174,25 +232,45 @@ module tc_vc_unit #(
     out_vc_d  = out_vc_q;
     pend_d    = pend_q & ~grant_i;
     drop_d    = drop_q;
+    rd_idx_d  = granted ? {2'b00, h_len0 != 3'd0} : stream ? rd_idx_q + 3'd1 : 3'd0;
+    hdr0_d    = hdr0_q;
+    hdr1_d    = hdr1_q;
+    hv_d      = hv_q;
+    pf_d      = 1'b0;
+    if (pf_q) begin // the header read ahead last cycle
+      hdr1_d = dout_o;
+      hv_d[1] = 1'b1;
+    end
+    if (free_o) begin
+      routed_d = 1'b0;
+      full_d[rd_slot_q] = 1'b0;
+      rd_slot_d = rd_next;
+      hdr0_d = hdr1_d;
+      hv_d = {1'b0, hv_d[1]};
+      pf_d = rd_ahead;
+    end
     if (do_route) begin
       routed_d = 1'b1;
       pend_d   = r_mask;
       out_vc_d = r_vc;
     end
-    if (free_o) begin
-      routed_d = 1'b0;
-      full_d[rd_slot_q] = 1'b0;
-      rd_slot_d = (rd_slot_q == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : rd_slot_q + 1'b1;
-    end
     if (wr_valid_i) begin
       if (first) begin
         wr_len_d = in_len;
         wr_tag_d = wr_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
+        // a header one of the registers waits for is captured as it is written
+        if (!dropping && wr_from_head == {SW{1'b0}} && !hv_d[0]) begin
+          hdr0_d = wr_flit_i;
+          hv_d[0] = 1'b1;
+        end else if (!dropping && wr_from_head == {{(SW-1){1'b0}}, 1'b1} && !hv_d[1] && !pf_d) begin
+          hdr1_d = wr_flit_i;
+          hv_d[1] = 1'b1;
+        end
       end
       if (tail) begin
         if (!dropping) begin
           full_d[wr_slot_q] = 1'b1;
-          wr_slot_d = (wr_slot_q == Slots[SW-1:0] - 1'b1) ? {SW{1'b0}} : wr_slot_q + 1'b1;
+          wr_slot_d = next_slot(wr_slot_q);
         end
         wr_idx_d = 3'd0;
         drop_d = 1'b0;
@@ -208,25 +286,33 @@ module tc_vc_unit #(
       full_q    <= {Slots{1'b0}};
       wr_slot_q <= {SW{1'b0}};
       wr_idx_q  <= 3'd0;
-      wr_len_q  <= 3'd0;
-      wr_tag_q  <= 32'd0;
       rd_slot_q <= {SW{1'b0}};
+      rd_idx_q  <= 3'd0;
       routed_q  <= 1'b0;
-      out_vc_q  <= 1'b0;
       pend_q    <= {NO{1'b0}};
       drop_q    <= 1'b0;
+      hv_q      <= 2'b00;
+      pf_q      <= 1'b0;
     end else begin
       full_q    <= full_d;
       wr_slot_q <= wr_slot_d;
       wr_idx_q  <= wr_idx_d;
-      wr_len_q  <= wr_len_d;
-      wr_tag_q  <= wr_tag_d;
       rd_slot_q <= rd_slot_d;
+      rd_idx_q  <= rd_idx_d;
       routed_q  <= routed_d;
-      out_vc_q  <= out_vc_d;
       pend_q    <= pend_d;
       drop_q    <= drop_d;
+      hv_q      <= hv_d;
+      pf_q      <= pf_d;
     end
+  // datapath: no reset (the valid bits above say what holds something)
+  always @(posedge clk_i) begin
+    wr_len_q <= wr_len_d;
+    wr_tag_q <= wr_tag_d;
+    out_vc_q <= out_vc_d;
+    hdr0_q   <= hdr0_d;
+    hdr1_q   <= hdr1_d;
+  end
 
   // ---- observation record (fields gated so that unused bits are zero) ----
   wire [31:0] in_tag = wr_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
@@ -237,7 +323,9 @@ module tc_vc_unit #(
   assign obs_o[`TC_OBS_U_ROUTE_LSB]  = do_route;
   assign obs_o[`TC_OBS_U_FREE_LSB]   = free_o;
   assign obs_o[`TC_OBS_U_ERR_LSB +: `TC_OBS_U_ERR_W] = do_route ? r_err : 4'd0;
-  assign obs_o[`TC_OBS_U_HEADTAG_LSB +: `TC_OBS_U_HEADTAG_W] = (do_route || free_o) ? h_tag : 32'd0;
+  // the tag of the packet routed, else of the one freed
+  assign obs_o[`TC_OBS_U_HEADTAG_LSB +: `TC_OBS_U_HEADTAG_W] =
+      do_route ? h_tag : free_o ? hdr0_q[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : 32'd0;
   assign obs_o[`TC_OBS_U_WRTAG_LSB +: `TC_OBS_U_WRTAG_W] =
       (ev_arrive || overflow) ? in_tag : (ev_full ? wr_tag_q : 32'd0);
 
@@ -249,8 +337,10 @@ module tc_vc_unit #(
 `endif
 `ifdef FORMAL_TC_VC_UNIT // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh) of a link VC buffer: fed by a sender
-  // that keeps to its credits, it never overflows or underflows, and every packet
-  // leaves in the order it came, unchanged. ----
+  // that keeps to its credits, it never overflows or underflows, every whole head
+  // packet's header is in hdr (so it is routed), and every packet leaves in the order
+  // it came, unchanged: a granted output loads its header from hdr_o, a pass its
+  // flits from dout_o. ----
   reg f_init = 1'b1;
   always @(posedge clk_i) f_init <= 1'b0;
   always @* begin
@@ -278,6 +368,10 @@ module tc_vc_unit #(
     f_full = 4'd0;
     for (f_k = 0; f_k < Slots; f_k = f_k + 1) f_full = f_full + {3'd0, full_q[f_k]};
   end
+  // a slot has begun: whole, or being written
+  function automatic f_begun(input [SW-1:0] x);
+    f_begun = full_q[x] || (x == wr_slot_q && wr_idx_q != 3'd0);
+  endfunction
 
   // one packet, picked at an arbitrary header, is followed through the buffer
   (* anyseq *) reg f_pick;
@@ -311,7 +405,7 @@ module tc_vc_unit #(
   always @* if (rst_ni) begin
     assert(!overflow);                             // never drops a packet
     assert(!free_o || full_q[rd_slot_q]);          // never frees an empty slot
-    assert(!routed_q || full_q[rd_slot_q]);
+    assert(!routed_q || (full_q[rd_slot_q] && hv_q[0]));
     assert(f_full + {3'd0, wr_idx_q != 3'd0} == f_out);
     assert(npkt_o <= Slots);
     assert(wr_idx_q == 3'd0 || wr_idx_q <= wr_len_q);
@@ -320,6 +414,15 @@ module tc_vc_unit #(
     assert(f_slot_n(wr_slot_q) == f_wrap(f_slot_n(rd_slot_q) + f_full));
     for (f_k = 0; f_k < Slots; f_k = f_k + 1) // the full slots run from the read slot on
       assert(full_q[f_k] == (f_wrap(f_k[3:0] + Slots[3:0] - f_slot_n(rd_slot_q)) < f_full));
+    // the header registers hold, or are about to, the headers of the head and the next
+    assert(!(hv_q[1] && pf_q));
+    assert(f_begun(rd_slot_q) == hv_q[0]);
+    assert(f_begun(rd_next) && rd_next != rd_slot_q ? hv_q[1] || pf_q : !hv_q[1] && !pf_q);
+    if (hv_q[0]) assert(hdr0_q == mem_q[{rd_slot_q, 3'd0}]);
+    if (hv_q[1]) assert(hdr1_q == mem_q[{rd_next, 3'd0}]);
+    if (pf_q) assert(dout_q == mem_q[{rd_next, 3'd0}]);
+    // a pass: the flit its outputs load is the one the read port gives
+    if (rd_idx_q != 3'd0) assert(routed_q && rd_idx_q <= h_len0 && dout_q == mem_q[{rd_slot_q, rd_idx_q}]);
     assert(f_trk || !f_wr);
     if (f_trk) begin
       assert(f_wr ? f_ahead <= f_full : f_ahead < f_full);
@@ -327,13 +430,15 @@ module tc_vc_unit #(
       assert(f_wr ? !full_q[f_slot] && wr_slot_q == f_slot && wr_idx_q == f_got + 3'd1 && wr_len_q == f_len &&
                     f_got < f_len
                   : full_q[f_slot] && f_got == f_len);
+      assert(f_data[0][`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] == f_len);
       // what was written of it is still there; at the head, it is what leaves
       for (f_k = 0; f_k < SF; f_k = f_k + 1)
-        if (f_k <= f_got) begin
+        if (f_k <= f_got)
           assert(mem_q[{f_slot, f_k[2:0]}] == f_data[f_k]);
-          if (f_ahead == 4'd0 && !f_wr)
-            assert(head_pkt_o[f_k*`TC_FLIT_W +: `TC_FLIT_W] == f_data[f_k]);
-        end
+      if (f_ahead == 4'd0 && hv_q[0])
+        assert(hdr_o == f_data[0] && h_len0 == f_len);
+      if (f_ahead == 4'd0 && rd_idx_q != 3'd0)
+        assert(dout_o == f_data[rd_idx_q]);
     end
   end
 `endif

@@ -48,7 +48,7 @@ refute() {
 }
 
 prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
-  "a link VC buffer never overflows or underflows; packets leave in order, unchanged"
+  "a link VC buffer never overflows or underflows; every whole head packet's header is at hand; packets leave in order, unchanged"
 prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
   "the same with 3 slots (the slot pointers wrap at a non-power of two) and 4 ports"
 prove reducer tc_reducer "-set NumPorts 2" 3 \
@@ -61,11 +61,14 @@ prove router tc_router "-set NumDims 1" 1 \
   "link and PE credit counters plus uncredited packets equal the buffer depth (within 0..depth)"
 
 refute vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
-  's/rd_slot_d = (rd_slot_q == /rd_slot_d = (1'"'"'b1 || rd_slot_q == /' \
+  's/rd_slot_d = rd_next;/rd_slot_d = {SW{1'"'"'b0}};/' \
   "the read pointer goes back to slot 0 after every packet"
 refute vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
-  's/mem_q\[{wr_slot_q, wr_idx_q}\] <= wr_flit_i;/mem_q[{wr_slot_q, wr_idx_q}] <= wr_flit_i ^ {127'"'"'d0, wr_idx_q == 3'"'"'d3};/' \
+  's/mem_q\[waddr\] <= wr_flit_i;/mem_q[waddr] <= wr_flit_i ^ {127'"'"'d0, wr_idx_q == 3'"'"'d3};/' \
   "flit 3 stored with one bit flipped"
+refute vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 3" 3 \
+  's/wire \[SW-1:0\] pf_slot = next_slot(rd_next);/wire [SW-1:0] pf_slot = rd_next;/' \
+  "the header read ahead is the next packet's, not the one after"
 refute reducer tc_reducer "-set NumPorts 2" 3 \
   's/wire       skip     = hdr ? ready_q\[h_slot\] || (h_busy \&\& (seen_q\[h_slot\] \& src_bit) != 9'"'"'d0) : skip_q;/wire skip = hdr ? ready_q[h_slot] : skip_q;/' \
   "a source that contributes twice is counted twice"
