@@ -104,7 +104,7 @@ module tc_vc_unit #(
   wire [AW-1:0] raddr = {rd_slot, rd_idx};
   wire          we    = wr_valid_i && !dropping;
 `ifndef FORMAL_TC_VC_UNIT
-  tc_sram #(.Words(1 << AW), .Width(FW)) u_mem (
+  tc_sram #(.Words(Slots * SF), .Width(FW)) u_mem (
     .clk_i   (clk_i),
     .we_i    (we),
     .waddr_i (waddr),
@@ -114,7 +114,7 @@ module tc_vc_unit #(
   );
 `else
   // tc_sram's body, inline so that the proof below can name its words
-  reg [FW-1:0] mem_q [0:(1<<AW)-1];
+  reg [FW-1:0] mem_q [0:Slots*SF-1];
   reg [FW-1:0] dout_q;
   always @(posedge clk_i) begin
     if (we)
