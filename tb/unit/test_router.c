@@ -108,6 +108,98 @@ static void test_lone_packet(void **state)
     assert_int_equal(g.r.o[NP].cred[0], 3);
 }
 
+/* A stream: packets of 3 data flits, one after the other into X- (VCDown, 4 slots, the
+ * sender keeping to its credits), each to X+ alone, whose credits come straight
+ * back. Store-and-forward and the synchronous read cost no gap: X+ sends a flit in
+ * every cycle from the first header to the last flit, each packet intact. */
+static void test_stream(void **state)
+{
+    (void)state;
+    enum { SLOTS = 4, PKTS = 12, LEN = 3 };
+    static struct {
+        tc_router r;
+        tc_flit buf[TC_NUNITS(NP) * SLOTS * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
+        tc_red_entry ent[TC_TREES * TC_RIDS];
+    } g;
+    memset(&g, 0, sizeof g);
+    tc_router_reset(&g.r, 5, NP, SLOTS, 4, 2, g.buf, g.red, g.ent);
+    g.r.row[1] = tc_row_make(0, TC_DIR_XM, 0, 1u << TC_DIR_XP);
+    int sent = 0, idx = 0, credits = SLOTS, out = 0, first = -1, last = -1;
+    unsigned back = 0;
+    for (int c = 0; c < 200; c++) {
+        tc_router_in in;
+        memset(&in, 0, sizeof in);
+        if (idx || (sent < PKTS && credits)) {
+            tc_flit f = bcast(LEN, 0, (uint32_t)(100 + sent));
+            TC_HSET(&f, TREE, 1);
+            if (idx) {
+                f.w[0] = (uint64_t)sent << 8 | (uint64_t)idx;
+                f.w[1] = ~f.w[0];
+            } else {
+                credits--;
+            }
+            in.link[P_XM] = (tc_wire){1, TC_VC_DOWN, f};
+            if (++idx > LEN) {
+                idx = 0;
+                sent++;
+            }
+        }
+        in.cred[P_XP] = (uint8_t)(back << TC_VC_DOWN);
+        tc_router_cycle(&g.r, &in, NULL);
+        credits += (g.r.cred_q[P_XM] >> TC_VC_DOWN) & 1;
+        const tc_wire *q = &g.r.o[P_XP].q;
+        back = q->valid && TC_HGET(&q->flit, TYPE) == TC_TYPE_BCAST && (out % (LEN + 1)) == 0;
+        if (q->valid) {
+            int p = out / (LEN + 1), i = out % (LEN + 1);
+            if (first < 0)
+                first = c;
+            last = c;
+            if (i == 0)
+                assert_int_equal(TC_HGET(&q->flit, TAG), 100 + p);
+            else
+                assert_true(q->flit.w[0] == ((uint64_t)p << 8 | (uint64_t)i) && q->flit.w[1] == ~q->flit.w[0]);
+            out++;
+        }
+    }
+    assert_int_equal(out, PKTS * (LEN + 1));
+    assert_int_equal(last - first + 1, PKTS * (LEN + 1)); /* no gap */
+}
+
+/* Multicast in passes: the outputs free and with credit take a copy together; one
+ * whose credit comes later takes its own pass, the packet read again from the SRAM,
+ * flit for flit the same. */
+static void test_replay(void **state)
+{
+    (void)state;
+    static rig g;
+    tc_flit h0 = bcast(0, 0, 1), h = bcast(2, 0, 2), d[2] = {{{11, 12}}, {{21, 22}}};
+    int u = UNIT(P_XM, TC_VC_DOWN);
+    setup_rig(&g);
+    cycle(&g, &h0, P_XM, 0); /* a first packet leaves Y+ and Y- one credit: too few to enter */
+    for (int c = 0; c < 3; c++)
+        cycle(&g, NULL, 0, 0);
+    cycle(&g, &h, P_XM, 0);
+    cycle(&g, &d[0], P_XM, 0);
+    cycle(&g, &d[1], P_XM, 0);
+    cycle(&g, NULL, 0, 0); /* route */
+    cycle(&g, NULL, 0, 0); /* one pass: X+ (continues, one credit) and the PE */
+    assert_int_equal(granted(&g, P_XP), u);
+    assert_int_equal(granted(&g, NP), u);
+    assert_int_equal(granted(&g, P_YP), -1);
+    for (int k = 0; k < 3; k++) {
+        assert_memory_equal(&g.r.o[P_XP].q.flit, k ? &d[k - 1] : &h, sizeof h);
+        assert_memory_equal(&g.r.o[NP].q.flit, k ? &d[k - 1] : &h, sizeof h);
+        cycle(&g, NULL, 0, k == 2 ? 1u << P_YP : 0);
+        assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 0); /* Y+ and Y- still to go */
+    }
+    cycle(&g, NULL, 0, 0); /* Y+ has its second credit: a pass of its own */
+    assert_int_equal(granted(&g, P_YP), u);
+    for (int k = 0; k < 3; k++) {
+        assert_memory_equal(&g.r.o[P_YP].q.flit, k ? &d[k - 1] : &h, sizeof h);
+        cycle(&g, NULL, 0, 0);
+    }
+}
+
 static void test_credits_and_bubble(void **state)
 {
     (void)state;
@@ -412,6 +504,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lone_packet),
+        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_replay),
         cmocka_unit_test(test_credits_and_bubble),
         cmocka_unit_test(test_route_errors),
         cmocka_unit_test(test_credit_violation),
