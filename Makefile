@@ -24,6 +24,7 @@ LINK_LAT   ?= 40
 INJ_LAT    ?= 150
 EJ_LAT     ?= 150
 SLOTS      ?= 2
+INJ_SLOTS  ?= 2
 PE_CREDITS ?= 16
 RED_FLITS  ?= 2
 
@@ -70,11 +71,11 @@ $(B):
 # Parameters of net $(1), for Verilator (-G) and again for the shims (-D).
 net_g = -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
   -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \
-  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GPeCredits=$(PE_CREDITS) -GRedFlits=$(RED_FLITS)
+  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GInjSlots=$(INJ_SLOTS) -GPeCredits=$(PE_CREDITS) -GRedFlits=$(RED_FLITS)
 net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
   -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
   -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
-  -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)
+  -DTC_INJ_SLOTS=$(INJ_SLOTS) -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)
 VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT -Irtl rtl/lint.vlt $(RTL_SRC) \
   --top-module tc_torus -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2"
 

@@ -125,7 +125,7 @@ void tc_params_default(tc_params *p)
     p->size[2] = p->size[3] = 1;
     p->link_lat = 40;
     p->inj_lat = p->ej_lat = 150;
-    p->slots = 2;
+    p->slots = p->inj_slots = 2;
     p->pe_credits = 16;
     p->red_flits = 2;
 }
@@ -140,8 +140,9 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
                  p->link_lat, p->inj_lat, p->ej_lat);
         return NULL;
     }
-    if (p->slots < 2 || p->slots > TC_MAX_SLOTS) { /* bubble flow control needs 2 */
-        snprintf(err, errlen, "slots %d is not in 2..%d", p->slots, TC_MAX_SLOTS);
+    if (p->slots < 2 || p->slots > TC_MAX_SLOTS || p->inj_slots < 2 || p->inj_slots > TC_MAX_SLOTS) {
+        /* bubble flow control needs 2 */
+        snprintf(err, errlen, "slots %d or inj_slots %d is not in 2..%d", p->slots, p->inj_slots, TC_MAX_SLOTS);
         return NULL;
     }
     if (p->pe_credits < 1 || p->pe_credits > 255) {
@@ -154,7 +155,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
-    size_t nbuf = tc_router_buf_flits((int)np, p->slots), nred = tc_router_red_flits(p->red_flits);
+    size_t nbuf = tc_router_buf_flits((int)np, p->slots, p->inj_slots), nred = tc_router_red_flits(p->red_flits);
     if (!n) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         return NULL;
@@ -192,7 +193,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
-        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->pe_credits, p->red_flits, n->buf + k * nbuf,
+        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->inj_slots, p->pe_credits, p->red_flits, n->buf + k * nbuf,
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
@@ -213,7 +214,7 @@ void tc_net_free(tc_net *n)
 {
     if (!n)
         return;
-    size_t nn = (size_t)n->topo.n, nbuf = tc_router_buf_flits(n->np, n->p.slots),
+    size_t nn = (size_t)n->topo.n, nbuf = tc_router_buf_flits(n->np, n->p.slots, n->p.inj_slots),
            nred = tc_router_red_flits(n->p.red_flits);
     big_free(n->r, nn * sizeof *n->r);
     big_free(n->buf, nn * nbuf * sizeof *n->buf);
@@ -542,7 +543,7 @@ const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len)
     for (int k = 0; k < n->topo.n; k++) {
         const tc_router *r = &n->r[k];
         for (int u = 0; u < nu; u++)
-            for (int s = 0; s < r->slots; s++)
+            for (int s = 0; s < r->u[u].nslots; s++)
                 if (r->u[u].full[s] && TC_HGET(&r->u[u].mem[s * TC_SLOT_FLITS], TAG) == tag && at < len)
                     at += (size_t)snprintf(buf + at, len - at, "%snode %d %s", at ? ", " : "", k,
                                            tc_unit_name(n->np, u, a, sizeof a));

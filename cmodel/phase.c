@@ -18,7 +18,7 @@ unsigned tc_phase_err(const tc_phase *ph, unsigned diam, int np, int u, const tc
     return TC_ERR_NONE;
 }
 
-void tc_phase_eval(const tc_phase *ph, int np, int slots, const tc_unit *units, const tc_unit_sig *s,
+void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_unit_sig *s,
                    unsigned res_fenced, unsigned red_fenced, tc_phase_ev *ev)
 {
     int bu = TC_U_BCAST(np), ur = TC_U_RESULT(np);
@@ -44,7 +44,7 @@ void tc_phase_eval(const tc_phase *ph, int np, int slots, const tc_unit *units, 
         clear &= fence_n[u] == 0;
     }
     clear &= !red_fenced;
-    for (int k = 0; k < slots; k++)
+    for (unsigned k = 0; k < units[ur].nslots; k++)
         ahead += units[ur].full[k];
     ahead -= (free >> ur) & 1;
     if (res_fenced && fence_n[ur] < ahead + 1)
@@ -53,7 +53,7 @@ void tc_phase_eval(const tc_phase *ph, int np, int slots, const tc_unit *units, 
     ev->done = ph->done_due && clear;
 }
 
-void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, int slots, const tc_unit *units,
+void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, const tc_unit *units,
                      const tc_unit_sig *s, unsigned diam, unsigned gen_phase, unsigned gen_done)
 {
     if (ev->enter) {
@@ -81,7 +81,7 @@ void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, int slots, con
         ph->cnt[p] = (uint8_t)(ph->cnt[p] - ev->adv + ((ev->arr >> p) & 1));
     /* a new fence counts the packets in each unit after this cycle */
     for (int u = 0; u <= TC_U_RESULT(np); u++)
-        ph->fence[u] = (uint8_t)(ev->snap ? tc_vc_unit_npkt(&units[u], slots) : ev->fence_n[u]);
+        ph->fence[u] = (uint8_t)(ev->snap ? tc_vc_unit_npkt(&units[u]) : ev->fence_n[u]);
 }
 
 void tc_phase_obs(const tc_phase *ph, const tc_phase_ev *ev, unsigned gen_phase, unsigned gen_done, uint32_t *obs,

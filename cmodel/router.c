@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-size_t tc_router_buf_flits(int nports, int slots) { return (size_t)TC_NUNITS(nports) * (size_t)slots * TC_SLOT_FLITS; }
+size_t tc_router_buf_flits(int nports, int slots, int inj_slots)
+{
+    return ((size_t)(TC_NUNITS(nports) - 1) * (size_t)slots + (size_t)inj_slots) * TC_SLOT_FLITS;
+}
 size_t tc_router_red_flits(int red_flits) { return (size_t)TC_TREES * TC_RIDS * (size_t)(1 + red_flits); }
 
-void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
+void tc_router_reset(tc_router *r, int id, int nports, int slots, int inj_slots, int pe_credits, int red_flits,
                      tc_flit *buf, tc_flit *red, tc_red_entry *ent)
 {
     memset(r, 0, sizeof *r);
@@ -18,8 +21,11 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits
     r->nports = (uint8_t)nports;
     r->slots = (uint8_t)slots;
     r->red_flits = (uint8_t)red_flits;
-    for (int u = 0; u < TC_NUNITS(nports); u++)
-        r->u[u].mem = buf + (size_t)u * slots * TC_SLOT_FLITS;
+    for (int u = 0; u < TC_NUNITS(nports); u++) { /* the PEGroup FIFO covers the PE's credit loop */
+        r->u[u].nslots = (uint8_t)(u == TC_U_BCAST(nports) ? inj_slots : slots);
+        r->u[u].mem = buf;
+        buf += (size_t)r->u[u].nslots * TC_SLOT_FLITS;
+    }
     r->red.data = red;
     r->red.ent = ent;
     for (int o = 0; o < nports; o++)
@@ -119,7 +125,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         busy_from |= tc_vc_unit_stream(un) << u;
         if (tc_vc_unit_free(un, (busy_from >> u) & 1))
             s.free |= 1u << u;
-        unsigned rt = tc_vc_unit_do_route(un, r->slots, (s.free >> u) & 1);
+        unsigned rt = tc_vc_unit_do_route(un, (s.free >> u) & 1);
         s.head[u] = &un->hdr[rt == 2];
         if (rt) {
             s.route |= 1u << u;
@@ -129,7 +135,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     }
 
     /* Phase counters, then the credit block's flit for the report buffer. */
-    tc_phase_eval(&r->ph, np, r->slots, r->u, &s, re.res_fenced, re.fenced, &pe);
+    tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
     tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 
     /* BW: which unit each input flit writes; then the errors of this cycle. */
@@ -173,7 +179,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     }
 
     for (int u = 0; u < nu; u++)
-        s.rd[u] = tc_vc_unit_read(&r->u[u], r->slots, s.grant[u] != 0, (s.free >> u) & 1);
+        s.rd[u] = tc_vc_unit_read(&r->u[u], s.grant[u] != 0, (s.free >> u) & 1);
 
     if (obs) {
         memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
@@ -223,10 +229,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     }
     for (int u = 0; u < nu; u++)
         if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
-            tc_vc_unit_commit(&r->u[u], u, r->slots, &s);
+            tc_vc_unit_commit(&r->u[u], u, &s);
     tc_reducer_commit(&r->red, &ri, &re, pe.snap);
     tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
-    tc_phase_commit(&r->ph, &pe, np, r->slots, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
+    tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((s.free >> TC_U_BCAST(np)) & 1);

@@ -57,9 +57,9 @@ typedef struct {
 /* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;
  * red for the Reducer's partial results, tc_router_red_flits() flits; ent,
  * TC_TREES * TC_RIDS entries. diam is set to 1; a network sets it to its diameter. */
-size_t tc_router_buf_flits(int nports, int slots);
+size_t tc_router_buf_flits(int nports, int slots, int inj_slots);
 size_t tc_router_red_flits(int red_flits);
-void tc_router_reset(tc_router *r, int id, int nports, int slots, int pe_credits, int red_flits,
+void tc_router_reset(tc_router *r, int id, int nports, int slots, int inj_slots, int pe_credits, int red_flits,
                      tc_flit *buf, tc_flit *red, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */

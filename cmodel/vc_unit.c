@@ -70,9 +70,9 @@ void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s)
         s->drop |= 1u << u;
 }
 
-static unsigned wrap(unsigned x, int slots) { return x >= (unsigned)slots ? x - (unsigned)slots : x; }
+static unsigned wrap(unsigned x, unsigned slots) { return x >= slots ? x - slots : x; }
 
-int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned free)
+int tc_vc_unit_read(const tc_unit *un, unsigned granted, unsigned free)
 {
     int base = un->rd_slot * TC_SLOT_FLITS;
     if (granted) /* the outputs load the header from hdr[0] now, flit 1 next cycle */
@@ -84,13 +84,14 @@ int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned fre
     /* read ahead the header of the packet after the new head's next, if it has begun
      * (one whose header is written this cycle is captured); the next one's is in
      * hdr[1] or lands there this cycle, as it has begun if this one has */
-    unsigned t = wrap(un->rd_slot + 2u, slots);
+    unsigned t = wrap(un->rd_slot + 2u, un->nslots);
     unsigned begun = t != un->rd_slot && (un->full[t] || (t == un->wr_slot && un->wr_idx && !un->drop));
     return begun ? (int)t * TC_SLOT_FLITS : -1;
 }
 
-void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
+void tc_vc_unit_commit(tc_unit *un, int u, const tc_unit_sig *s)
 {
+    unsigned slots = un->nslots;
     const tc_wire *w = s->wr[u];
     un->pend &= (uint16_t)~s->grant[u];
     un->rd_idx = (uint8_t)(s->grant[u] ? TC_HGET(&un->hdr[0], LEN) != 0 : tc_vc_unit_stream(un) ? un->rd_idx + 1u : 0u);
@@ -124,7 +125,7 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
         if (!dropping) {
             un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = w->flit;
             /* a header one of the registers waits for is captured as it is written */
-            unsigned j = wrap(un->wr_slot + (unsigned)slots - un->rd_slot, slots);
+            unsigned j = wrap(un->wr_slot + slots - un->rd_slot, slots);
             if (un->wr_idx == 0 && j < 2 && !((un->hv >> j) & 1) && !(j == 1 && un->pf)) {
                 un->hdr[j] = w->flit;
                 un->hv |= (uint8_t)(1u << j);
@@ -133,7 +134,7 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
         if (un->wr_idx == len) {
             if (!dropping) {
                 un->full[un->wr_slot] = 1;
-                un->wr_slot = (uint8_t)(un->wr_slot + 1 == slots ? 0 : un->wr_slot + 1);
+                un->wr_slot = (uint8_t)(un->wr_slot + 1u == slots ? 0u : un->wr_slot + 1u);
             }
             un->wr_idx = 0;
             un->drop = 0;
@@ -144,10 +145,10 @@ void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s)
     }
 }
 
-unsigned tc_vc_unit_npkt(const tc_unit *un, int slots)
+unsigned tc_vc_unit_npkt(const tc_unit *un)
 {
     unsigned n = un->wr_idx != 0 && !un->drop;
-    for (int k = 0; k < slots; k++)
+    for (unsigned k = 0; k < un->nslots; k++)
         n += un->full[k];
     return n;
 }

@@ -39,7 +39,8 @@ typedef struct {
  * while the head's last flit leaves and the outputs start it the cycle after. The read port streams one pass of the head packet at a time: every
  * output granted in the pass's first cycle takes the same flit each cycle. */
 typedef struct {
-    tc_flit *mem;               /* slots * TC_SLOT_FLITS flits: the SRAM */
+    tc_flit *mem;               /* nslots * TC_SLOT_FLITS flits: the SRAM */
+    uint8_t nslots;             /* its depth in packet slots */
     uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
     uint8_t wr_slot, wr_idx, wr_len, rd_slot;
     uint8_t routed;  /* route of the head packet decided, copies pending */
@@ -72,10 +73,10 @@ static inline const tc_flit *tc_vc_unit_head(const tc_unit *un) { return &un->hd
 static inline unsigned tc_vc_unit_free(const tc_unit *un, unsigned busy) { return un->routed && !un->pend && !busy; }
 /* RC this cycle: a whole head packet not yet routed, or, as the head is freed, the
  * next one if it is whole and its header is at hand. 2: the next one. */
-static inline unsigned tc_vc_unit_do_route(const tc_unit *un, int slots, unsigned free)
+static inline unsigned tc_vc_unit_do_route(const tc_unit *un, unsigned free)
 {
     if (free) {
-        unsigned next = un->rd_slot + 1u == (unsigned)slots ? 0u : un->rd_slot + 1u;
+        unsigned next = un->rd_slot + 1u == un->nslots ? 0u : un->rd_slot + 1u;
         return un->full[next] && (un->hv & 2) ? 2u : 0u;
     }
     return !un->routed && un->full[un->rd_slot] && (un->hv & 1);
@@ -94,11 +95,11 @@ static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx 
 /* The read port's address this cycle: the next flit of the pass (granted: some output
  * granted a copy this cycle, a new pass), or, as the head is freed, a header read
  * ahead. -1: the port is idle. */
-int tc_vc_unit_read(const tc_unit *un, int slots, unsigned granted, unsigned free);
+int tc_vc_unit_read(const tc_unit *un, unsigned granted, unsigned free);
 /* Next state: RC's decision registered, grants taken, FR, the read port, BW. */
-void tc_vc_unit_commit(tc_unit *un, int u, int slots, const tc_unit_sig *s);
+void tc_vc_unit_commit(tc_unit *un, int u, const tc_unit_sig *s);
 /* Packets held, whole or being received (npkt_o: tc_phase's fence). */
-unsigned tc_vc_unit_npkt(const tc_unit *un, int slots);
+unsigned tc_vc_unit_npkt(const tc_unit *un);
 /* Unit u's observation fields of this cycle, before the commit. */
 void tc_vc_unit_obs(const tc_unit *un, int u, const tc_unit_sig *s, uint32_t *obs);
 

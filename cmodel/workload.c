@@ -140,7 +140,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
         goto out;
     }
     for (size_t k = 0; k < nn; k++) /* a credit per PEGroup FIFO slot */
-        pe[k].credits = tc_net_params(n)->slots;
+        pe[k].credits = tc_net_params(n)->inj_slots;
     uint64_t start = tc_net_cycle(n);
     for (int i = 0; i < w->repeat && !rc; i++) {
         size_t nsend;

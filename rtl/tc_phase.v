@@ -14,6 +14,7 @@
 module tc_phase #(
   parameter integer NumPorts = 4,
   parameter integer Diameter = 1,           // K of a BAR_DIAM request (at least 1)
+  parameter integer CW = 4,                 // width of a unit's packet count
   localparam integer NU = 2 * NumPorts + 3,
   localparam integer NF = 2 * NumPorts + 2, // fenced units: links, Broadcaster, result buffer
   localparam integer FW = `TC_FLIT_W
@@ -23,7 +24,7 @@ module tc_phase #(
   input  wire [NU-1:0]     route_i,      // a unit routes its head packet this cycle
   input  wire [NU*FW-1:0]  head_i,       // each unit's head header
   input  wire [NU-1:0]     free_i,       // a unit frees its head packet's slot
-  input  wire [NF*4-1:0]   npkt_i,       // packets in each fenced unit after this cycle
+  input  wire [NF*CW-1:0]  npkt_i,       // packets in each fenced unit after this cycle
   input  wire [4:0]        red_src_i,    // the unit whose contribution the Reducer takes
   output wire              src_fenced_o, // ... is fenced
   input  wire              res_fenced_i, // a fenced result enters the result buffer ...
@@ -54,7 +55,7 @@ module tc_phase #(
   reg [15:0]   total_q;
   reg [31:0]   tag_q;
   reg [2*NumPorts-1:0] cnt_q; // 2 bits per link input
-  reg [NF*4-1:0] fence_q;
+  reg [NF*CW-1:0] fence_q;
 
   // ---- the PE's request, at the head of the Broadcaster ----
   wire          is_rq   = head_i[UB*FW + `TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] == TypeBarrier;
@@ -91,7 +92,7 @@ module tc_phase #(
   wire adv = active_q && !send_q && !done_q && all_cnt;
 
   // ---- fence: packets that must leave before the next phase packet or completion ----
-  reg [NF*4-1:0] fence_n;
+  reg [NF*CW-1:0] fence_n;
   reg            clear;
   integer u;
   // The fence is clear when every count is zero and the Reducer holds no fenced
@@ -102,15 +103,15 @@ module tc_phase #(
   always @* begin
     clear = 1'b1;
     for (u = 0; u < NF; u = u + 1) begin
-      fence_n[u*4 +: 4] = fence_q[u*4 +: 4] - {3'd0, free_i[u] && fence_q[u*4 +: 4] != 4'd0};
-      clear = clear && fence_n[u*4 +: 4] == 4'd0;
+      fence_n[u*CW +: CW] = fence_q[u*CW +: CW] - {{(CW-1){1'b0}}, free_i[u] && fence_q[u*CW +: CW] != {CW{1'b0}}};
+      clear = clear && fence_n[u*CW +: CW] == {CW{1'b0}};
     end
     clear = clear && !red_fenced_i;
     // a fenced result is fenced in the result buffer too, behind the packets there
-    if (res_fenced_i && fence_n[UR*4 +: 4] < npkt_i[UR*4 +: 4] + {3'd0, res_copy_i})
-      fence_n[UR*4 +: 4] = npkt_i[UR*4 +: 4] + {3'd0, res_copy_i};
+    if (res_fenced_i && fence_n[UR*CW +: CW] < npkt_i[UR*CW +: CW] + {{(CW-1){1'b0}}, res_copy_i})
+      fence_n[UR*CW +: CW] = npkt_i[UR*CW +: CW] + {{(CW-1){1'b0}}, res_copy_i};
   end
-  assign src_fenced_o = {27'd0, red_src_i} < NF && fence_q[red_src_i*4 +: 4] != 4'd0;
+  assign src_fenced_o = {27'd0, red_src_i} < NF && fence_q[red_src_i*CW +: CW] != {CW{1'b0}};
   assign snap_o = enter || adv;
   assign send_o = send_q && clear;
   assign done_o = done_q && clear;
@@ -129,7 +130,7 @@ module tc_phase #(
       total_q  <= 16'd0;
       tag_q    <= 32'd0;
       cnt_q    <= {2*NumPorts{1'b0}};
-      fence_q  <= {NF*4{1'b0}};
+      fence_q  <= {NF*CW{1'b0}};
     end else begin
       if (enter) begin
         active_q <= 1'b1;

@@ -13,7 +13,8 @@
 
 module tc_router #(
   parameter integer NumDims = 2,
-  parameter integer Slots = 2,      // packet slots per VC buffer and PEGroup FIFO
+  parameter integer Slots = 2,      // packet slots per VC buffer of a link input, result and report buffer
+  parameter integer InjSlots = 2,   // packet slots in the PEGroup FIFO
   parameter integer PeCredits = 16, // packets the PE's ejection buffer holds
   parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
   parameter integer Diameter = 1,   // of the torus: K of a barrier that names none
@@ -110,9 +111,11 @@ module tc_router #(
   wire [NU*FW-1:0] unit_wr_flit, unit_head;
   wire             rep_valid;
   wire [FW-1:0]    rep_flit;
-  wire [NU*4-1:0]  unit_npkt, ph_err;
+  localparam integer CW = $clog2((Slots > InjSlots ? Slots : InjSlots) + 2); // a unit's packet count
+  wire [NU*CW-1:0] unit_npkt;
+  wire [NU*4-1:0]  ph_err;
   wire             ph_send, ph_done, gen_phase, gen_done;
-  wire [3:0]       unused_npkt = unit_npkt[NU*4-1 -: 4]; // the report buffer is not fenced
+  wire [CW-1:0]    unused_npkt = unit_npkt[NU*CW-1 -: CW]; // the report buffer is not fenced
   // Neither the result buffer nor the report buffer can drop a packet: the Reducer
   // and the credit block write them only when they have room. Leaving their drop signals out of the error reports keeps the
   // Reducer's and the credit block's writes off the credit block's error inputs: a
@@ -124,13 +127,13 @@ module tc_router #(
   wire [15:0]      ph_total;
 
   // ---- phase counters of the multiphase barrier ----
-  tc_phase #(.NumPorts(NP), .Diameter(Diameter)) u_phase (
+  tc_phase #(.NumPorts(NP), .Diameter(Diameter), .CW(CW)) u_phase (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .route_i     (unit_route),
     .head_i      (unit_head),
     .free_i      (free),
-    .npkt_i      (unit_npkt[(NU-1)*4-1:0]),
+    .npkt_i      (unit_npkt[(NU-1)*CW-1:0]),
     .red_src_i   (red_src),
     .src_fenced_o(src_fenced),
     .res_fenced_i(red_res_fenced),
@@ -190,7 +193,7 @@ module tc_router #(
                             : (u == 2 * NP + 1) ? res_flit
                             : (u == 2 * NP)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
       assign unit_wr_flit[u*FW +: FW] = wr_flit;
-      tc_vc_unit #(.NumPorts(NP), .Slots(Slots), .RedFlits(RedFlits)) u_unit (
+      tc_vc_unit #(.NumPorts(NP), .Slots(u == 2 * NP ? InjSlots : Slots), .RedFlits(RedFlits), .CW(CW)) u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
         .node_id_i   (node_id_i),
@@ -215,7 +218,7 @@ module tc_router #(
         .err_o       (unit_err[u*4 +: 4]),
         .drop_o      (unit_drop[u]),
         .can_write_o (unit_can_write[u]),
-        .npkt_o      (unit_npkt[u*4 +: 4]),
+        .npkt_o      (unit_npkt[u*CW +: CW]),
         .obs_o       (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
       );
     end

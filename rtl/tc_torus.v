@@ -17,6 +17,7 @@ module tc_torus #(
   parameter integer InjLat = 150,
   parameter integer EjLat = 150,
   parameter integer Slots = 2,
+  parameter integer InjSlots = 2,
   parameter integer PeCredits = 16,
   parameter integer RedFlits = 2,
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
@@ -125,7 +126,7 @@ module tc_torus #(
         .out_o  (r_ej_cred)
       );
 
-      tc_router #(.NumDims(NumDims), .Slots(Slots), .PeCredits(PeCredits), .RedFlits(RedFlits),
+      tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
                   .Diameter(Diameter)) u_router (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),

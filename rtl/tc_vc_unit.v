@@ -18,7 +18,8 @@
 module tc_vc_unit #(
   parameter integer NumPorts = 4,
   parameter integer Slots = 2,
-  parameter integer RedFlits = 2
+  parameter integer RedFlits = 2,
+  parameter integer CW = 4           // width of the packet count npkt_o
 ) (
   input  wire                          clk_i,
   input  wire                          rst_ni,
@@ -44,7 +45,7 @@ module tc_vc_unit #(
   output wire [3:0]                    err_o,      // route error of this cycle's RC
   output wire                          drop_o,     // a header found no free slot
   output wire                          can_write_o,// a slot is free for the next packet
-  output wire [3:0]                    npkt_o,     // packets held after this cycle (tc_phase's fence)
+  output wire [CW-1:0]                 npkt_o,     // packets held after this cycle (tc_phase's fence)
   output wire [`TC_OBS_UNIT_W-1:0]     obs_o
 );
   localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is slot * 8 + index
@@ -207,12 +208,12 @@ module tc_vc_unit #(
   assign err_o = do_route ? r_err : 4'd0;
   assign drop_o = overflow;
   assign can_write_o = !full_q[wr_slot_q];
-  reg [3:0] npkt;
+  reg [CW-1:0] npkt;
   integer k;
   always @* begin
-    npkt = {3'd0, wr_idx_d != 3'd0 && !drop_d};
+    npkt = {{(CW-1){1'b0}}, wr_idx_d != 3'd0 && !drop_d};
     for (k = 0; k < Slots; k = k + 1)
-      npkt = npkt + {3'd0, full_d[k]};
+      npkt = npkt + {{(CW-1){1'b0}}, full_d[k]};
   end
   assign npkt_o = npkt;
   assign out_vc_o = out_vc_q;

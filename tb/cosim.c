@@ -612,7 +612,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         tc_evlog_init(&s->log, topo.n, np);
         sb_init(&s->sb, &topo, rows, &st);
         for (int k = 0; k < topo.n; k++) {
-            tc_pe_init(&s->pe[k], k, p.slots, p.pe_credits);
+            tc_pe_init(&s->pe[k], k, p.inj_slots, p.pe_credits);
             s->pe[k].stall = &st.stall[k];
             s->pe[k].nstall = 1;
             s->pe[k].rogue = k == st.rogue_node;

@@ -17,6 +17,7 @@ inline void tc_params_built(tc_params *p)
     p->inj_lat = TC_INJ_LAT;
     p->ej_lat = TC_EJ_LAT;
     p->slots = TC_SLOTS;
+    p->inj_slots = TC_INJ_SLOTS;
     p->pe_credits = TC_PE_CREDITS;
     p->red_flits = TC_RED_FLITS;
 }

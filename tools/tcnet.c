@@ -24,7 +24,8 @@ static const tc_key keys[] = {
     {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
     {"inj_lat", "150", "PE to router (PCIe), cycles", 1, 100000, NULL},
     {"ej_lat", "150", "router to PE (PCIe), cycles", 1, 100000, NULL},
-    {"slots", "2", "packet slots per VC buffer and in the PEGroup FIFO", 2, 64, NULL},
+    {"slots", "2", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, 64, NULL},
+    {"inj_slots", "2", "packet slots in the PEGroup FIFO", 2, 64, NULL},
     {"pe_credits", "16", "packets the PE's ejection buffer holds", 1, 255, NULL},
     {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
     p.inj_lat = (int)ival("inj_lat");
     p.ej_lat = (int)ival("ej_lat");
     p.slots = (int)ival("slots");
+    p.inj_slots = (int)ival("inj_slots");
     p.pe_credits = (int)ival("pe_credits");
     p.red_flits = (int)ival("red_flits");
     double t0 = now_s();

@@ -100,7 +100,7 @@ static void test_watchdog(void **state)
         for (int tree = 0; tree < TC_TREES; tree++)
             tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
     free(rows);
-    int credits = p.slots;
+    int credits = p.inj_slots;
     uint32_t tag = 0;
     for (int c = 0; c < 3000; c++) {
         for (int k = 0; k < 4; k++) {

@@ -26,8 +26,8 @@ typedef struct {
 static void setup_rig(rig *g)
 {
     memset(g, 0, sizeof *g);
-    assert_int_equal(sizeof g->buf / sizeof g->buf[0], tc_router_buf_flits(NP, 2));
-    tc_router_reset(&g->r, 5, NP, 2, 4, 2, g->buf, g->red, g->ent);
+    assert_int_equal(sizeof g->buf / sizeof g->buf[0], tc_router_buf_flits(NP, 2, 2));
+    tc_router_reset(&g->r, 5, NP, 2, 2, 4, 2, g->buf, g->red, g->ent);
     /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
     g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
 }
@@ -122,7 +122,7 @@ static void test_stream(void **state)
         tc_red_entry ent[TC_TREES * TC_RIDS];
     } g;
     memset(&g, 0, sizeof g);
-    tc_router_reset(&g.r, 5, NP, SLOTS, 4, 2, g.buf, g.red, g.ent);
+    tc_router_reset(&g.r, 5, NP, SLOTS, SLOTS, 4, 2, g.buf, g.red, g.ent);
     g.r.row[1] = tc_row_make(0, TC_DIR_XM, 0, 1u << TC_DIR_XP);
     int sent = 0, idx = 0, credits = SLOTS, out = 0, first = -1, last = -1;
     unsigned back = 0;
@@ -397,6 +397,10 @@ static void test_params(void **state)
     p.slots = 1;
     assert_null(tc_net_new(&p, err, sizeof err));
     assert_non_null(strstr(err, "slots 1"));
+    tc_params_default(&p);
+    p.inj_slots = 65;
+    assert_null(tc_net_new(&p, err, sizeof err));
+    assert_non_null(strstr(err, "inj_slots 65"));
     tc_params_default(&p);
     p.link_lat = 0;
     assert_null(tc_net_new(&p, err, sizeof err));
