@@ -323,25 +323,24 @@ module tc_router #(
       always @(posedge clk_i or negedge rst_ni)
         if (!rst_ni) begin
           busy_q    <= 1'b0;
-          owner_q   <= 5'd0;
-          cnt_q     <= 3'd0;
-          len_q     <= 3'd0;
           vc_q      <= 1'b0;
           valid_q   <= 1'b0;
-          flit_q    <= {FW{1'b0}};
           cred0_q   <= (o == NP) ? PeCredits[7:0] : Slots[7:0];
           cred1_q   <= (o >= NP) ? 8'd0 : Slots[7:0];
         end else begin
           busy_q    <= busy_d;
-          owner_q   <= owner_d;
-          cnt_q     <= cnt_d;
-          len_q     <= len_d;
           vc_q      <= vc_d;
           valid_q   <= valid_d;
-          flit_q    <= flit_d;
           cred0_q   <= cred0_d;
           cred1_q   <= cred1_d;
         end
+      // datapath, no reset: read only with busy_q or valid_q
+      always @(posedge clk_i) begin
+        owner_q <= owner_d;
+        cnt_q   <= cnt_d;
+        len_q   <= len_d;
+        flit_q  <= flit_d;
+      end
 
 `ifdef FORMAL_TC_ROUTER
       // Formal proof (sim/formal.sh): a link's or the PE's credit counter plus the
