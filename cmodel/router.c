@@ -126,8 +126,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         if (tc_vc_unit_free(un, (busy_from >> u) & 1))
             s.free |= 1u << u;
         unsigned rt = tc_vc_unit_do_route(un, (s.free >> u) & 1);
-        s.head[u] = &un->hdr[rt == 2];
-        if (rt) {
+        s.head[u] = &un->hdr[0];
+        if (rt) { /* the phase counters and the credit block read it after the units' commit */
+            s.rc_hdr[u] = un->hdr[rt == 2];
+            s.head[u] = &s.rc_hdr[u];
             s.route |= 1u << u;
             s.ahead |= (rt == 2) << u;
             s.err[u] = tc_router_route(r, u, s.head[u], &s.mask[u], &s.vc[u]);

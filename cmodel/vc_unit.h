@@ -60,7 +60,8 @@ typedef struct {
  * granted it a copy, the flit written into it (NULL: none). */
 typedef struct {
     unsigned route, free, ovf, drop, ahead; /* ahead: the route is of the next packet (the head is freed) */
-    const tc_flit *head[TC_MAX_UNITS];      /* the header RC reads */
+    const tc_flit *head[TC_MAX_UNITS];      /* the header RC reads (rc_hdr: a copy, as the commits change hdr) */
+    tc_flit rc_hdr[TC_MAX_UNITS];
     int rd[TC_MAX_UNITS];                   /* the read port's address this cycle, -1: none */
     const tc_wire *wr[TC_MAX_UNITS];
     unsigned mask[TC_MAX_UNITS], vc[TC_MAX_UNITS], err[TC_MAX_UNITS], grant[TC_MAX_UNITS];

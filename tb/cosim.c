@@ -598,7 +598,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         fprintf(stderr, "planner built an invalid table: %s\n", err);
         return 1;
     }
-    if (tc_scenario_build(o->scen, &topo, rows, o->seed, &st)) {
+    if (tc_scenario_build(o->scen, &topo, rows, o->seed, p.inj_slots, &st)) {
         fprintf(stderr, "unknown scenario '%s'\n", o->scen);
         return 1;
     }
@@ -838,7 +838,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: cosim [--scen NAME|all] [--seed N] [--table default|random] [--wave DIR] [--wavedrom DIR] [--events NODE] [--list]\n"
-            "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] [--fast] ... (C model only;\n"
+            "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] [--slots N] [--inj-slots N]\n"
+            "             [--pe-credits N] [--fast] ... (C model only;\n"
             "             --fast: no observation records, only the PE deliveries are checked;\n"
             "             --fast-check: that beside the full C model, PE ports equal every cycle;\n"
             "             --plant report-one|result-slot: a planted bug, see docs/deadlock.md)\n");
@@ -914,6 +915,11 @@ int main(int argc, char **argv)
             if (tc_parse_num(a, v, 1, 100000, &x))
                 return 2;
             *(a[2] == 'l' ? &o.p.link_lat : a[2] == 'i' ? &o.p.inj_lat : &o.p.ej_lat) = (int)x;
+        } else if ((!strcmp(a, "--slots") || !strcmp(a, "--inj-slots") || !strcmp(a, "--pe-credits")) && !o.use_rtl) {
+            uint64_t x;
+            if (tc_parse_num(a, v, a[2] == 'p' ? 1 : 2, a[2] == 'p' ? 255 : TC_MAX_SLOTS, &x))
+                return 2;
+            *(a[2] == 's' ? &o.p.slots : a[2] == 'i' ? &o.p.inj_slots : &o.p.pe_credits) = (int)x;
         } else if (!strcmp(a, "--plant") && !o.use_rtl) { /* a planted bug, for the watchdog's test */
             if (strcmp(v, "report-one") && strcmp(v, "result-slot")) {
                 fprintf(stderr, "--plant '%s': expected report-one or result-slot\n", v);

@@ -416,7 +416,7 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
 #undef R
 }
 
-int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, tc_stim *s)
+int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, int inj_slots, tc_stim *s)
 {
     uint64_t rng = seed * 1000003u + 7;
     uint32_t tag = 1;
@@ -482,10 +482,10 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         expect_drop(s, tag++, 0, TC_ERR_BAD_SRC);
         tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
     } else if (!strcmp(name, "credit_violation")) {
-        /* A PE sends 6 packets back to back into a 2-slot PEGroup FIFO; then a
+        /* A PE sends 4 packets more than its PEGroup FIFO holds, back to back; then a
          * well-behaved PE broadcasts on the same tree. */
         s->rogue_node = tree_root(t, 0);
-        for (int i = 0; i < 6; i++)
+        for (int i = 0; i < inj_slots + 4; i++)
             tc_make_bcast(add(s), s->rogue_node, 0, 3, tag++, 0);
         int other = member(t, rows, 0, &rng);
         tc_make_bcast(add(s), other, 0, 1, tag++, 100);
