@@ -262,7 +262,8 @@ static void check_drops(side *s)
 }
 
 /* The error reports the PEs received must be exactly the expected ones (a rogue PE's
- * credit violations aside), none lost. */
+ * credit violations aside), none lost but a rogue PE's (its violations may come faster
+ * than reports leave). */
 static void check_errors(side *s, int verbose)
 {
     const tc_stim *st = s->sb.stim;
@@ -275,7 +276,7 @@ static void check_errors(side *s, int verbose)
         int node = s->rep[i].node, x = experr_index(st, tag, node, code);
         int rogue = code == TC_ERR_CREDIT && node == st->rogue_node;
         tc_unit_name(s->dut->nports, (int)unit, un, sizeof un);
-        if (lost) {
+        if (lost && node != st->rogue_node) {
             snprintf(msg, sizeof msg, "node %d reports %u errors lost", node, lost);
             sb_error(&s->sb, s->dut->name, msg);
         }
@@ -598,7 +599,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         fprintf(stderr, "planner built an invalid table: %s\n", err);
         return 1;
     }
-    if (tc_scenario_build(o->scen, &topo, rows, o->seed, p.inj_slots, &st)) {
+    if (tc_scenario_build(o->scen, &topo, rows, o->seed, &p, &st)) {
         fprintf(stderr, "unknown scenario '%s'\n", o->scen);
         return 1;
     }
@@ -631,7 +632,9 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         free(tree_rows);
     }
 
-    uint64_t t, drain = 2 * (uint64_t)(p.link_lat + p.inj_lat + p.ej_lat) + 64;
+    uint64_t t, drain = 2 * (uint64_t)(p.link_lat + p.inj_lat + p.ej_lat) + 64, stalls_end = 0;
+    for (int k = 0; k < topo.n; k++) /* a quiet network is not done while a PE is still to resume */
+        stalls_end = st.stall[k].to > stalls_end ? st.stall[k].to : stalls_end;
     tc_pe_sink sinks[MAX_DUTS];
     for (int d = 0; d < nd; d++)
         sinks[d] = (tc_pe_sink){&sd[d], sink_inject, sink_eject, sink_deliver, sink_error};
@@ -692,7 +695,7 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
          * as many error reports in as are expected, or no PE saw anything for long) */
         if (idle && (o->fast == 1 ? (!sd[0].sb.pending && sd[0].nrep >= st.nexperr) ||
                                         t > sd[0].last_event + 50 * drain
-                                  : t > sd[nd - 1].last_event + drain))
+                                  : t > sd[nd - 1].last_event + drain && t > stalls_end + drain))
             break;
         /* the watchdog: work left (a PE's packets to send, or deliveries due; a rogue
          * PE's dropped packets stay due until the run's end reconciles them), and no

@@ -416,7 +416,8 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
 #undef R
 }
 
-int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, int inj_slots, tc_stim *s)
+int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, const tc_params *p,
+                      tc_stim *s)
 {
     uint64_t rng = seed * 1000003u + 7;
     uint32_t tag = 1;
@@ -482,13 +483,18 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         expect_drop(s, tag++, 0, TC_ERR_BAD_SRC);
         tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
     } else if (!strcmp(name, "credit_violation")) {
-        /* A PE sends 4 packets more than its PEGroup FIFO holds, back to back; then a
-         * well-behaved PE broadcasts on the same tree. */
-        s->rogue_node = tree_root(t, 0);
-        for (int i = 0; i < inj_slots + 4; i++)
-            tc_make_bcast(add(s), s->rogue_node, 0, 3, tag++, 0);
+        /* A PE sends, back to back on tree 15 (its root and the farthest node), more
+         * packets than the path to the other PE holds while that PE takes none: its
+         * ejection buffer, a VC buffer in every router on the way, its own PEGroup
+         * FIFO. Then a well-behaved PE broadcasts on tree 0. */
+        s->rogue_node = tree_root(t, 15);
+        int far = tc_farthest(t, s->rogue_node);
+        int n = p->inj_slots + p->pe_credits + p->slots * (tc_diameter(t) + 1) + 4;
+        for (int i = 0; i < n; i++)
+            tc_make_bcast(add(s), s->rogue_node, 15, 3, tag++, 0);
+        s->stall[far] = (tc_stall){0, (uint64_t)(8 * n + 2000)};
         int other = member(t, rows, 0, &rng);
-        tc_make_bcast(add(s), other, 0, 1, tag++, 100);
+        tc_make_bcast(add(s), other, 0, 1, tag++, (uint64_t)(8 * n + 100));
     } else if (!strcmp(name, "allreduce")) {
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 0, TC_OP_SUM, TC_LANE_32, 2, 0, 0, seed);
     } else if (!strcmp(name, "reduce_dst")) {

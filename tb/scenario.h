@@ -45,9 +45,10 @@ typedef struct {
 void tc_default_table(const tc_topo *t, tc_row *rows);
 
 extern const char *const tc_scenario_names[];
-/* 0, or -1 if there is no such scenario. inj_slots: the PEGroup FIFO's depth, which
- * a PE that ignores its credits must overrun. */
-int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, int inj_slots, tc_stim *s);
+/* 0, or -1 if there is no such scenario. p: the buffers' depths, which a PE that
+ * ignores its credits must overrun. */
+int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, const tc_params *p,
+                      tc_stim *s);
 void tc_stim_free(tc_stim *s);
 
 /* Header of a broadcast; data flits are filled from the tag. */
