@@ -95,7 +95,8 @@ void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);
 static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx && un->rd_idx < TC_HGET(&un->hdr[0], LEN); }
 /* The read port's address this cycle: the next flit of the pass (granted: some output
  * granted a copy this cycle, a new pass), or, as the head is freed, a header read
- * ahead. -1: the port is idle. */
+ * ahead. -1: no read that matters (the RTL reads flit 1 of the head whenever a pass
+ * may start, without waiting for the grants; only a pass uses it). */
 int tc_vc_unit_read(const tc_unit *un, unsigned granted, unsigned free);
 /* Next state: RC's decision registered, grants taken, FR, the read port, BW. */
 void tc_vc_unit_commit(tc_unit *un, int u, const tc_unit_sig *s);

@@ -91,12 +91,14 @@ module tc_vc_unit #(
   wire          pf_begun = pf_slot != rd_slot_q &&
                            (full_q[pf_slot] || (pf_slot == wr_slot_q && wr_idx_q != 3'd0 && !drop_q));
   wire          rd_ahead = free_o && pf_begun;
+  // The address does not wait for the grants: out of a pass it is flit 1 of the head,
+  // for a pass that may start now, except as the head is freed, when none can.
   reg  [SW-1:0] rd_slot;
   reg  [2:0]    rd_idx;
   always @* begin
     rd_slot = rd_slot_q;
-    rd_idx  = granted ? 3'd1 : rd_idx_q + 3'd1;
-    if (!granted && !stream) begin
+    rd_idx  = stream ? rd_idx_q + 3'd1 : 3'd1;
+    if (!stream && free_o) begin
       rd_slot = pf_slot;
       rd_idx  = 3'd0;
     end
@@ -335,6 +337,10 @@ module tc_vc_unit #(
   always @(posedge clk_i)
     if (overflow && !is_bcast_i)
       $error("tc_vc_unit: link input %0d overran its VC buffer", port_i);
+  // The outputs keep to one pass at a time: the read port streams a single one.
+  always @(posedge clk_i)
+    if (stream && granted)
+      $error("tc_vc_unit: a copy granted while a pass streams");
 `endif
 `ifdef FORMAL_TC_VC_UNIT // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh) of a link VC buffer: fed by a sender
@@ -347,7 +353,8 @@ module tc_vc_unit #(
   always @* begin
     assume(rst_ni == !f_init);
     assume(!is_bcast_i && !is_result_i && !is_report_i);
-    assume((grant_i & ~req_o) == {NO{1'b0}}); // outputs grant only what is requested
+    assume((grant_i & ~req_o) == {NO{1'b0}}); // outputs grant only what is requested,
+    assume(!stream_o || grant_i == {NO{1'b0}}); // and not while a pass has flits to read
   end
   (* anyconst *) reg [2:0]  f_port;
   (* anyconst *) reg        f_down;
