@@ -47,7 +47,8 @@ full_rss=$(awk '/^TIME/ { printf "%.0f", $3 / 1024 }' build/large-8x8x8-full.log
   echo "every delivery is checked against the scoreboard (each expected copy arrives once,"
   echo "bit for bit), every error report against the expected ones, and the progress"
   echo "watchdog stops a run in which no PE sends or receives for 20000 cycles. One run"
-  echo "each on one core of this 2-vCPU machine (sim/large.sh, raw output in build/large.log):"
+  echo "each on one core of this 2-vCPU machine, other jobs beside it: read the times as rough"
+  echo "(sim/large.sh, raw output in build/large.log):"
   echo "cycles simulated, wall time in seconds and peak memory in MB."
   echo
   printf "| scenario |"
