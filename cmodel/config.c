@@ -189,12 +189,13 @@ int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen)
     return set(c, "command line", -1, buf, eq + 1, err, errlen);
 }
 
-/* A numeric option: a decimal (or 0x hex) number in min..max, nothing else. */
+/* A numeric option: a decimal number in min..max, nothing else (decimal only, as the
+ * configuration's numbers: "010" is ten, not eight). */
 int tc_parse_num(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out)
 {
     char *end;
     errno = 0;
-    unsigned long long x = *v >= '0' && *v <= '9' ? strtoull(v, &end, 0) : 0;
+    unsigned long long x = *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
     if (!(*v >= '0' && *v <= '9') || *end || errno || x < min || x > max) {
         fprintf(stderr, "%s '%s': not an integer in %" PRIu64 "..%" PRIu64 "\n", opt, v, min, max);
         return -1;

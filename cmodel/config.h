@@ -15,8 +15,8 @@
  * 1: a line; 0: end of file; -1: err says why: a line longer than size - 1
  * characters, a NUL byte (not a text file), or a read error (a directory). */
 int tc_read_line(FILE *f, char *buf, size_t size, char *err, size_t errlen);
-/* A numeric command-line option: a decimal (or 0x hex) number in min..max, nothing
- * else; 0, or -1 with a message naming opt on stderr. */
+/* A numeric command-line option: a decimal number in min..max, nothing else; 0, or
+ * -1 with a message naming opt on stderr. */
 int tc_parse_num(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out);
 
 typedef struct {

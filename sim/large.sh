@@ -6,31 +6,21 @@
 # Usage: sim/large.sh [TORI...]   (default: 16x16 15x17 8x8x8 4x4x4x4 16x16x16x8)
 set -eu
 cd "$(dirname "$0")/.."
+source sim/lib.sh
 out=docs/large.md
 log=build/large.log
 tori=${*:-"16x16 15x17 8x8x8 4x4x4x4 16x16x16x8"}
 make -s build/tcsim
 : >"$log"
-nodes() { local n=1 s; for s in ${1//x/ }; do n=$((n * s)); done; echo $n; }
 scens=$(build/tcsim --list)
 
-# run TOPO SCEN FLAGS...: appends "topo scen cycles wall_s rss_mb" to $rows
+# one row a run: "topo scen cycles wall_s rss_kb"
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
-run() {
-  local topo=$1 scen=$2 res
-  shift 2
-  res=$( { /usr/bin/time -f "TIME %e %M" build/tcsim --topo "$topo" --scen "$scen" "$@"; } 2>&1 ) || true
-  echo "tcsim --topo $topo --scen $scen $*: $res" >>"$log"
-  echo "$res" | grep -q '^PASS' || { echo "large: tcsim --topo $topo --scen $scen $* did not pass" >&2; echo "$res" | tail -20 >&2; exit 1; }
-  echo "$res" | awk -v t="$topo" -v s="$scen" '
-    /^PASS/ { for (i = 1; i < NF; i++) if ($i == "cycles") c = $(i + 1) }
-    /^TIME/ { w = $2; m = $3 / 1024 }
-    END { printf "%s %s %d %.2f %.0f\n", t, s, c, w, m }' >>"$rows"
-}
 for topo in $tori; do
   for scen in $scens; do
-    run "$topo" "$scen" --fast
+    r=$(timed_sim "$log" build/tcsim --topo "$topo" --scen "$scen" --fast) || exit 1
+    echo "$topo $scen $r" >>"$rows"
   done
 done
 start=$(date +%s)
@@ -47,7 +37,8 @@ full_rss=$(awk '/^TIME/ { printf "%.0f", $3 / 1024 }' build/large-8x8x8-full.log
   echo "every delivery is checked against the scoreboard (each expected copy arrives once,"
   echo "bit for bit), every error report against the expected ones, and the progress"
   echo "watchdog stops a run in which no PE sends or receives for 20000 cycles. One run"
-  echo "each on one core of this 2-vCPU machine (sim/large.sh, raw output in build/large.log):"
+  echo "each on one core of this 2-vCPU machine, other jobs beside it: read the times as rough"
+  echo "(sim/large.sh, raw output in build/large.log):"
   echo "cycles simulated, wall time in seconds and peak memory in MB."
   echo
   printf "| scenario |"
@@ -59,13 +50,13 @@ full_rss=$(awk '/^TIME/ { printf "%.0f", $3 / 1024 }' build/large-8x8x8-full.log
   for s in $scens; do
     printf "| %s |" "$s"
     for t in $tori; do
-      awk -v t="$t" -v s="$s" '$1 == t && $2 == s { printf " %d cycles, %.1f s, %d MB |", $3, $4, $5 }' "$rows"
+      awk -v t="$t" -v s="$s" '$1 == t && $2 == s { printf " %d cycles, %.1f s, %.0f MB |", $3, $4, $5 / 1024 }' "$rows"
     done
     echo
   done
   printf "| **all** |"
   for t in $tori; do
-    awk -v t="$t" '$1 == t { n++; w += $4; if ($5 > m) m = $5 } END { printf " %d passed, %.0f s, %d MB |", n, w, m }' "$rows"
+    awk -v t="$t" '$1 == t { n++; w += $4; if ($5 > m) m = $5 } END { printf " %d passed, %.0f s, %.0f MB |", n, w, m / 1024 }' "$rows"
   done
   echo
   echo

@@ -26,3 +26,20 @@ count_lines() {
   PASSED=$((PASSED + p))
   FAILED=$((FAILED + f))
 }
+
+# nodes AxBxC: the node count of a torus.
+nodes() { local n=1 s; for s in ${1//x/ }; do n=$((n * s)); done; echo $n; }
+
+# timed_sim LOG CMD...: runs a tcsim or cosim command under /usr/bin/time, its output
+# appended to LOG; prints "cycles wall_s rss_kb" of its PASS line, or fails (the
+# output on stderr) when it did not pass. Use as x=$(timed_sim ...) || exit 1.
+timed_sim() {
+  local log=$1 res
+  shift
+  res=$( { /usr/bin/time -f "TIME %e %M" "$@"; } 2>&1 ) || true
+  echo "$*: $res" >>"$log"
+  echo "$res" | grep -q '^PASS' || { echo "$*: did not pass" >&2; echo "$res" | tail -20 >&2; return 1; }
+  echo "$res" | awk '/^PASS/ { for (i = 1; i < NF; i++) if ($i == "cycles") c = $(i + 1) }
+                     /^TIME/ { w = $2; m = $3 }
+                     END { print c, w, m }'
+}

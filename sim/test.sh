@@ -151,7 +151,7 @@ for bad in 4x4x4x4x4:"more than 4 dimensions" 4xx4:"a size is missing" 0:"size 0
   check "tcnet topo='${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet "topo=${bad%%:*}" progress=off
 done
 for bad in "--seed -1" "--seed abc" "--seed 18446744073709551616" "--link-lat 0" "--inj-lat -5" "--ej-lat 1e3" \
-           "--link-lat 4294967336" "--events 70000"; do
+           "--link-lat 4294967336" "--events 70000" "--seed 0x10"; do
   check "tcsim $bad refused" refuses "${bad%% *} '${bad#* }': not an integer" build/tcsim $bad --scen bcast_leaf
 done
 check "tcsim --events beyond the torus refused" refuses "--events 5: not a node of the 2-node torus" \

@@ -34,27 +34,19 @@ int main(int argc, char **argv)
             return 2;
         }
         i++;
-        if (!strcmp(a, "--topo"))
+        if (!strcmp(a, "--seed") || !strcmp(a, "--slots") || !strcmp(a, "--report")) {
+            int sl = !strcmp(a, "--slots"), sd = !strcmp(a, "--seed"); /* ranges: 1..TC_MAX_SLOTS, 0..2^40, 0..10^6 */
+            if (tc_parse_num(a, v, sl ? 1 : 0, sl ? TC_MAX_SLOTS : sd ? 1ull << 40 : 1000000, sl ? &slots : sd ? &seed : &report))
+                return 2;
+        } else if (!strcmp(a, "--topo")) {
             topo = v;
-        else if (!strcmp(a, "--table"))
+        } else if (!strcmp(a, "--table")) {
             table = v;
-        else if (!strcmp(a, "--seed")) {
-            if (tc_parse_num(a, v, 0, 1ull << 40, &seed))
-                return 2;
-        }
-        else if (!strcmp(a, "--slots")) {
-            if (tc_parse_num(a, v, 1, TC_MAX_SLOTS, &slots))
-                return 2;
-        }
-        else if (!strcmp(a, "--report")) {
-            if (tc_parse_num(a, v, 0, 1000000, &report))
-                return 2;
-        }
-        else if (!strcmp(a, "--plant") && !strcmp(v, "report-one"))
+        } else if (!strcmp(a, "--plant") && !strcmp(v, "report-one")) {
             plant |= TC_PLANT_REPORT_ONE;
-        else if (!strcmp(a, "--plant") && !strcmp(v, "result-slot"))
+        } else if (!strcmp(a, "--plant") && !strcmp(v, "result-slot")) {
             plant |= TC_PLANT_RESULT_SLOT;
-        else {
+        } else {
             fprintf(stderr, "tccheck: unknown option or value: %s %s\n", a, v);
             return 2;
         }
