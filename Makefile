@@ -23,9 +23,9 @@ net_size    = $(or $(word $(2),$(subst x, ,$(1))),1)
 LINK_LAT   ?= 40
 INJ_LAT    ?= 150
 EJ_LAT     ?= 150
-SLOTS      ?= 2
-INJ_SLOTS  ?= 2
-PE_CREDITS ?= 16
+SLOTS      ?= 16
+INJ_SLOTS  ?= 40
+PE_CREDITS ?= 48
 RED_FLITS  ?= 2
 
 include sim/deps.mk

@@ -125,8 +125,9 @@ void tc_params_default(tc_params *p)
     p->size[2] = p->size[3] = 1;
     p->link_lat = 40;
     p->inj_lat = p->ej_lat = 150;
-    p->slots = p->inj_slots = 2;
-    p->pe_credits = 16;
+    p->slots = 16;
+    p->inj_slots = 40;
+    p->pe_credits = 48;
     p->red_flits = 2;
 }
 

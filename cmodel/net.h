@@ -16,9 +16,9 @@ typedef struct {
     int link_lat;   /* cycles, router output to neighbour input (default 40 = 80 ns) */
     int inj_lat;    /* cycles, PE to router (default 150 = 300 ns, PCIe) */
     int ej_lat;     /* cycles, router to PE (default 150) */
-    int slots;      /* packet slots per VC buffer of a link input, and in the result and report buffers (default 2) */
-    int inj_slots;  /* packet slots in the PEGroup FIFO (default 2) */
-    int pe_credits; /* packets the PE's ejection buffer holds (default 16) */
+    int slots;      /* packet slots per VC buffer of a link input, and in the result and report buffers (default 16) */
+    int inj_slots;  /* packet slots in the PEGroup FIFO (default 40) */
+    int pe_credits; /* packets the PE's ejection buffer holds (default 48) */
     int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) (default 2) */
     int plant;      /* planted bugs, TC_PLANT_* (0: none; for the tests of the checkers) */
 } tc_params;

@@ -13,9 +13,9 @@
 
 module tc_router #(
   parameter integer NumDims = 2,
-  parameter integer Slots = 2,      // packet slots per VC buffer of a link input, result and report buffer
-  parameter integer InjSlots = 2,   // packet slots in the PEGroup FIFO
-  parameter integer PeCredits = 16, // packets the PE's ejection buffer holds
+  parameter integer Slots = 16,      // packet slots per VC buffer of a link input, result and report buffer
+  parameter integer InjSlots = 40,   // packet slots in the PEGroup FIFO
+  parameter integer PeCredits = 48, // packets the PE's ejection buffer holds
   parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
   parameter integer Diameter = 1,   // of the torus: K of a barrier that names none
   localparam integer NP = 2 * NumDims,

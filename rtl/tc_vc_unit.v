@@ -17,7 +17,7 @@
 
 module tc_vc_unit #(
   parameter integer NumPorts = 4,
-  parameter integer Slots = 2,
+  parameter integer Slots = 16,
   parameter integer RedFlits = 2,
   parameter integer CW = 4           // width of the packet count npkt_o
 ) (

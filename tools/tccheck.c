@@ -23,7 +23,7 @@
 int main(int argc, char **argv)
 {
     const char *topo = "4x4", *table = "planner";
-    uint64_t seed = 1, slots = 2, report = 3;
+    uint64_t seed = 1, slots = 16, report = 3;
     int plant = 0;
     char err[256];
     for (int i = 1; i < argc; i++) {
