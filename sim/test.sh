@@ -59,6 +59,11 @@ for net in $NETS; do
     sim=$(build/tcnet topo=$net workload=${pair%%:*} progress=off | awk '/latency per operation/ { print $6 }')
     check "tcnet $net ${pair%%:*}: $sim cycles, as the RTL (${pair#*:}: $rtl)" test -n "$rtl" -a "$sim" = "$rtl"
   done
+  # A 64 KiB stream: the RTL's span and busiest link are tcnet's latency and link_util.
+  rtl=$(awk '$1 == "stream:" { print $2, $NF }' "$LOGDIR/cosim_${net}_1.log")
+  sim=$(build/tcnet topo=$net workload=bcast bytes=65536 len=7 progress=off |
+        awk '/latency per operation/ { l = $6 } /link_util/ { u = $NF; sub(/\)/, "", u) } END { print l, u }')
+  check "tcnet $net 64 KiB bcast: cycles and link_util $sim, as the RTL's stream ($rtl)" test -n "$rtl" -a "$sim" = "$rtl"
 done
 
 echo "== SystemC: Verilated RTL and the C model module against the C model"

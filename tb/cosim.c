@@ -786,6 +786,24 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         printf("%s  %-8s %-16s packets %3d  copies %5" PRIu64 "  cycles %7" PRIu64
                "  max latency %6" PRIu64 "  (%s)\n",
                fail ? "FAIL" : "PASS", o->net_name, o->scen, st.npkt, copies, t, maxlat, what);
+        tc_net *refnet = tc_dut_cmodel_net(ref->dut);
+        if (!strcmp(o->scen, "stream") && refnet) {
+            /* the stream's span, first injection to last delivery, and its busiest
+             * link (the C model counts; the RTL's grants were equal to it): tcnet's
+             * bcast latency and link_util */
+            uint64_t first = UINT64_MAX, last = 0, busiest = 0;
+            for (int i = 0; i < st.nexp; i++) {
+                first = ref->sb.first_inj[i] < first ? ref->sb.first_inj[i] : first;
+                last = ref->sb.last_del[i] > last ? ref->sb.last_del[i] : last;
+            }
+            for (int k = 0; k < topo.n; k++)
+                for (int d = 0; d < 2 * topo.ndims; d++)
+                    if (tc_net_link_flits(refnet, k, d) > busiest)
+                        busiest = tc_net_link_flits(refnet, k, d);
+            if (first < last)
+                printf("      stream: %" PRIu64 " cycles from the first injection to the last delivery, busiest link %" PRIu64
+                       " flits, link_util %.3f\n", last - first, busiest, (double)busiest / (double)(last - first + 1));
+        }
         if (o->wavedrom && !fail)
             write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &ref->log);
         for (size_t i = 0; o->events_node >= 0 && i < ref->log.n; i++)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "transit",   "all_trees",
+const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "stream",    "transit",   "all_trees",
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
                                          "reduce_dst", "reduce_ops", "bad_reduce", "credits", "many_reduces",
                                          "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
@@ -431,6 +431,11 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
     } else if (!strcmp(name, "bcast_leaf")) {
         s->exact = 1;
         tc_make_bcast(add(s), tc_farthest(t, tree_root(t, 0)), 0, 2, tag, 0);
+    } else if (!strcmp(name, "stream")) {
+        /* 64 KiB from tree 0's root in the longest packets, back to back: the links
+         * at their rate (docs/bandwidth.md; tcnet's bcast bytes=65536 len=7) */
+        for (int i = 0; i < (TC_STREAM_BYTES + 7 * 16 - 1) / (7 * 16); i++)
+            tc_make_bcast(add(s), tree_root(t, 0), 0, 7, tag++, 0);
     } else if (!strcmp(name, "transit")) {
         int root = tree_root(t, 15);
         tc_make_bcast(add(s), root, 15, 3, tag++, 0);

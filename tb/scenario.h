@@ -45,6 +45,8 @@ typedef struct {
 void tc_default_table(const tc_topo *t, tc_row *rows);
 
 extern const char *const tc_scenario_names[];
+/* scenario stream: the bytes tree 0's root broadcasts, in 586 packets of 7 data flits */
+#define TC_STREAM_BYTES 65536
 /* 0, or -1 if there is no such scenario. p: the buffers' depths, which a PE that
  * ignores its credits must overrun. */
 int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, const tc_params *p,
