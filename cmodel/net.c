@@ -198,6 +198,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
+        n->r[k].mcast = (uint8_t)p->mcast;
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }

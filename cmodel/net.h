@@ -21,6 +21,7 @@ typedef struct {
     int pe_credits; /* packets the PE's ejection buffer holds (default 48) */
     int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) (default 2) */
     int plant;      /* planted bugs, TC_PLANT_* (0: none; for the tests of the checkers) */
+    int mcast;      /* TC_MCAST_*: the multicast alternatives the C model can measure (0: the design) */
 } tc_params;
 
 /* What a PE drives into its node, and what it sees, in one cycle. */

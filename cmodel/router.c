@@ -92,6 +92,16 @@ static unsigned credits_needed(const tc_router *r, int u, int o)
     return tc_router_credits(r, u, o, o >= r->nports ? 0 : r->u[u].out_vc);
 }
 
+/* Output o may take unit u's copy: the Reducer's input when it is not blocked (and,
+ * with the planted bug, a result slot is free); any other with its credits. */
+static unsigned can_grant(const tc_router *r, const tc_reducer_ev *re, int u, int o)
+{
+    const tc_unit *resu = &r->u[TC_U_RESULT(r->nports)];
+    if (o == TC_O_RED(r->nports))
+        return !re->block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot]);
+    return r->o[o].cred[o >= r->nports ? 0 : r->u[u].out_vc] >= credits_needed(r, u, o);
+}
+
 /* tc_rr_arb.v: the first requester at or after the pointer. */
 static unsigned rr_pick(unsigned elig, unsigned ptr)
 {
@@ -156,27 +166,44 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     tc_credit_block_errors(&r->cb, np, &red_err, &s, &ce);
 
     /* Switch allocation: one round-robin arbiter per output, over units with credit. */
-    unsigned req[TC_MAX_OUTS] = {0}; /* units asking for each output */
-    for (int u = 0; u < nu; u++)
-        if (r->u[u].routed)
-            for (unsigned m = r->u[u].pend; m; m &= m - 1)
-                req[__builtin_ctz(m)] |= 1u << u;
-    for (int o = 0; o < no; o++) {
-        tc_outp *op = &r->o[o];
-        unsigned elig = 0;
+    for (int o = 0; o < no; o++)
         grant_u[o] = ~0u;
-        if (op->busy)
-            continue;
-        for (unsigned m = req[o] & ~busy_from; m; m &= m - 1) { /* the read port streams one pass at a time */
-            int u = __builtin_ctz(m);
-            const tc_unit *un = &r->u[u];
-            if (o == ored ? !re.block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot])
-                          : op->cred[o >= np ? 0 : un->out_vc] >= credits_needed(r, u, o))
-                elig |= 1u << u;
+    if (r->mcast == TC_MCAST_FORK) { /* the alternative: all copies at once, or none */
+        unsigned taken = 0, next = r->fork_ptr;
+        for (int i = 0; i < nu; i++) {
+            int u = (r->fork_ptr + i) % nu;
+            unsigned pend = r->u[u].routed ? r->u[u].pend : 0, ok = pend && !((busy_from >> u) & 1) && !(pend & taken);
+            for (unsigned m = pend; m && ok; m &= m - 1)
+                ok = !r->o[__builtin_ctz(m)].busy && can_grant(r, &re, u, __builtin_ctz(m));
+            if (!ok)
+                continue;
+            taken |= pend;
+            s.grant[u] = pend;
+            for (unsigned m = pend; m; m &= m - 1)
+                grant_u[__builtin_ctz(m)] = (unsigned)u;
+            next = (unsigned)(u + 1) % (unsigned)nu;
         }
-        if (elig) {
-            grant_u[o] = rr_pick(elig, op->ptr);
-            s.grant[grant_u[o]] |= 1u << o;
+        r->fork_ptr = (uint8_t)next; /* state, but read by nothing else in this cycle */
+    } else {
+        unsigned req[TC_MAX_OUTS] = {0}; /* units asking for each output */
+        for (int u = 0; u < nu; u++)
+            if (r->u[u].routed)
+                for (unsigned m = r->mcast == TC_MCAST_SERIAL ? r->u[u].pend & -r->u[u].pend : r->u[u].pend; m;
+                     m &= m - 1)
+                    req[__builtin_ctz(m)] |= 1u << u;
+        for (int o = 0; o < no; o++) {
+            unsigned elig = 0;
+            if (r->o[o].busy)
+                continue;
+            for (unsigned m = req[o] & ~busy_from; m; m &= m - 1) { /* the read port streams one pass at a time */
+                int u = __builtin_ctz(m);
+                if (can_grant(r, &re, u, o))
+                    elig |= 1u << u;
+            }
+            if (elig) {
+                grant_u[o] = rr_pick(elig, r->o[o].ptr);
+                s.grant[grant_u[o]] |= 1u << o;
+            }
         }
     }
 

@@ -39,10 +39,19 @@ typedef struct {
  * results). */
 enum { TC_PLANT_REPORT_ONE = 1, TC_PLANT_RESULT_SLOT = 2 };
 
+/* How a multicast's copies share the unit's one read port. PASSES is the design (the
+ * RTL): each output grants on its own, those that grant together form a pass, a
+ * late one is read again. The other two exist in the C model only, to measure the
+ * choice (docs/bandwidth.md): SERIAL, one copy a pass, lowest output first; FORK,
+ * every copy in one pass, granted together when all of the outputs are free with
+ * credit, by one allocator that visits the units round-robin. */
+enum { TC_MCAST_PASSES, TC_MCAST_SERIAL, TC_MCAST_FORK };
+
 typedef struct {
     uint16_t id;
     uint8_t nports, slots, red_flits;
     uint8_t plant; /* TC_PLANT_* bits: 0 but in the planted-bug tests */
+    uint8_t mcast, fork_ptr; /* TC_MCAST_*; FORK: the unit the allocator visits first */
     tc_row row[TC_TREES];
     tc_unit u[TC_MAX_UNITS];
     tc_outp o[TC_MAX_OUTS];

@@ -17,6 +17,7 @@
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
+static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
 
 static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
@@ -27,6 +28,7 @@ static const tc_key keys[] = {
     {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, 64, NULL},
     {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, 64, NULL},
     {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
+    {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
     {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
@@ -170,6 +172,7 @@ int main(int argc, char **argv)
     p.inj_lat = (int)ival("inj_lat");
     p.ej_lat = (int)ival("ej_lat");
     p.slots = (int)ival("slots");
+    p.mcast = tc_config_enum(&cfg, "mcast");
     p.inj_slots = (int)ival("inj_slots");
     p.pe_credits = (int)ival("pe_credits");
     p.red_flits = (int)ival("red_flits");
