@@ -175,11 +175,12 @@ test: | deps deps-sc deps-fuzz
 # make bench: simulation speed of the C model and of the Verilated 8x8 torus
 # (docs/bench.md; the 8x8 build takes about half an hour the first time), every
 # scenario on the large tori (docs/large.md), the streaming broadcast's bandwidth
-# (docs/bandwidth.md), the barriers, the point-to-point baseline and the seed 004
-# sweep with their plots.
+# (docs/bandwidth.md), the multicast choice (docs/multicast.md), the barriers, the
+# point-to-point baseline and the seed 004 sweep with their plots.
 bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | deps-bench
 	@bash sim/bench.sh
 	@bash sim/bandwidth.sh
+	@bash sim/mcast.sh
 	@bash sim/large.sh
 	@bash sim/barrier.sh
 	@bash sim/p2p.sh
