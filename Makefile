@@ -185,6 +185,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | de
 	@bash sim/barrier.sh
 	@bash sim/p2p.sh
 	@bash sim/seed004.sh
+	@bash sim/allreduce_stream.sh
 
 # make synth: Yosys onto OSU 0.18 um and OpenSTA with constraints/tc_router.sdc,
 # per block, into docs/synth.md.

@@ -1,5 +1,7 @@
 #include "workload.h"
 
+#include "alu.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,14 @@ typedef struct {
     int nflits, sent, credits, rx;
     int more; /* packets to send after this one (a broadcast split into packets) */
     uint32_t expect, got;
-    uint8_t rx_type;
+    uint8_t rx_type, rx_len, rx_bad;
     uint32_t rx_tag;
+    /* a stream: operations started, the oldest without its result, results got
+     * after it (bit b: operation low + 1 + b), on the list of PEs with work, the
+     * cycle after its last result */
+    int next, low, listed;
+    uint32_t later;
+    uint64_t wake;
 } pe_state;
 
 static int pe_of(const tc_row *rows, int node, int tree)
@@ -37,6 +45,44 @@ static void make_pkt(pe_state *pe, int type, int node, int tree, int len, uint32
     pe->nflits = len + 1;
     pe->sent = 0;
     pe->more = 0;
+}
+
+/* Node k's contribution to reduce operation i: ReduceId i mod 16, tag i + 1. */
+static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
+{
+    int barrier = w->kind == TC_WL_TREE_BARRIER;
+    make_pkt(pe, w->kind == TC_WL_REDUCE ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, k, w->tree, barrier ? 0 : w->len,
+             (uint32_t)i + 1);
+    TC_HSET(&pe->pkt[0], RID, (unsigned)i % TC_RIDS);
+    TC_HSET(&pe->pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
+    TC_HSET(&pe->pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
+    TC_HSET(&pe->pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);
+}
+
+/* What PE k sees this cycle: its injection credits, and an ejected flit, taken at
+ * once (its data compared with want[] if given: rx_bad). 1 when a whole packet is in
+ * (rx_type, rx_tag): the PE hands back its ejection credit in `in`. */
+static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const tc_flit *want)
+{
+    tc_pe_out o;
+    tc_net_pe_out(n, (int)k, &o);
+    p->credits += o.inj_cred;
+    if (!o.ej.valid)
+        return 0;
+    if (p->rx == 0) {
+        p->rx_type = (uint8_t)TC_HGET(&o.ej.flit, TYPE);
+        p->rx_tag = (uint32_t)TC_HGET(&o.ej.flit, TAG);
+        p->rx_len = (uint8_t)TC_HGET(&o.ej.flit, LEN);
+        p->rx_bad = want && TC_HGET(&o.ej.flit, POISON);
+        p->rx = p->rx_len + 1;
+    } else if (want) {
+        const tc_flit *f = &want[p->rx_len + 1 - p->rx];
+        p->rx_bad |= o.ej.flit.w[0] != f->w[0] || o.ej.flit.w[1] != f->w[1];
+    }
+    if (--p->rx)
+        return 0;
+    in->ej_cred = 1;
+    return 1;
 }
 
 /* Sets up operation i: every sender's packet and every node's expected count.
@@ -80,13 +126,7 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
         for (int k = 0; k < t->n; k++) {
             if (!pe_of(rows, k, tree))
                 continue;
-            int barrier = w->kind == TC_WL_TREE_BARRIER;
-            make_pkt(&pe[k], w->kind == TC_WL_REDUCE ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, k, tree,
-                     barrier ? 0 : w->len, tag);
-            TC_HSET(&pe[k].pkt[0], RID, (unsigned)i % TC_RIDS);
-            TC_HSET(&pe[k].pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
-            TC_HSET(&pe[k].pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
-            TC_HSET(&pe[k].pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);
+            make_contrib(&pe[k], w, k, i);
             senders[(*nsend)++] = (uint32_t)k;
             pe[k].expect = w->kind == TC_WL_REDUCE ? k == w->dst : 1;
         }
@@ -120,6 +160,135 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
     return due;
 }
 
+/* A stream of allreduces or tree barriers on w->tree (window W = w->window > 1):
+ * each member's PE starts operation i, under its injection credits, the cycle after
+ * it has the results of operations 0 .. i - W, so at most W of its operations are
+ * in flight. An operation starts when its first PE sends. Every result is checked:
+ * its data equal the operation applied to every member's contribution, no POISON. */
+static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res, pe_state *pe,
+                      uint32_t *send, uint32_t *touched, uint64_t *stamp, tc_pe_in *in,
+                      void (*progress)(void *ctx, int done, int total), void *ctx)
+{
+    const tc_topo *t = tc_net_topo(n);
+    size_t nn = (size_t)t->n, nsend = 0;
+    uint64_t members = 0, got = 0, start = tc_net_cycle(n);
+    int started = 0, completed = 0, win = w->window;
+    tc_flit want[TC_SLOT_FLITS];
+    memset(want, 0, sizeof want);
+    if (win > TC_RIDS || (w->kind != TC_WL_ALLREDUCE && w->kind != TC_WL_TREE_BARRIER)) {
+        snprintf(res->msg, sizeof res->msg, "a stream (window %d) is of allreduce or tree_barrier, window 2..%d", win,
+                 TC_RIDS);
+        return -1;
+    }
+    for (int k = 0; k < t->n; k++) { /* every member sends; the result it must get back */
+        if (!pe_of(rows, k, w->tree))
+            continue;
+        make_contrib(&pe[k], w, k, 0);
+        const tc_flit *h = &pe[k].pkt[0];
+        for (int f = 1; f <= (int)TC_HGET(h, LEN); f++) {
+            if (members)
+                tc_alu(&want[f], &pe[k].pkt[f], (unsigned)TC_HGET(h, OP), (unsigned)TC_HGET(h, LANE), &want[f]);
+            else
+                want[f] = pe[k].pkt[f];
+        }
+        pe[k].nflits = pe[k].sent = 0; /* nothing being sent */
+        pe[k].listed = 1;
+        send[nsend++] = (uint32_t)k;
+        members++;
+    }
+    while (got < members * (uint64_t)w->repeat) {
+        uint64_t now = tc_net_cycle(n);
+        size_t nt = 0;
+        if (now - start >= w->max_cycles) {
+            snprintf(res->msg, sizeof res->msg, "%s stream: %llu of %llu results still missing after %llu cycles",
+                     tc_wl_names[w->kind], (unsigned long long)(members * (uint64_t)w->repeat - got),
+                     (unsigned long long)(members * (uint64_t)w->repeat), (unsigned long long)w->max_cycles);
+            return -1;
+        }
+        const uint32_t *act;
+        size_t na = tc_net_pe_active(n, &act);
+        for (size_t a = 0; a < na; a++) {
+            uint32_t k = act[a];
+            pe_state *p = &pe[k];
+            if (stamp[k] == now + 1)
+                continue;
+            stamp[k] = now + 1;
+            if (!pe_see(n, k, p, &in[k], want))
+                continue;
+            touched[nt++] = k;
+            if (p->rx_type == TC_TYPE_REPORT)
+                continue;
+            /* a result of operation j: one it has started and not yet received */
+            int j = (int)p->rx_tag - 1, b = j - p->low - 1;
+            p->rx_bad |= p->rx_len != TC_HGET(&p->pkt[0], LEN); /* every contribution has the result's length */
+            int ok = p->rx_type == TC_TYPE_ALLREDUCE && j >= p->low && j < p->next && !(b >= 0 && (p->later >> b) & 1);
+            if ((!ok || p->rx_bad) && !res->errors++)
+                snprintf(res->msg, sizeof res->msg, "cycle %llu: node %u %s (type %u, tag %u)", (unsigned long long)now,
+                         k, p->rx_type == TC_TYPE_ERROR ? "reports an error" : !ok ? "received a packet it does not expect"
+                                                                                   : "received a wrong result",
+                         p->rx_type, p->rx_tag);
+            if (!ok)
+                continue;
+            if (b >= 0) {
+                p->later |= 1u << b;
+            } else { /* the oldest: move on past every result already in */
+                for (p->low++; p->later & 1; p->later >>= 1)
+                    p->low++;
+                p->later >>= 1;
+                p->wake = now + 1;
+            }
+            tc_op_result *op = &res->op[j];
+            op->end = now;
+            res->node_done[(size_t)j * nn + k] = now;
+            got++;
+            if (++op->deliveries == members && progress)
+                progress(ctx, ++completed, w->repeat);
+            if (!p->listed && p->next < w->repeat && p->next < p->low + win) {
+                p->listed = 1;
+                send[nsend++] = k;
+            }
+        }
+        /* injection: one flit a cycle; a PE between packets starts its next operation
+         * if the window and a credit allow, from the cycle after the result that let
+         * it, or leaves the list */
+        for (size_t s = 0; s < nsend;) {
+            uint32_t k = send[s];
+            pe_state *p = &pe[k];
+            if (p->sent == p->nflits) {
+                if (p->next >= w->repeat || p->next >= p->low + win) {
+                    p->listed = 0;
+                    send[s] = send[--nsend];
+                    continue;
+                }
+                if (!p->credits || now < p->wake) {
+                    s++;
+                    continue;
+                }
+                make_contrib(p, w, (int)k, p->next);
+                if (p->next == started)
+                    res->op[started++].start = now;
+                p->next++;
+                p->credits--;
+            }
+            in[k].inj.valid = 1;
+            in[k].inj.flit = p->pkt[p->sent++];
+            if (!in[k].ej_cred) /* else listed already, with its credit */
+                touched[nt++] = k;
+            s++;
+        }
+        for (size_t a = 0; a < nt; a++) {
+            tc_net_pe_in(n, (int)touched[a], &in[touched[a]]);
+            memset(&in[touched[a]], 0, sizeof in[0]);
+        }
+        tc_net_step(n, NULL);
+        if (tc_net_fault(n)) {
+            snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res,
               void (*progress)(void *ctx, int done, int total), void *ctx)
 {
@@ -142,6 +311,9 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
     for (size_t k = 0; k < nn; k++) /* a credit per PEGroup FIFO slot */
         pe[k].credits = tc_net_params(n)->inj_slots;
     uint64_t start = tc_net_cycle(n);
+    if (w->window > 1)
+        rc = run_stream(n, rows, w, res, pe, send, touched, stamp, in, progress, ctx);
+    else
     for (int i = 0; i < w->repeat && !rc; i++) {
         size_t nsend;
         long due = build_op(w, t, rows, i, pe, send, &nsend, res->msg, sizeof res->msg);
@@ -166,22 +338,11 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
             size_t na = tc_net_pe_active(n, &act);
             for (size_t a = 0; a < na; a++) {
                 uint32_t k = act[a];
-                tc_pe_out o;
                 if (stamp[k] == now + 1)
                     continue;
                 stamp[k] = now + 1;
-                tc_net_pe_out(n, (int)k, &o);
-                pe[k].credits += o.inj_cred;
-                if (!o.ej.valid)
+                if (!pe_see(n, k, &pe[k], &in[k], NULL))
                     continue;
-                if (pe[k].rx == 0) {
-                    pe[k].rx_type = (uint8_t)TC_HGET(&o.ej.flit, TYPE);
-                    pe[k].rx_tag = (uint32_t)TC_HGET(&o.ej.flit, TAG);
-                    pe[k].rx = (int)TC_HGET(&o.ej.flit, LEN) + 1;
-                }
-                if (--pe[k].rx)
-                    continue;
-                in[k].ej_cred = 1;
                 touched[nt++] = k;
                 if (pe[k].rx_type == TC_TYPE_ERROR) {
                     if (!res->errors++)

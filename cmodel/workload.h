@@ -1,7 +1,9 @@
 /* Workloads for the network simulator (tools/tcnet.c): collective operations run
  * one after another on a tc_net, with PE models that inject under credits and take
  * every ejected packet at once. Operation i+1 starts the cycle after operation i
- * has completed at every node that receives something from it. */
+ * has completed at every node that receives something from it; or, with a window W
+ * > 1 (allreduce and tree barrier), a stream: each PE starts operation i the cycle
+ * after it has the results of operations 0 .. i - W. */
 #ifndef TC_WORKLOAD_H
 #define TC_WORKLOAD_H
 
@@ -25,6 +27,7 @@ typedef struct {
     int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
     int packets;         /* bcast: the root sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
+    int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
     uint64_t max_cycles; /* give up (an error) after this many cycles */
 } tc_workload;
 

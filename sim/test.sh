@@ -113,7 +113,23 @@ bw_ok=$(awk '/simulated/ { c = $2; b = $9; gsub(/,/, "", b); u = $11; gsub(/\)/,
              END { print (c > 0 && b > 0 && sprintf("%.3f", b / c) == u && sprintf("%.3f", 65632 / (c * 2)) == g) ? "yes" : "no " c " " b " " u " " g }' $LOGDIR/bw.txt)
 check "tcnet bcast 64 KiB on 4x4: link_util and GB/s from the busiest link and the cycles ($bw_ok)" test "$bw_ok" = yes
 check "tcnet JSON has link_util and bandwidth_gbs_per_pe" \
-  grep -qE '"link_util": 0\.[0-9]+, "payload_bytes_per_pe": 65632, "bandwidth_gbs_per_pe": 0\.[0-9]+' $LOGDIR/bw.json
+  grep -qE '"link_util": 0\.[0-9]+, "payload_bytes_per_pe": 65632, "bandwidth_gbs_per_pe": [0-9]+\.[0-9]+' $LOGDIR/bw.json
+
+echo "== tcnet streams: allreduces with a window of operations in flight (docs/allreduce-stream.md)"
+# 64 allreduces on 4x4, each PE with 16 in flight: every result checked by tcnet, the
+# latency and the throughput in the report and the JSON; the window binds there, so the
+# rate is 16 operations per T + 1 cycles, T the latency of one allreduce (692)
+check "tcnet window=16 stream of 64 allreduces on 4x4 completes, results correct" \
+  bash -c "build/tcnet topo=4x4 window=16 repeat=64 progress=off json=$LOGDIR/stream.json >$LOGDIR/stream.txt"
+check "tcnet stream: latency and throughput in the report and the JSON" bash -c \
+  "grep -qE 'latency per operation \(cycles\) min [0-9]+  mean [0-9.]+  max [0-9]+' $LOGDIR/stream.txt && \
+   grep -qE 'stream: window 16, [0-9.]+ operations per 1000 cycles in steady state \(operations 17 to 49\)' $LOGDIR/stream.txt && \
+   grep -qE '\"latency_cycles\": \{\"min\": [0-9]+' $LOGDIR/stream.json && \
+   grep -qE '\"window\": 16, \"ops_per_kcycle\": [0-9.]+, \"steady_ops\": \[17, 49\]' $LOGDIR/stream.json"
+t1=$(build/tcnet topo=4x4 progress=off | awk '/latency per operation/ { print $6 }')
+rate=$(awk '/stream:/ { print $4 }' $LOGDIR/stream.txt)
+check "tcnet stream on 4x4: $rate operations per 1000 cycles, the window's 16000 / ($t1 + 1)" \
+  test -n "$t1" -a "$rate" = "$(awk -v t="$t1" 'BEGIN { printf "%.3f", 16000 / (t + 1) }')"
 
 echo "== C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
@@ -168,7 +184,10 @@ check "tcsim --wavedrom onto a file refused first" refuses "cannot write there: 
 check "tcsim --wave into a missing path refused first" refuses "--wave '$R/none/x': cannot write there" build/tcsim --wave $R/none/x
 for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc' is not an integer" \
            "dst=70000:dst = '70000' is not an integer in -1..65535" "max_cycles=99999999999999999999:is not an integer" \
-           "foo=1:unknown key 'foo'" "impl=fpga:impl = 'fpga' is not one of" "workload=reduce dst=20:dst = 20 is not a node"; do
+           "foo=1:unknown key 'foo'" "impl=fpga:impl = 'fpga' is not one of" "workload=reduce dst=20:dst = 20 is not a node" \
+           "window=17:window = '17' is not an integer in 1..16 (the operations a PE has in flight" \
+           "window=0:window = '0' is not an integer in 1..16 (the operations a PE has in flight" \
+           "window=4 workload=bcast:window = 4: a stream is of workload = allreduce or tree_barrier"; do
   check "tcnet ${bad%%:*} refused" refuses "${bad#*:}" build/tcnet topo=4x4 progress=off ${bad%%:*}
 done
 check "tcnet topo given twice refused" refuses "key 'topo' is given twice" build/tcnet topo=4x4 topo=2

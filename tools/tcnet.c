@@ -45,6 +45,7 @@ static const tc_key keys[] = {
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
     {"barrier_k", "0", "K (0: the torus diameter)", 0, 4095, NULL},
     {"repeat", "1", "operations, back to back", 1, 1000000, NULL},
+    {"window", "1", "1: one operation at a time; 2..16: a stream (allreduce, tree_barrier), a PE starts operation i with the result of i - window", 1, TC_RIDS, NULL},
     {"max_cycles", "100000000", "give up after this many cycles", 1, 4000000000L, NULL},
     {"progress", "on", "progress bar on stderr", 0, 0, onoff},
     {"csv", "", "write per-operation, per-node and per-link results here (three files: .ops.csv, .nodes.csv, .links.csv)", 1, 0, NULL},
@@ -93,6 +94,17 @@ static void usage(FILE *f)
     }
 }
 
+/* More words on a configuration error. */
+static const char *hint(const char *err)
+{
+    if (strstr(err, "unknown key"))
+        return " (tcnet --help lists them)";
+    if (strstr(err, "window = "))
+        return " (the operations a PE has in flight: at least 1; operation i uses ReduceId i mod 16, so more than 16"
+               " would reuse a ReduceId still in flight)";
+    return "";
+}
+
 static void progress(void *ctx, int done, int total)
 {
     const time_t *t0 = ctx;
@@ -124,7 +136,7 @@ int main(int argc, char **argv)
         }
         if (strchr(argv[a], '=')) {
             if (tc_config_arg(&cfg, argv[a], err, sizeof err)) {
-                fprintf(stderr, "tcnet: %s%s\n", err, strstr(err, "unknown key") ? " (tcnet --help lists them)" : "");
+                fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
                 return 2;
             }
         } else if (a == 1) {
@@ -136,7 +148,7 @@ int main(int argc, char **argv)
             int bad = tc_config_read(&cfg, f, argv[a], err, sizeof err);
             fclose(f);
             if (bad) {
-                fprintf(stderr, "tcnet: %s%s\n", err, strstr(err, "unknown key") ? " (tcnet --help lists them)" : "");
+                fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
                 return 2;
             }
         } else {
@@ -226,6 +238,7 @@ int main(int argc, char **argv)
     w.bar_mode = (tc_config_enum(&cfg, "barrier") ? TC_BAR_FULL : 0) | (ival("barrier_k") ? 0 : TC_BAR_DIAM);
     w.bar_k = (int)ival("barrier_k");
     w.repeat = (int)ival("repeat");
+    w.window = (int)ival("window");
     if (ival("bytes") && w.len)
         w.packets = (int)((ival("bytes") + 16 * w.len - 1) / (16 * w.len));
     w.max_cycles = (uint64_t)ival("max_cycles");
@@ -241,6 +254,11 @@ int main(int argc, char **argv)
     }
     if (w.kind == TC_WL_REDUCE && w.dst >= t->n) {
         fprintf(stderr, "tcnet: dst = %d is not a node of the %d-node torus\n", w.dst, t->n);
+        return 2;
+    }
+    if (w.window > 1 && (tc_config_enum(&cfg, "impl") || (w.kind != TC_WL_ALLREDUCE && w.kind != TC_WL_TREE_BARRIER))) {
+        fprintf(stderr, "tcnet: window = %d: a stream is of workload = allreduce or tree_barrier with impl = hw, not "
+                "workload = %s, impl = %s\n", w.window, tc_wl_names[w.kind], sval("impl"));
         return 2;
     }
     if ((w.kind == TC_WL_REDUCE || w.kind == TC_WL_ALLREDUCE) && w.len > p.red_flits) {
@@ -319,6 +337,15 @@ int main(int argc, char **argv)
         per_pe *= (uint64_t)(t->n - 1);
     else if (w.kind == TC_WL_BARRIER || w.kind == TC_WL_TREE_BARRIER)
         per_pe = 0;
+    /* With window given: the throughput in steady state, operations per 1000 cycles
+     * between the completions (last deliveries) of operations s0 and s1 in the middle
+     * of the run, a whole number of windows apart: a stream's operations complete in
+     * bursts of a window (the whole run if it has one operation) */
+    int stream = cfg.from[tc_config_find(&cfg, "window")] != 0, s0 = w.repeat / 4;
+    int s1 = s0 + (w.repeat / 2 >= w.window ? w.repeat / 2 / w.window * w.window : w.repeat / 2);
+    double rate = res.cycles ? 1000.0 * done_ops / (double)res.cycles : 0.0;
+    if (done_ops == w.repeat && res.op[s1].end > res.op[s0].end)
+        rate = 1000.0 * (s1 - s0) / (double)(res.op[s1].end - res.op[s0].end);
     double run_ns = (double)res.cycles * ns, bw_pe = run_ns > 0.0 ? (double)per_pe * (double)done_ops / run_ns : 0.0;
     char name[64];
     printf("tcnet: %s torus, %d nodes, %s x %d%s\n", tc_topo_name(t, name, sizeof name), t->n, tc_wl_names[w.kind],
@@ -329,6 +356,11 @@ int main(int argc, char **argv)
            res.cycles, flits, busiest, link_util);
     if (per_pe)
         printf("  delivered %.3f GB/s to each receiving PE (at %ld MHz)\n", bw_pe, ival("clock_mhz"));
+    if (stream && s1 > s0)
+        printf("  stream: window %d, %.3f operations per 1000 cycles in steady state (operations %d to %d)\n", w.window,
+               rate, s0 + 1, s1 + 1);
+    else if (stream)
+        printf("  stream: window %d, %.3f operations per 1000 cycles over the whole run\n", w.window, rate);
     printf("  set-up %.3f s, run %.3f s: %.1f M node-cycles/s\n", t1 - t0, t2 - t1,
            (double)t->n * (double)res.cycles / (t2 - t1 > 1e-9 ? t2 - t1 : 1e-9) / 1e6);
     if (rc)
@@ -364,6 +396,9 @@ int main(int argc, char **argv)
                 res.cycles, flits, busiest);
         fprintf(json, " \"link_util\": %.4f, \"payload_bytes_per_pe\": %" PRIu64 ", \"bandwidth_gbs_per_pe\": %.4f,\n",
                 link_util, per_pe * (uint64_t)done_ops, bw_pe);
+        if (stream)
+            fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
+                    s0 + 1, s1 + 1);
         fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"error\": ", t1 - t0, t2 - t1);
         json_str(json, rc ? res.msg : "");
         fprintf(json, "}\n");
