@@ -46,9 +46,7 @@ module tc_router #(
   output wire              inj_cred_o,
   output wire              ej_valid_o,
   output wire [FW-1:0]     ej_flit_o,
-  input  wire              ej_cred_i,
-  // simulation observation port (docs/microarchitecture.md, "Observation")
-  output wire [OBSW-1:0]   obs_o
+  input  wire              ej_cred_i
 );
 
 `ifdef FORMAL_TC_ROUTER
@@ -56,6 +54,11 @@ module tc_router #(
   always @(posedge clk_i) f_init <= 1'b0;
   always @* assume(rst_ni == !f_init);
 `endif
+
+  // The observation record (docs/microarchitecture.md, "Observation"): the blocks
+  // drive it and no logic reads it, so synthesis removes it; the simulation top
+  // (tc_torus) reads it by a hierarchical reference. No port of the router carries it.
+  wire [OBSW-1:0] obs;
 
   // ---- collective routing table ----
   reg [`TC_TREES*`TC_ROW_W-1:0] table_q;
@@ -102,7 +105,7 @@ module tc_router #(
     .res_fenced_o(red_res_fenced),
     .copy_o      (red_copy),
     .fenced_o    (red_fenced),
-    .obs_o       (obs_o[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
+    .obs_o       (obs[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
   );
 
   // ---- credit block and error reports ----
@@ -149,7 +152,7 @@ module tc_router #(
     .target_o    (ph_target),
     .tag_o       (ph_tag),
     .total_o     (ph_total),
-    .obs_o       (obs_o[OBSW-1 -: `TC_OBS_PH_W])
+    .obs_o       (obs[OBSW-1 -: `TC_OBS_PH_W])
   );
   tc_credit_block #(.NU(NU)) u_credit_block (
     .clk_i       (clk_i),
@@ -219,7 +222,7 @@ module tc_router #(
         .drop_o      (unit_drop[u]),
         .can_write_o (unit_can_write[u]),
         .npkt_o      (unit_npkt[u*CW +: CW]),
-        .obs_o       (obs_o[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
+        .obs_o       (obs[u*`TC_OBS_UNIT_W +: `TC_OBS_UNIT_W])
       );
     end
   endgenerate
@@ -385,7 +388,7 @@ module tc_router #(
       assign out_valid[o] = valid_q;
       assign out_vc[o] = vc_q;
       assign out_flit[o*FW +: FW] = flit_q;
-      assign obs_o[NU*`TC_OBS_UNIT_W + o*`TC_OBS_OUT_W +: `TC_OBS_OUT_W] =
+      assign obs[NU*`TC_OBS_UNIT_W + o*`TC_OBS_OUT_W +: `TC_OBS_OUT_W] =
           {gnt ? gidx : 5'd0, gnt};
     end
   endgenerate
