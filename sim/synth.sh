@@ -351,7 +351,7 @@ fo4of() { awk -v d="$1" -v f=$FO4 'BEGIN { printf "%.1f", d / f }'; }
 BNAME='function bname(b, np,   n, u, o, mem, D) {
     split("X+ X- Y+ Y- Z+ Z- W+ W-", D, " ")
     mem = sub(/\/u_mem$/, "", b)
-    if (b == "top") n = np ? "router (switch allocation, output registers)" : "logic"
+    if (b == "top") n = np ? "the router'"'"'s own logic (allocation, output registers)" : "logic"
     else if (b == "u_mem") n = "the SRAM"
     else if (b ~ /^g_unit\[/) {
       u = b; sub(/^g_unit\[/, "", u); u += 0
@@ -381,6 +381,58 @@ split_text() {
       print s }'
 }
 np_of() { case $1 in router_[1-4]d) echo $((2 * ${1:7:1})) ;; *) echo 0 ;; esac; }
+
+# What a path does, for the kinds of path that have been among the worst (read from its
+# start and end registers; nothing if it is of none of these kinds).
+explain() {
+  local s=$1 e=$2 np=$3
+  case $e in
+    u_credit_block/q_q* | u_credit_block/n_q* | u_credit_block/lost_q*)
+      echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`): a unit's drop (\`drop_o\`, a header"
+      echo "that finds its slot full) or route error (\`err_o\`, RC's verdict on its head header) joins"
+      echo "the cycle's count of errors (\`nev\`), which adds the units' drops and then their route"
+      echo "errors one after another while it selects the first of them (\`rec\`): a chain as long"
+      echo "as the units, $((2 * np + 3)) here." ;;
+    u_credit_block/up_cred_q*)
+      echo "It ends in the credits a tree may still send up (\`up_cred_q\`): per tree, the link units"
+      echo "whose RC this cycle takes a CREDIT packet of it without error (\`route_o\`, \`err_o\`, the head"
+      echo "header's type and tree) are counted (\`got\`) one unit after another, after each unit's RC"
+      echo "(its head header, the tree's table row, the verdict)." ;;
+    u_phase/fence_q*)
+      echo "It ends in tc_phase's fence (\`fence_q\`), which takes the packets each fenced unit holds"
+      echo "after the cycle (\`npkt_o\`); the result buffer's count includes a packet the Reducer begins"
+      echo "to write this cycle (\`res_valid_o\`), which the Reducer decides from the contribution's"
+      echo "header and its tree's row of the table (\`table_q\`: the root bit, the contributions expected)." ;;
+    g_out*)
+      if [ "$s" != "${s#g_unit\[$((2 * np + 1))\].}" ]; then
+        echo "It starts at the result buffer's write slot: its room (\`can_write_o\`) lets the Reducer"
+        echo "start to copy a held result (\`cp_can\` gates the 256 requests of the copy arbiter, whose"
+        echo "grant is \`cp_start\`); a copy bars the Reducer input's output from granting (\`block_o\`,"
+        echo "the router's \`red_block\`), and that output's arbiter selects the header its output"
+        echo "register loads (\`flit_q\`, \`len_q\`)."
+      fi ;;
+  esac
+}
+# A stage of a path (the first after the line $2 of the log $1) that takes more than 5 FO4
+# in a standard cell: a net that fans out across module ports, which ABC does not buffer
+# (it maps one module at a time).
+slow_stage() {
+  awk -v f=$FO4 -v from="$2" '
+    $0 == from { look = 1 }
+    look && /^Startpoint:/ { on = 1 }
+    on && /data arrival time/ { exit }
+    on && NF >= 5 && ($3 == "^" || $3 == "v") && $5 ~ /^\(/ {
+      if ($1 / f > 5 && $5 !~ /^\((tc_sram_|in\))/) {
+        printf "%s %.1f\n", (prev ~ /\/CLK$/ ? "start" : $4), $1 / f; exit }
+      prev = $4 }' "$1"
+}
+slow_text() { # $1: slow_stage's output, $2: the start register
+  [ -n "$1" ] || return 0
+  local where=${1% *} fo=${1##* }
+  if [ "$where" = start ]; then where="the start register \`$2\`'s own output"; else where="\`$where\`"; fi
+  echo "Of it, $where takes $fo FO4: a net that fans out through module ports, which ABC leaves"
+  echo "unbuffered as it maps one module at a time; a buffer tree would take a few FO4."
+}
 
 write_docs() {
   local r m p cells area ffs sram ns fo yn
@@ -444,7 +496,12 @@ EOF
     echo "set (every VC buffer, the result and the report buffer share one module, the outputs'"
     echo "arbiters another) and OpenSTA times across the hierarchy. ABC maps every module for"
     echo "delay with the script in sim/synth.sh (once the credit block had to be mapped for area"
-    echo "inside the router, as ABC's buffering failed on it; it no longer does)."
+    echo "inside the router, as ABC's buffering failed on it; it no longer does). A register is"
+    echo "named by a net its flip-flop drives, which may be another name for the same bits: a unit's"
+    echo "\`waddr\` is \`{wr_slot_q, wr_idx_q}\` (3 bits of index), its \`hdr_o\` is \`hdr0_q\`, an output's"
+    echo "\`link_flit_o\` or \`ej_flit_o\` its \`flit_q\`. \`g_unit[u]\` is unit u (u = 2 x port + VC for"
+    echo "the links, then the PEGroup FIFO, the result and the report buffer), \`g_out[o]\` output o"
+    echo "(the links, the PE, the Reducer)."
     for r in $ROWS; do
       [ "$(val $r abc_fallback)" = 1 ] && echo "In $r ABC failed on the credit block with that script, which was mapped by ABC's own (area) script there instead: its paths are longer than they need be."
     done
@@ -457,9 +514,14 @@ EOF
       echo "Worst path: $(val $r ns) ns, $(fo4of $(val $r ns)) FO4, from \`$(val $r start)\` to \`$(val $r end)\`."
       echo "FO4 spent along it, block by block (each up to its last cell on the path; the first"
       echo "includes the clock-to-output): $(split_text "$(val $r split)" $np)."
+      local over=0
+      awk -v g=$GOAL '/^Over: / { split(substr($0, 7), f, " \\| "); if (f[3] + 0 > g) n++ } END { exit !n }' $OUT/$r.sta.log && over=1
+      if [ $over = 0 ]; then # else it is the first of the list below
+        explain "$(val $r start)" "$(val $r end)" $np
+        slow_text "$(slow_stage $OUT/$r.sta.log "")" "$(val $r start)"
+      fi
       echo
-      awk -v g=$GOAL '/^Over: / && $0 !~ /^Over: .*\| *$/ { split(substr($0, 7), f, " \\| "); if (f[3] + 0 > g) n++ }
-        END { exit !n }' $OUT/$r.sta.log && {
+      [ $over = 0 ] || {
         echo "Endpoints over $GOAL FO4, by the blocks their worst paths start and end in (each group's"
         echo "worst path with its FO4 per block):"
         echo
@@ -468,12 +530,15 @@ EOF
             local sp
             sp=$(path_split $OUT/$r.sta.log "=== over $key" | paste -sd,)
             echo "- $fo FO4, $n endpoints: \`$s\` to \`$e\`: $(split_text "$sp" $np)."
+            explain "$s" "$e" $np | sed 's/^/  /'
+            slow_text "$(slow_stage $OUT/$r.sta.log "=== over $key")" "$s" | sed 's/^/  /'
           done
         echo
       }
       if [ -n "$(val $r cut_ns)" ]; then
         echo "The false path (below) cut, in this router, a path of $(val $r cut_ns) ns, $(fo4of $(val $r cut_ns)) FO4, from"
         echo "\`$(val $r cut_start)\` to \`$(val $r cut_end)\`: $(split_text "$(val $r cut_split)" $np)."
+        echo "It is the Reducer's ALU's result taken as a header's length by the result buffer."
         echo
       fi
     done
