@@ -188,7 +188,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | de
 	@bash sim/allreduce_stream.sh
 
 # make synth: Yosys onto OSU 0.18 um and OpenSTA with constraints/tc_router.sdc,
-# per block, into docs/synth.md.
+# per block and for the 1D to 4D routers, into docs/synth.md and docs/synth.csv.
 synth: rtl/tc_format.vh | deps-synth
 	@bash sim/synth.sh
 

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Synthesis with timing (make synth): each block and the router, Yosys mapped onto
-# the OSU 0.18 um library (Debian qflow-tech-osu018), then OpenSTA with
-# constraints/tc_router.sdc. Reports cells, area, flip-flops and the worst
-# register-to-register path in ns and in FO4 (the library's, measured here on an
-# inverter chain) into docs/synth.md. Usage: sim/synth.sh [block ...]
+# Synthesis with timing (make synth): each block and the routers of 1 to 4 dimensions,
+# Yosys mapped onto the OSU 0.18 um library (Debian qflow-tech-osu018), then OpenSTA
+# with constraints/tc_router.sdc. Reports cells, area, flip-flops, SRAM bits and the
+# worst register-to-register path in ns and in FO4 (the library's, measured here on an
+# inverter chain) into docs/synth.md, and the routers' rows into docs/synth.csv.
+# Usage: sim/synth.sh [row ...] (the rows are listed in ROWS below; without arguments
+# every row). Each row's results are kept in build/synth/<row>.res, and the documents
+# are written from every row that has them, so a partial run mixes in older results:
+# `make synth` runs them all. SYNTH_STA_ONLY=1 reuses the rows' netlists in build/synth
+# and only times them again (after a change of the SDC or of the reports).
 set -eu
 cd "$(dirname "$0")/.."
 LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
@@ -11,25 +16,45 @@ SDC=constraints/tc_router.sdc
 OUT=build/synth
 mkdir -p $OUT
 RTL=$(ls rtl/*.v | grep -v tc_sram.v | tr "\n" " ")
-# block: top parameters (NumPorts 2 = one dimension; the router of a 1D torus)
-BLOCKS=${*:-"tc_rr_arb tc_phase tc_credit_block tc_vc_unit tc_reducer tc_router"}
-params() {
+GOAL=80 ASPIRATION=50 # FO4
+
+# The rows: a block with the parameters it has in the 1D or the 4D router (where they
+# differ: the number of ports and units), and the routers. CW 6 is the router's packet
+# count width with the default Slots 16 and InjSlots 40.
+ROWS="arb_1d arb_4d phase_1d phase_4d credit_1d credit_4d vc_1d vc_4d fifo_4d reducer_4d
+      router_1d router_2d router_3d router_4d"
+# row: module | chparam arguments | what it is
+row_def() {
   case $1 in
-    tc_rr_arb) echo "-set N 7 -set IdxW 5" ;;
-    tc_phase | tc_vc_unit | tc_reducer) echo "-set NumPorts 2" ;;
-    tc_credit_block) echo "-set NU 7" ;;
-    tc_router) echo "-set NumDims 1" ;;
+    arb_1d) echo "tc_rr_arb|-set N 7 -set IdxW 5|an output's switch allocator of the 1D router, 7 units" ;;
+    arb_4d) echo "tc_rr_arb|-set N 19 -set IdxW 5|an output's switch allocator of the 4D router, 19 units" ;;
+    phase_1d) echo "tc_phase|-set NumPorts 2 -set CW 6|the barrier's phase counters, 1D" ;;
+    phase_4d) echo "tc_phase|-set NumPorts 8 -set CW 6|the barrier's phase counters, 4D" ;;
+    credit_1d) echo "tc_credit_block|-set NU 7|the credit block, 1D" ;;
+    credit_4d) echo "tc_credit_block|-set NU 19|the credit block, 4D" ;;
+    vc_1d) echo "tc_vc_unit|-set NumPorts 2 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 1D" ;;
+    vc_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 4D" ;;
+    fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6|the PEGroup FIFO with the Broadcaster, 4D" ;;
+    reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter, tc_rr_arb N 256, 4D" ;;
+    router_[1-4]d) echo "tc_router|-set NumDims ${1:7:1}|the router, ${1:7:1}D" ;;
+    *) echo "sim/synth.sh: no row $1 (rows: $ROWS)" >&2; return 1 ;;
   esac
 }
+field() { row_def "$1" | cut -d'|' -f"$2"; }
 
-# Blocks are flattened; the router keeps its blocks as modules, each mapped by ABC on its
+# Blocks are flattened; a router keeps its blocks as modules, each mapped by ABC on its
 # own (ABC's buffering crashed on the flat router), and OpenSTA times across them.
+# Identical instances (every VC buffer with the result and the report buffer, the
+# outputs' arbiters) share one module per parameter set, mapped once: the 4D router's 18
+# buffers cost one mapping, not 18.
 flatten() { [ "$1" = tc_router ] || echo -flatten; }
-# ABC's buffering stopped with "node has no fanout" on the credit block inside the
-# router: there the credit block is mapped by ABC's own script (-D 2000, buffered too).
+# Every module is mapped by ABC with the delay script ABC below. Once ABC's buffering
+# stopped with "node has no fanout" on the credit block inside the router, which was then
+# mapped by ABC's own script (for area) there; it no longer does, but if it does again the
+# router is synthesized once more that way (abc fallback) and docs/synth.md says so.
 abc() {
   local a="abc -D 2000 -constr $OUT/abc.constr -liberty $LIB"
-  if [ "$1" = tc_router ]; then echo "$a -script $ABC *credit_block* %n; $a *credit_block*"; else echo "$a -script $ABC"; fi
+  if [ "${1:-}" = fallback ]; then echo "$a -script $ABC *credit_block* %n; $a *credit_block*"; else echo "$a -script $ABC"; fi
 }
 
 # FO4 of the library: a chain of inverters, each driving four.
@@ -55,13 +80,25 @@ EOF
 }
 
 FO4=$(fo4)
-# The Reducer's memory (tc_sram, 768 x 128 bits with RedFlits = 2: per (TreeId,
-# ReduceId) a held result's header and 2 data flits)
-# is a two-port SRAM macro: synthesis keeps it a black box and OpenSTA times it with
-# this model. Its figures are assumptions in FO4, so that they scale with the process:
-# data out 20 FO4 after the clock (about 0.5 ns at 65 nm), inputs set up 5 FO4 before.
+# Every memory is tc_sram (two-port: one write port, one synchronous read port): the
+# Reducer's partial results (16 trees x 16 ReduceIds x (1 + RedFlits) words), each VC
+# buffer, the result and the report buffer (Slots x 8 flits) and the PEGroup FIFO
+# (InjSlots x 8 flits), 128 bits a word. Synthesis keeps it a black box: an SRAM macro.
+# Each shape that occurs becomes a cell tc_sram_<Words>x<Width> of its own, with
+# address and data buses of its widths, so that OpenSTA links every pin and times every
+# path into and out of every memory. The figures are assumptions in FO4, so that they
+# scale with the process: data out 20 FO4 after the clock (about 0.5 ns at 65 nm),
+# inputs (write enable, addresses, write data) set up 5 FO4 before it. One figure for
+# every shape: a 128-word buffer would be somewhat faster than the 768-word memory.
 MEM_CQ=20 MEM_SETUP=5
-macro_lib() {
+# the shapes of the tc_sram instances in a row's design: "Words Width" lines
+shapes() {
+  yosys -q -p "read_verilog -sv -Irtl $RTL; read_verilog -lib rtl/tc_sram.v; chparam $2 $1; \
+    hierarchy -top $1; tee -q -o $OUT/$3.shapes dump t:tc_sram" >/dev/null 2>&1
+  awk '/^ *cell / { w = d = "" } /parameter .*\\Words / { w = $NF } /parameter .*\\Width / { d = $NF }
+       w != "" && d != "" { print w, d; w = d = "" }' $OUT/$3.shapes | sort -un
+}
+macro_lib() { # stdin: the shapes
   local cq setup in
   cq=$(awk -v f=$FO4 -v n=$MEM_CQ 'BEGIN { printf "%.3f", f * n }')
   setup=$(awk -v f=$FO4 -v n=$MEM_SETUP 'BEGIN { printf "%.3f", f * n }')
@@ -76,23 +113,28 @@ library (tc_macros) {
   output_threshold_pct_rise : 50; output_threshold_pct_fall : 50;
   slew_lower_threshold_pct_rise : 20; slew_lower_threshold_pct_fall : 20;
   slew_upper_threshold_pct_rise : 80; slew_upper_threshold_pct_fall : 80;
-  type (addr) { base_type : array; data_type : bit; bit_width : 10; bit_from : 9; bit_to : 0; downto : true; }
-  type (data) { base_type : array; data_type : bit; bit_width : 128; bit_from : 127; bit_to : 0; downto : true; }
-  cell (tc_sram) {
+EOF
+  while read -r words width; do
+    local aw=0
+    while [ $((1 << aw)) -lt "$words" ]; do aw=$((aw + 1)); done
+    cat <<EOF
+  type (addr_${words}x$width) { base_type : array; data_type : bit; bit_width : $aw; bit_from : $((aw - 1)); bit_to : 0; downto : true; }
+  type (data_${words}x$width) { base_type : array; data_type : bit; bit_width : $width; bit_from : $((width - 1)); bit_to : 0; downto : true; }
+  cell (tc_sram_${words}x$width) {
     pin (clk_i) { direction : input; clock : true; capacitance : 0.02; }
     pin (we_i) { direction : input; capacitance : 0.01; $in }
-    bus (waddr_i) { bus_type : addr; direction : input; capacitance : 0.01; $in }
-    bus (raddr_i) { bus_type : addr; direction : input; capacitance : 0.01; $in }
-    bus (wdata_i) { bus_type : data; direction : input; capacitance : 0.01; $in }
-    bus (rdata_o) { bus_type : data; direction : output;
+    bus (waddr_i) { bus_type : addr_${words}x$width; direction : input; capacitance : 0.01; $in }
+    bus (raddr_i) { bus_type : addr_${words}x$width; direction : input; capacitance : 0.01; $in }
+    bus (wdata_i) { bus_type : data_${words}x$width; direction : input; capacitance : 0.01; $in }
+    bus (rdata_o) { bus_type : data_${words}x$width; direction : output;
       timing () { related_pin : "clk_i"; timing_type : rising_edge;
         cell_rise (scalar) { values ("$cq"); } cell_fall (scalar) { values ("$cq"); }
         rise_transition (scalar) { values ("0.2"); } fall_transition (scalar) { values ("0.2"); } } }
   }
-}
 EOF
+  done
+  echo "}"
 }
-macro_lib >$OUT/tc_macros.lib
 printf 'set_driving_cell INVX1\nset_load 0.02\n' >$OUT/abc.constr # ABC buffers and sizes against these
 # ABC's own script for a liberty maps for area: a 64-bit adder came out rippled (6.9 ns);
 # this one maps for delay against the 2 ns target, then buffers and sizes (2.1 ns).
@@ -100,122 +142,513 @@ printf 'set_driving_cell INVX1\nset_load 0.02\n' >$OUT/abc.constr # ABC buffers 
 # since its 256-input copy arbiter; cleanup drops that dangling node (the other blocks'
 # netlists are the same with it).
 ABC='+strash;dch;map,-D,2000;cleanup;buffer;upsize,-D,2000;dnsize,-D,2000;stime,-p'
-{
-  echo "# Synthesis and timing (generated by \`make synth\`)"
-  echo
-  echo "Yosys 0.23 (\`synth\`, \`dfflibmap\`, \`abc\` mapping for delay, then buffering and sizing)"
-  echo "onto the OSU 0.18 um standard cells of"
-  echo "Debian's qflow-tech-osu018, then OpenSTA with [constraints/tc_router.sdc](../constraints/tc_router.sdc):"
-  echo "2 ns clock, 0.4 ns input and output delays, the reset and the simulation port"
-  echo "\`obs_o\` untimed. FO4 of this library, measured in OpenSTA on an inverter chain"
-  echo "each driving four: **$FO4 ns**. The goal: every register-to-register path"
-  echo "within 80 FO4, i.e. 2 ns in a 65 nm-class process of about 25 ps FO4."
-  echo
-  echo "| block | parameters | cells | area (um^2) | flip-flops | worst reg-to-reg path with setup (ns) | FO4 | clock it allows in 0.18 um | within 80 FO4 |"
-  echo "|---|---|---|---|---|---|---|---|---|"
-} >docs/synth.md
-for b in $BLOCKS; do
-  p=$(params $b)
-  log=$OUT/$b.yosys.log
-  yosys -q -l $log -p "read_verilog -sv -Irtl $RTL; read_verilog -lib rtl/tc_sram.v; chparam $p $b; \
-    synth -top $b $(flatten $b); dfflibmap -liberty $LIB; $(abc $b); \
-    setparam -unset Words -unset Width t:tc_sram; setundef -zero; opt_clean -purge; stat -liberty $LIB; \
-    write_verilog -noattr -noexpr -simple-lhs $OUT/$b.v" >/dev/null
-  # the totals: the whole hierarchy's where there is one
-  cells=$(awk '/Number of cells:/ { c = $4 } END { print c }' $log)
-  area=$(awk '/Chip area for (top )?module/ { a = $NF } END { print a }' $log)
-  ffs=$(awk '/design hierarchy/ { s = 0 } /DFF/ && /^ +[A-Z]/ { s += $2 } END { print s + 0 }' $log)
-  path=$(sta -no_splash -exit <(cat <<EOF
-read_liberty $LIB
-read_liberty $OUT/tc_macros.lib
-read_verilog $OUT/$b.v
-link_design $b
-read_sdc $SDC
-report_checks -path_delay max -from [all_registers -clock_pins] -to [all_registers -data_pins] -format full -digits 3
-EOF
-) 2>&1 | tee $OUT/$b.sta.log | awk '/library setup time/ { s = -$1 } /data arrival time/ && a == "" { a = $1 } /slack/ { print a + s; exit }')
-  awk -v b=$b -v p="$p" -v c=$cells -v a=$area -v f=$ffs -v d="${path:-0}" -v fo4=$FO4 'BEGIN {
-    gsub(/-set /, "", p)
-    printf "| %s | %s | %d | %.0f | %d | %.2f | %.0f | %.0f MHz | %s |\n", b, p, c, a, f, d, d / fo4, (d > 0 ? 1000 / d : 0), (d / fo4 <= 80 ? "yes" : "no") }' >>docs/synth.md
-  echo "synth: $b" >&2
-done
-{
-  cat <<EOF
 
+# The blocks along a path of an OpenSTA report (the first in the log after the line $2,
+# if given): "block FO4" per line, in the order the path crosses them, each up
+# to its last pin, then the setup. A pin a/_12_/Y belongs to block a, a pin of the top
+# module's own cells to "top", a memory's to its instance (u_reducer/u_mem), the
+# Reducer's ALU and copy arbiter to their own (u_reducer/u_alu), an input port to "input".
+path_split() {
+  awk -v f=$FO4 -v from="${2:-}" '
+    from == "" || $0 == from { look = 1 }
+    look && /^Startpoint:/ { on = 1 }
+    on && /library setup time/ { if (last != "") printf "%s %.1f\n", last, (t - t0) / f; printf "setup %.1f\n", -$1 / f; exit }
+    on && /data arrival time/ { arrived = 1 }
+    on && !arrived && NF >= 5 && ($3 == "^" || $3 == "v") && $5 ~ /^\(/ {
+      pin = $4; inst = pin; sub(/\/[^\/]*$/, "", inst)
+      if ($5 == "(in)") b = "input"
+      else if ($5 ~ /^\(tc_sram_/) b = inst
+      else if (inst !~ /\//) b = "top"
+      else if (inst ~ /^u_reducer\/[^\/]*\//) { split(inst, c, "/"); b = c[1] "/" c[2] }
+      else { b = inst; sub(/\/.*/, "", b) }
+      if (b != last && last != "") { printf "%s %.1f\n", last, (t - t0) / f; t0 = t }
+      last = b; t = $2 }' "$1"
+}
+
+# The OpenSTA reports of a design: its worst register-to-register path (with the
+# registers it starts and ends at named by their nets), every endpoint's worst path
+# (-format end), the worst path into and the worst out of each memory, and the
+# endpoints no clock constrains.
+cat >$OUT/report.tcl <<'EOF'
+# the register a pin belongs to, by the net its flip-flop drives (the cells' own
+# names are Yosys's numbers), or the memory
+proc reg_name {pin} {
+  set c [get_cells -of_objects $pin]
+  set n [get_full_name $c]
+  if {[string match tc_sram_* [get_property $c ref_name]]} { return "$n ([get_property $c ref_name])" }
+  foreach p [get_pins -of_objects $c] {
+    if {[get_property $p direction] == "output"} { return [get_full_name [get_nets -of_objects $p]] }
+  }
+  return $n
+}
+# the block of a pin: the instance of the top module it is in ("top": the top
+# module's own cells), a memory by its instance
+proc block_of {pin} {
+  set c [get_cells -of_objects $pin]
+  set n [get_full_name $c]
+  if {[string match tc_sram_* [get_property $c ref_name]]} { return $n }
+  set i [string first / $n]
+  if {$i < 0} { return top }
+  return [string range $n 0 [expr {$i - 1}]]
+}
+# a path's start (a register's clock pin, or an input port) and end pins: the path's
+# pins run from its end back to the clock's source port for a register
+set clk_srcs {}
+foreach c [all_clocks] { foreach p [get_property $c sources] { lappend clk_srcs [get_full_name $p] } }
+proc ends {pe} {
+  global clk_srcs
+  set pins [[$pe path] pins]
+  set s [lindex $pins end]
+  if {[$s is_top_level_port] && [lsearch -exact $clk_srcs [get_full_name $s]] >= 0} {
+    foreach p $pins { if {![$p is_top_level_port]} { set s $p } }
+  }
+  return [list $s [lindex $pins 0]]
+}
+proc describe {path_ends} {
+  foreach pe $path_ends {
+    lassign [ends $pe] s e
+    if {[$s is_top_level_port]} { puts "Start port: [get_full_name $s]" } else { puts "Start register: [reg_name $s]" }
+    puts "End register: [reg_name $e]"
+  }
+}
+set regs_from [all_registers -clock_pins]
+set regs_to [all_registers -data_pins]
+set worst [lindex [find_timing_paths -path_delay max -from $regs_from -to $regs_to -group_count 1] 0]
+describe [list $worst]
+# a path's arrival plus setup is k - slack (a path end found is deleted by the next search)
+set k [expr {[$worst data_arrival_time] + [$worst margin] + [$worst slack]}]
+report_checks -path_delay max -from $regs_from -to $regs_to -format full -digits 3
+# Every endpoint whose worst path (arrival plus setup) exceeds the goal, grouped by the
+# blocks it starts and ends in: how many, the worst of them, and that path in full.
+set over [find_timing_paths -path_delay max -from $regs_from -to $regs_to -group_count 1000000 \
+  -endpoint_count 1 -slack_max [expr {$k - $goal * $fo4 * 1e-9}]]
+set groups [dict create]
+foreach pe $over {
+  lassign [ends $pe] s e
+  set key "[block_of $s] -> [block_of $e]"
+  set d [expr {([$pe data_arrival_time] + [$pe margin]) * 1e9 / $fo4}]
+  if {$d <= $goal} { continue }
+  if {![dict exists $groups $key]} { dict set groups $key [list 0 0 "" ""] }
+  lassign [dict get $groups $key] n m ps pe2
+  incr n
+  if {$d > $m} { set m $d; set ps $s; set pe2 $e }
+  dict set groups $key [list $n $m $ps $pe2]
+}
+puts "=== over $goal FO4"
+dict for {key v} $groups {
+  lassign $v n m s e
+  puts [format "Over: %s | %d | %.1f | %s | %s" $key $n $m [reg_name $s] [reg_name $e]]
+}
+dict for {key v} $groups {
+  lassign $v n m s e
+  puts "=== over $key"
+  report_checks -path_delay max -from [get_pins -of_objects [get_cells -of_objects $s] -filter "direction == input"] -to $e -format full -digits 3
+}
+foreach c [get_cells -hierarchical *] {
+  if {[string match tc_sram_* [get_property $c ref_name]]} {
+    set n [get_full_name $c]
+    set wd {}
+    set rd {}
+    foreach p [get_pins -of_objects $c] {
+      if {[string match wdata_i* [get_property $p lib_pin_name]]} { lappend wd $p }
+      if {[string match rdata_o* [get_property $p lib_pin_name]]} { lappend rd $p }
+    }
+    puts "=== into $n ([llength $wd] data pins)"
+    describe [find_timing_paths -path_delay max -to $wd -group_count 1]
+    report_checks -path_delay max -to $wd -format full -digits 3
+    puts "=== out of $n ([llength $rd] data pins)"
+    describe [find_timing_paths -path_delay max -through $rd -to $regs_to -group_count 1]
+    report_checks -path_delay max -through $rd -to $regs_to -format full -digits 3
+  }
+}
+puts "=== unconstrained"
+check_setup -verbose -unconstrained_endpoints
+# the paths the SDC's false path cuts (set there in the router only), timed without it
+if {[info exists alu_y]} {
+  unset_path_exceptions -through $alu_y -to $alu_ends
+  puts "=== cut"
+  describe [find_timing_paths -path_delay max -through $alu_y -to $alu_ends -group_count 1]
+  report_checks -path_delay max -through $alu_y -to $alu_ends -format full -digits 3
+}
+EOF
+
+# a row's synthesis: the shapes of its memories, Yosys, OpenSTA, and its results in
+# $OUT/<row>.res (key=value)
+run_row() {
+  local r=$1 m p log t0 t1 t2 chtype="" shp fallback=0
+  m=$(field $r 1)
+  p=$(field $r 2)
+  log=$OUT/$r.yosys.log
+  t0=$(date +%s)
+  shp=$(shapes $m "$p" $r)
+  echo "$shp" | awk 'NF == 2' | macro_lib >$OUT/$r.macros.lib
+  while read -r words width; do
+    [ -n "$words" ] || continue
+    chtype="$chtype chtype -set tc_sram_${words}x$width t:tc_sram r:Words=$words %i r:Width=$width %i;"
+  done <<<"$shp"
+  ys() {
+    yosys -q -l $log -p "read_verilog -sv -Irtl $RTL; read_verilog -lib rtl/tc_sram.v; chparam $p $m; \
+      synth -top $m $(flatten $m); dfflibmap -liberty $LIB; $1; \
+      $chtype select -assert-none t:tc_sram; setparam -unset Words -unset Width t:tc_sram_*; \
+      setundef -zero; opt_clean -purge; stat -liberty $LIB; \
+      write_verilog -noattr -noexpr -simple-lhs $OUT/$r.v" >/dev/null 2>$OUT/$r.yosys.err
+  }
+  local ty_old=""
+  [ -n "${SYNTH_STA_ONLY:-}" ] && [ -s $OUT/$r.v ] && ty_old=$(sed -n 's/^t_yosys=//p' $OUT/$r.res 2>/dev/null)
+  if [ -z "${SYNTH_STA_ONLY:-}" ] || [ ! -s $OUT/$r.v ]; then
+    if ! ys "$(abc)"; then
+      [ $m = tc_router ] || { cat $OUT/$r.yosys.err >&2; return 1; }
+      echo "synth: $r: ABC failed ($(grep -m1 -i error $OUT/$r.yosys.err)); the credit block again with ABC's own script" >&2
+      fallback=1
+      ys "$(abc fallback)" || { cat $OUT/$r.yosys.err >&2; return 1; }
+    fi
+  fi
+  t1=$(date +%s)
+  sta -no_splash -exit <(cat <<EOF
+read_liberty $LIB
+read_liberty $OUT/$r.macros.lib
+read_verilog $OUT/$r.v
+link_design $m
+read_sdc $SDC
+set goal $GOAL
+set fo4 $FO4
+source $OUT/report.tcl
+EOF
+) >$OUT/$r.sta.log 2>&1
+  t2=$(date +%s)
+  # the totals: the whole hierarchy's where there is one (its last section); the
+  # memories are cells there, not in the cells or area
+  {
+    awk '/^=== / { cells = ffs = sram = mac = 0; delete mem }
+      /Number of cells:/ { cells = $4 }
+      /Chip area for (top )?module/ { area = $NF }
+      /^ +[A-Z][A-Z0-9]* +[0-9]+$/ && /DFF/ { ffs += $2 }
+      /^ +tc_sram_[0-9]+x[0-9]+ +[0-9]+$/ { split(substr($1, 9), s, "x"); sram += $2 * s[1] * s[2]; mac += $2; mem[substr($1, 9)] = $2 }
+      END { printf "cells=%d\narea=%.0f\nffs=%d\nsram=%d\nmacros=%d\n", cells - mac, area, ffs, sram, mac
+            for (k in mem) printf "mem_%s=%d\n", k, mem[k] }' $log
+    echo "t_yosys=${ty_old:-$((t1 - t0))}"
+    echo "t_sta=$((t2 - t1))"
+    echo "abc_fallback=$fallback"
+    awk '/^Start register:/ && s == "" { s = $3 } /^End register:/ && e == "" { e = $3 }
+      /library setup time/ { t = -$1 } /data arrival time/ && a == "" { a = $1 }
+      /slack/ { printf "ns=%.3f\nstart=%s\nend=%s\n", a + t, s, e; exit }' $OUT/$r.sta.log
+    echo "split=$(path_split $OUT/$r.sta.log | paste -sd,)"
+    if grep -q '^=== cut' $OUT/$r.sta.log; then
+      awk '/^=== cut/ { on = 1 } on && /^Start register:/ { s = $3 } on && /^End register:/ { e = $3 }
+        on && /library setup time/ { t = -$1 } on && /data arrival time/ && a == "" { a = $1 }
+        on && /slack/ { printf "cut_ns=%.3f\ncut_start=%s\ncut_end=%s\n", a + t, s, e; exit }' $OUT/$r.sta.log
+      echo "cut_split=$(path_split $OUT/$r.sta.log '=== cut' | paste -sd,)"
+    fi
+    echo "unconstrained=$(awk '/^=== / { on = /^=== unconstrained/; next } on && /^  / && $1 !~ /^obs_o/ { printf "%s%s", s, $1; s = " " }' $OUT/$r.sta.log)"
+  } >$OUT/$r.res
+  echo "synth: $r ($((t1 - t0)) s Yosys, $((t2 - t1)) s OpenSTA)" >&2
+}
+
+# ---- the documents, from every row's results ----
+val() { sed -n "s/^$2=//p" $OUT/$1.res 2>/dev/null | head -1; }
+fo4of() { awk -v d="$1" -v f=$FO4 'BEGIN { printf "%.1f", d / f }'; }
+# a readable name for a block of a row's design (np: the router's link ports, 0 for a block)
+BNAME='function bname(b, np,   n, u, o, mem, D) {
+    split("X+ X- Y+ Y- Z+ Z- W+ W-", D, " ")
+    mem = sub(/\/u_mem$/, "", b)
+    if (b == "top") n = np ? "the router'"'"'s own logic (allocation, output registers)" : "logic"
+    else if (b == "u_mem") n = "the SRAM"
+    else if (b ~ /^g_unit\[/) {
+      u = b; sub(/^g_unit\[/, "", u); u += 0
+      n = u < 2 * np ? "the " D[int(u / 2) + 1] " " (u % 2 ? "VCDown" : "VCUp") " buffer" : \
+          u == 2 * np ? "the PEGroup FIFO" : u == 2 * np + 1 ? "the result buffer" : "the report buffer"
+    } else if (b ~ /^g_out\[/) {
+      o = b; sub(/^g_out\[/, "", o); o += 0
+      n = (o < np ? "the " D[o + 1] " output" : o == np ? "the PE output" : "the Reducer input") "'"'"'s arbiter"
+    } else if (b == "u_reducer") n = "the Reducer"
+    else if (b == "u_reducer/u_alu") n = "the Reducer'"'"'s ALU"
+    else if (b == "u_reducer/u_cp_arb") n = "the Reducer'"'"'s copy arbiter"
+    else if (b == "u_phase") n = "tc_phase"
+    else if (b == "u_credit_block") n = "the credit block"
+    else n = b
+    if (mem) n = (b == "u_mem" ? "the SRAM" : n (n ~ /s$/ ? "'"'"'" : "'"'"'s") " SRAM")
+    return n
+  }'
+# "block FO4,block FO4,...,setup FO4" -> "name FO4, name FO4, ... and setup FO4"
+split_text() {
+  echo "$1" | awk -v np="$2" "$BNAME"'
+    { n = split($0, p, ","); s = ""
+      for (i = 1; i <= n; i++) {
+        k = split(p[i], w, " "); f = w[k]; b = p[i]; sub(/ [^ ]*$/, "", b)
+        if (f + 0 == 0 && b != "setup") continue # the end pin alone in a block
+        s = s (s != "" ? (i == n ? " and " : ", ") : "") (b == "setup" ? "its setup" : bname(b, np)) " " f
+      }
+      print s }'
+}
+np_of() { case $1 in router_[1-4]d) echo $((2 * ${1:7:1})) ;; *) echo 0 ;; esac; }
+
+# What a path does, for the kinds of path that have been among the worst (read from its
+# start and end registers; nothing if it is of none of these kinds).
+explain() {
+  local s=$1 e=$2 np=$3
+  case $e in
+    u_credit_block/q_q* | u_credit_block/n_q* | u_credit_block/lost_q*)
+      echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`): a unit's drop (\`drop_o\`, a header"
+      echo "that finds its slot full) or route error (\`err_o\`, RC's verdict on its head header) joins"
+      echo "the cycle's count of errors (\`nev\`), which adds the units' drops and then their route"
+      echo "errors one after another while it selects the first of them (\`rec\`): a chain as long"
+      echo "as the units, $((2 * np + 3)) here." ;;
+    u_credit_block/up_cred_q*)
+      echo "It ends in the credits a tree may still send up (\`up_cred_q\`): per tree, the link units"
+      echo "whose RC this cycle takes a CREDIT packet of it without error (\`route_o\`, \`err_o\`, the head"
+      echo "header's type and tree) are counted (\`got\`) one unit after another, after each unit's RC"
+      echo "(its head header, the tree's table row, the verdict)." ;;
+    u_phase/fence_q*)
+      echo "It ends in tc_phase's fence (\`fence_q\`), which takes the packets each fenced unit holds"
+      echo "after the cycle (\`npkt_o\`); the result buffer's count includes a packet the Reducer begins"
+      echo "to write this cycle (\`res_valid_o\`), which the Reducer decides from the contribution's"
+      echo "header and its tree's row of the table (\`table_q\`: the root bit, the contributions expected)." ;;
+    g_out*)
+      if [ "$s" != "${s#g_unit\[$((2 * np + 1))\].}" ]; then
+        echo "It starts at the result buffer's write slot: its room (\`can_write_o\`) lets the Reducer"
+        echo "start to copy a held result (\`cp_can\` gates the 256 requests of the copy arbiter, whose"
+        echo "grant is \`cp_start\`); a copy bars the Reducer input's output from granting (\`block_o\`,"
+        echo "the router's \`red_block\`), and that output's arbiter selects the header its output"
+        echo "register loads (\`flit_q\`, \`len_q\`)."
+      fi ;;
+  esac
+}
+# A stage of a path (the first after the line $2 of the log $1) that takes more than 5 FO4
+# in a standard cell: a net that fans out across module ports, which ABC does not buffer
+# (it maps one module at a time).
+slow_stage() {
+  awk -v f=$FO4 -v from="$2" '
+    $0 == from { look = 1 }
+    look && /^Startpoint:/ { on = 1 }
+    on && /data arrival time/ { exit }
+    on && NF >= 5 && ($3 == "^" || $3 == "v") && $5 ~ /^\(/ {
+      if ($1 / f > 5 && $5 !~ /^\((tc_sram_|in\))/) {
+        printf "%s %.1f\n", (prev ~ /\/CLK$/ ? "start" : $4), $1 / f; exit }
+      prev = $4 }' "$1"
+}
+slow_text() { # $1: slow_stage's output, $2: the start register
+  [ -n "$1" ] || return 0
+  local where=${1% *} fo=${1##* }
+  if [ "$where" = start ]; then where="the start register \`$2\`'s own output"; else where="\`$where\`"; fi
+  echo "Of it, $where takes $fo FO4: a net that fans out through module ports, which ABC leaves"
+  echo "unbuffered as it maps one module at a time; a buffer tree would take a few FO4."
+}
+
+write_docs() {
+  local r m p cells area ffs sram ns fo yn
+  {
+    echo "# Synthesis and timing (generated by \`make synth\`)"
+    echo
+    echo "Yosys 0.23 (\`synth\`, \`dfflibmap\`, \`abc\` mapping for delay, then buffering and sizing)"
+    echo "onto the OSU 0.18 um standard cells of"
+    echo "Debian's qflow-tech-osu018, then OpenSTA with [constraints/tc_router.sdc](../constraints/tc_router.sdc):"
+    echo "2 ns clock, 0.4 ns input and output delays, the reset and the simulation port"
+    echo "\`obs_o\` untimed, one false path in the router (below). FO4 of this library, measured in"
+    echo "OpenSTA on an inverter chain each driving four: **$FO4 ns**. The goal: every"
+    echo "register-to-register path within $GOAL FO4, i.e. 2 ns in a 65 nm-class process of"
+    echo "about 25 ps FO4; the aspiration $ASPIRATION FO4."
+    echo
+    echo "The blocks are synthesized with the parameters they have in the 1D router and in the"
+    echo "4D router where these differ (ports and units); the Reducer only with the 4D router's"
+    echo "(its ports change one comparison). Every router has the default parameters: Slots 16,"
+    echo "InjSlots 40, PeCredits 48, RedFlits 2."
+    echo
+    echo "| row | module | parameters | cells | area (um^2) | flip-flops | SRAM bits | worst reg-to-reg path with setup (ns) | FO4 | clock it allows in 0.18 um | within $GOAL FO4 | within $ASPIRATION FO4 | Yosys (s) | OpenSTA (s) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for r in $ROWS; do
+      [ -s $OUT/$r.res ] || continue
+      m=$(field $r 1)
+      p=$(field $r 2 | sed 's/-set //g')
+      awk -v r=$r -v m=$m -v p="$p" -v c=$(val $r cells) -v a=$(val $r area) -v f=$(val $r ffs) -v s=$(val $r sram) \
+          -v d=$(val $r ns) -v fo4=$FO4 -v g=$GOAL -v asp=$ASPIRATION -v ty=$(val $r t_yosys) -v ts=$(val $r t_sta) 'BEGIN {
+        x = d / fo4
+        printf "| %s | %s | %s | %d | %.0f | %d | %d | %.2f | %.1f | %.0f MHz | %s | %s | %d | %d |\n", r, m, p, c, a, f, s, d, x, 1000 / d,
+          (x <= g ? "yes" : "no"), (x <= asp ? "yes" : "no"), ty, ts }'
+    done
+    echo
+    cat <<EOF
+"cells" and "area" are the standard cells only; the memories are black boxes, counted in
+"SRAM bits" (Words x Width summed over every \`tc_sram\` instance in the hierarchy).
 The column "with setup" is the path's arrival plus the capturing flip-flop's (or the
 memory's) setup time: the shortest clock period that path allows. OpenSTA's slack
 against the 2 ns clock is negative in 0.18 um (about 20 FO4 fit in 2 ns of this
-process); the FO4 column is what carries over to a 65 nm-class process.
-
-The Reducer's memory (16 trees x 16 ReduceIds x (1 + RedFlits) words x 128 bits = 96 kbit:
-per (TreeId, ReduceId) the partial result's data flits, and a held result's header)
-is \`tc_sram\`, kept a black box: a two-port SRAM macro, timed by a model
-whose figures are assumptions in FO4 (data out $MEM_CQ FO4 after the clock, about 0.5 ns
-at 65 nm; inputs set up $MEM_SETUP FO4 before it). Its area is not in the table.
-
+process); the FO4 column is what carries over to a 65 nm-class process. The times are
+wall-clock seconds on a 2-core machine shared with other jobs.
 EOF
-  # From here the numbers are read back from the table and the OpenSTA logs; the text
-  # names the paths that were worst when it was written, and says so if they change.
-  row() { awk -F'|' -v b="$1" -v f="$2" '{ n = $2; gsub(/ /, "", n) } n == b { v = $f; gsub(/ /, "", v); print v }' docs/synth.md; }
-  endp() { awk -v k="$1:" '$1 == k { print $2; exit }' $OUT/$2.sta.log; }
-  over=$(awk -F'|' '$10 ~ /^ *no *$/ { n = $2; f = $8; gsub(/ /, "", n); gsub(/ /, "", f); printf "%s%s (%s FO4)", s, n, f; s = ", " }' docs/synth.md)
-  if [ -n "$over" ]; then echo "Over the 80 FO4 budget: $over."; else echo "Every block is within 80 FO4."; fi
-  echo "Until \`tc_rr_arb\` found the first requester with a binary tree, its N = 256 instance"
-  echo "(the Reducer's copy arbiter) was a ripple of about 255 gates: 375 FO4 in the Reducer, 407 in the router."
-  if [ -n "$(row tc_reducer 8)" ]; then
-    echo
-    if [ "$(endp Startpoint tc_reducer)/$(endp Endpoint tc_reducer)" = u_mem/u_mem ]; then
-      echo "The Reducer's worst path ($(row tc_reducer 7) ns, $(row tc_reducer 8) FO4) starts and ends at its memory: the"
-      echo "stored flit (\`rdata_o\`, $MEM_CQ FO4 after the clock) through the 64-bit ALU (\`combined\`) and"
-      echo "\`red_flit\` back into the write data (\`wdata_i\`, set up $MEM_SETUP FO4 before the clock)."
-    else
-      echo "The Reducer's worst path ($(row tc_reducer 7) ns, $(row tc_reducer 8) FO4) is no longer the one this text describes"
-      echo "(the memory's read data through the ALU into its write data): see \`$OUT/tc_reducer.sta.log\`."
+    if [ -s $OUT/total.time ]; then
+      echo "The last full run of \`make synth\` took $(cat $OUT/total.time) s in all."
     fi
-  fi
-  if [ -n "$(row tc_router 8)" ]; then
-    log=$OUT/tc_router.sta.log
     echo
-    echo "The router (1D: 2 links, 7 units) keeps its blocks as modules; OpenSTA times the paths"
-    if [ "$(endp Startpoint tc_router)" = u_reducer/u_mem ] && endp Endpoint tc_router | grep -q '^g_unit\[6\]\.u_unit/'; then
-      # the FO4 spent in each block along the path: up to the last cell in it
-      split=$(awk -v f=$FO4 'BEGIN { name["u_reducer"] = "the Reducer"; name["g_unit[5].u_unit"] = "the result buffer"
-          name["u_phase"] = "tc_phase"; name["u_credit_block"] = "the credit block"; name["g_unit[6].u_unit"] = "the report buffer" }
-        /library setup time/ { printf "%s %.0f and its setup %.0f", name[last], (t - t0) / f, -$1 / f; exit }
-        / (\^|v) [^ ]*\/Y \(/ {
-          b = $4; sub(/\/.*/, "", b); if (b != last && last != "") { printf "%s %.0f, ", name[last], (t - t0) / f; t0 = t }
-          last = b; t = $2 }
-        / (\^|v) u_reducer\/u_mem\/rdata_o/ { t0 = $2; printf "the memory %.0f, ", $2 / f }' $log)
-      cells=$(awk '/data arrival time/ { exit } /\/Y \(/ { c++ } END { print c }' $log)
-      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4; $cells cells after the memory) starts at"
-      echo "the Reducer's memory: the stored flit through the ALU into the result flit, whose length"
-      echo "field enters the result buffer (unit 5) as a header's would: its \`tail\`, then the"
-      echo "packets it holds after the cycle (\`npkt_o\`) into tc_phase's fence, whose \`clear\` gives"
-      echo "\`send_o\` (a phase packet may be written); the credit block's \`gen_phase\` then writes the"
-      echo "report buffer (unit 6, \`wr_valid_i\`), and the path ends in its flit storage \`mem_q\`."
-      echo "In FO4: $split."
-      echo "A flit out of the ALU is never a header, so the length field's part of the path is not"
-      echo "a real one; from tc_phase's fence to the report buffer it is. OpenSTA with the length"
-      echo "field cut (when this was written): 99 FO4, from the result buffer's"
-      echo "\`wr_slot_q\` (its room, the Reducer's \`res_room_i\`) through the copy arbiter and"
-      echo "\`cp_pick\`, which clears its entry of \`fenced_q\`, and the OR of the 256 (\`fenced_o\`: a fenced"
-      echo "result still held) into the same fence's \`clear\` and on the same way; with tc_phase's"
-      echo "\`send_o\`/\`done_o\` cut: 82 FO4, the Reducer's input register through the header's lookup"
-      echo "(\`err_o\`) into the credit block's lost-error counter \`lost_q\`."
-    elif [ "$(endp Startpoint tc_router)" = u_reducer/u_mem ] && [ "$(endp Endpoint tc_router | cut -d/ -f1)" = u_phase ]; then
-      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4) starts at the Reducer's memory: the"
-      echo "stored flit through the ALU into the result flit, whose header fields enter the result buffer;"
-      echo "its packets after the cycle (\`npkt_o\`) give the place in the FIFO of a fenced result, which"
-      echo "tc_phase's fence register takes. Until the fence's \`clear\` stopped waiting for that place (a"
-      echo "fenced result being made keeps the fence closed anyway), the path went on through \`clear\`, the"
-      echo "credit block's phase packet and the report buffer's write: 109 FO4."
+    # the verdict
+    local meet="" miss="" asp=""
+    for r in router_1d router_2d router_3d router_4d; do
+      [ -s $OUT/$r.res ] || continue
+      fo=$(fo4of $(val $r ns))
+      if awk -v x=$fo -v g=$GOAL 'BEGIN { exit !(x <= g) }'; then meet="$meet, ${r:7:1}D ($fo FO4)"; else miss="$miss, ${r:7:1}D ($fo FO4)"; fi
+      if awk -v x=$fo -v g=$ASPIRATION 'BEGIN { exit !(x <= g) }'; then asp="$asp, ${r:7:1}D"; fi
+    done
+    echo "## Routers against the goal"
+    echo
+    meet=${meet#, } miss=${miss#, } asp=${asp#, }
+    echo "Within $GOAL FO4: ${meet:-none}. Over it: ${miss:-none}. Within the aspiration of $ASPIRATION FO4: ${asp:-none}."
+    echo
+    echo "The routers keep their blocks as modules: Yosys maps each module once per parameter"
+    echo "set (every VC buffer, the result and the report buffer share one module, the outputs'"
+    echo "arbiters another) and OpenSTA times across the hierarchy. ABC maps every module for"
+    echo "delay with the script in sim/synth.sh (once the credit block had to be mapped for area"
+    echo "inside the router, as ABC's buffering failed on it; it no longer does). A register is"
+    echo "named by a net its flip-flop drives, which may be another name for the same bits: a unit's"
+    echo "\`waddr\` is \`{wr_slot_q, wr_idx_q}\` (3 bits of index), its \`hdr_o\` is \`hdr0_q\`, an output's"
+    echo "\`link_flit_o\` or \`ej_flit_o\` its \`flit_q\`. \`g_unit[u]\` is unit u (u = 2 x port + VC for"
+    echo "the links, then the PEGroup FIFO, the result and the report buffer), \`g_out[o]\` output o"
+    echo "(the links, the PE, the Reducer)."
+    for r in $ROWS; do
+      [ "$(val $r abc_fallback)" = 1 ] && echo "In $r ABC failed on the credit block with that script, which was mapped by ABC's own (area) script there instead: its paths are longer than they need be."
+    done
+    echo
+    for r in router_1d router_2d router_3d router_4d; do
+      [ -s $OUT/$r.res ] || continue
+      local np=$(np_of $r) d=${r:7:1}
+      echo "### ${d}D router ($np links, $((2 * np + 3)) units, $((np + 2)) outputs)"
+      echo
+      echo "Worst path: $(val $r ns) ns, $(fo4of $(val $r ns)) FO4, from \`$(val $r start)\` to \`$(val $r end)\`."
+      echo "FO4 spent along it, block by block (each up to its last cell on the path; the first"
+      echo "includes the clock-to-output): $(split_text "$(val $r split)" $np)."
+      local over=0
+      awk -v g=$GOAL '/^Over: / { split(substr($0, 7), f, " \\| "); if (f[3] + 0 > g) n++ } END { exit !n }' $OUT/$r.sta.log && over=1
+      if [ $over = 0 ]; then # else it is the first of the list below
+        explain "$(val $r start)" "$(val $r end)" $np
+        slow_text "$(slow_stage $OUT/$r.sta.log "")" "$(val $r start)"
+      fi
+      echo
+      [ $over = 0 ] || {
+        echo "Endpoints over $GOAL FO4, by the blocks their worst paths start and end in (each group's"
+        echo "worst path with its FO4 per block):"
+        echo
+        awk '/^Over: / { print }' $OUT/$r.sta.log | awk -F' [|] ' -v g=$GOAL '{ sub(/^Over: /, "", $1); if ($3 + 0 > g) print $3 "|" $1 "|" $2 "|" $4 "|" $5 }' |
+          sort -t'|' -k1,1 -rn | while IFS='|' read -r fo key n s e; do
+            local sp
+            sp=$(path_split $OUT/$r.sta.log "=== over $key" | paste -sd,)
+            echo "- $fo FO4, $n endpoints: \`$s\` to \`$e\`: $(split_text "$sp" $np)."
+            explain "$s" "$e" $np | sed 's/^/  /'
+            slow_text "$(slow_stage $OUT/$r.sta.log "=== over $key")" "$s" | sed 's/^/  /'
+          done
+        echo
+      }
+      if [ -n "$(val $r cut_ns)" ]; then
+        echo "The false path (below) cut, in this router, a path of $(val $r cut_ns) ns, $(fo4of $(val $r cut_ns)) FO4, from"
+        echo "\`$(val $r cut_start)\` to \`$(val $r cut_end)\`: $(split_text "$(val $r cut_split)" $np)."
+        echo "It is the Reducer's ALU's result taken as a header's length by the result buffer."
+        echo
+      fi
+    done
+    cat <<EOF
+## The memories
+
+Every memory is \`tc_sram\` (rtl/tc_sram.v: one write port, one synchronous read port), kept
+a black box: an SRAM macro. Each shape that occurs becomes a cell \`tc_sram_<Words>x<Width>\`
+of a liberty model written by sim/synth.sh, with address and data buses of its own
+widths, so that OpenSTA links every pin of every instance. Its figures are assumptions in
+FO4, so that they scale with the process: read data $MEM_CQ FO4 after the clock (about 0.5 ns at
+65 nm), write enable, addresses and write data set up $MEM_SETUP FO4 before it; the same for every
+shape (a 128-word buffer would be somewhat faster than the 768-word memory). Their area is not
+in the table.
+
+| shape | what | 1D | 2D | 3D | 4D |
+|---|---|---|---|---|---|
+EOF
+    local shapes_all
+    shapes_all=$(cat $OUT/router_*d.res 2>/dev/null | sed -n 's/^mem_\([0-9]*x[0-9]*\)=.*/\1/p' | sort -t x -k1,1n -u)
+    for s in $shapes_all; do
+      local what="" w=${s%x*}
+      [ $w -eq $((16 * 8)) ] && what="a VC buffer, the result and the report buffer: Slots 16 x 8 flits"
+      [ $w -eq $((40 * 8)) ] && what="the PEGroup FIFO: InjSlots 40 x 8 flits"
+      [ $w -eq $((16 * 16 * 3)) ] && what="the Reducer's partial results: 16 trees x 16 ReduceIds x (1 + RedFlits 2) words"
+      printf "| %s | %s |" "$s" "$what"
+      for r in router_1d router_2d router_3d router_4d; do printf " %s |" "$(val $r mem_$s)"; done
+      echo
+    done
+    echo
+    echo "Every memory's paths are timed: OpenSTA links every pin and reports none of them"
+    echo "unconstrained. The worst path into a memory's write data and the worst out of its read"
+    echo "data, per router and kind of memory, over the instances of that kind (FO4 with the setup;"
+    echo "a link's or the PE's buffer is written straight from the router's input port, and that"
+    echo "path includes the port's 0.4 ns input delay):"
+    echo
+    echo "| router | memory | instances | into: FO4, from | out of: FO4, to |"
+    echo "|---|---|---|---|---|"
+    for r in router_1d router_2d router_3d router_4d; do
+      [ -s $OUT/$r.sta.log ] || continue
+      awk -v f=$FO4 -v np=$(np_of $r) -v r=${r:7:1}D "$BNAME"'
+        function kind(b) { b = bname(b, np); return b ~ /V[CU][a-zA-Z]* buffer/ ? "the link VC buffers'"'"' SRAMs" : b }
+        function flush(   k) { if (inst == "") return
+          k = kind(inst)
+          if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+          if (dir == "into") { n[k]++; if (fo + 0 > ifo[k] + 0) { ifo[k] = fo; is[k] = s } }
+          else if (fo + 0 > ofo[k] + 0) { ofo[k] = fo; oe[k] = e }
+          fo = "none"; s = e = "" }
+        /^=== into / { flush(); inst = $3; dir = "into"; inside = 1; a = t = ""; next }
+        /^=== out of / { flush(); dir = "out"; a = t = ""; next }
+        /^=== / { flush(); inst = ""; inside = 0; next }
+        !inside { next }
+        /^Start (register|port): / { s = ($2 == "port:" ? "input port " : "") "`" $3 "`" }
+        /^End register: / { e = "`" $3 "`" }
+        /data arrival time/ && a == "" { a = $1 }
+        /library setup time/ && t == "" { t = -$1; fo = sprintf("%.1f", (a + t) / f) }
+        END { flush()
+          for (i = 1; i <= nk; i++) { k = order[i]; printf "| %s | %s | %d | %s, %s | %s, %s |\n", r, k, n[k], ifo[k], is[k], ofo[k], oe[k] } }' $OUT/$r.sta.log
+    done
+    echo
+    local unc=""
+    for r in router_1d router_2d router_3d router_4d; do [ -n "$(val $r unconstrained)" ] && unc="$unc ${r:7:1}D: \`$(val $r unconstrained)\`;"; done
+    if [ -n "$unc" ]; then
+      echo "Endpoints of the routers without a timed path, other than \`obs_o\`'s bits:${unc%;}."
     else
-      echo "across them. Its worst path ($(row tc_router 7) ns, $(row tc_router 8) FO4) runs from"
-      echo "\`$(endp Startpoint tc_router)\` to \`$(endp Endpoint tc_router)\` (\`$OUT/tc_router.sta.log\`)."
+      echo "In the routers no endpoint but \`obs_o\`'s bits is left without a timed path (OpenSTA's"
+      echo "\`check_setup -unconstrained_endpoints\`)."
     fi
-    echo "The result and report buffers' drop signals were taken off the credit block (they cannot"
-    echo "drop; docs/microarchitecture.md): with them, a path ran from the Reducer through the result"
-    echo "buffer's write back into the error queue, 81 FO4, and 104 FO4 through the report buffer's."
-  fi
-} >>docs/synth.md
-echo "synth: docs/synth.md"
+    echo
+    cat <<EOF
+## The false path
+
+Nothing but data flits comes out of the Reducer's ALU: \`red_flit\` takes the ALU's result
+only when the flit is not a header, and the result buffer takes the Reducer's flits packet
+for packet, header first. The static paths from the ALU into the logic that reads a header
+as it is written (the result buffer's length, tail and packet count, its header registers,
+tc_phase's fence, the credit block's drop record, which the result buffer never raises) are
+never exercised, and constraints/tc_router.sdc cuts them; what stays timed from the ALU is
+the write data of the memories (the Reducer's own and, through the result buffer's write
+port, the result buffer's). The paths from the Reducer's memory to the same header logic
+without the ALU (a held result's header, copied) are real and stay timed. The routers'
+sections above give the path the exception cut.
+EOF
+    if [ -s $OUT/reducer_4d.res ]; then
+      echo
+      echo "## The blocks"
+      echo
+      for r in $ROWS; do
+        case $r in router_*) continue ;; esac
+        [ -s $OUT/$r.res ] || continue
+        echo "- $r, $(field $r 3): $(fo4of $(val $r ns)) FO4 from \`$(val $r start)\` to \`$(val $r end)\`: $(split_text "$(val $r split)" 0)."
+      done
+      echo
+      echo "A block alone is timed from its registers only: a path that enters from an input port"
+      echo "is counted in the routers, where the port is driven by another block's register."
+    fi
+  } >docs/synth.md
+  {
+    echo "router,dims,cells,flops,sram_bits,fo4"
+    for r in router_1d router_2d router_3d router_4d; do
+      [ -s $OUT/$r.res ] || continue
+      echo "tc_router,${r:7:1},$(val $r cells),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns))"
+    done
+  } >docs/synth.csv
+  echo "synth: docs/synth.md, docs/synth.csv" >&2
+}
+
+T0=$(date +%s)
+rows=${*:-$ROWS}
+for r in $rows; do row_def $r >/dev/null; done
+for r in $rows; do run_row $r; done
+if [ "$rows" = "$ROWS" ] && [ -z "${SYNTH_STA_ONLY:-}" ]; then echo $(($(date +%s) - T0)) >$OUT/total.time; fi
+write_docs
