@@ -9,6 +9,7 @@
 #   SOAK_SCENS   the scenarios                                 (default "soak random")
 #   SOAK_TABLES  default and/or random                         (default "default random")
 #   SOAK_BIN     the simulator, e.g. build/tcsim-san           (default build/tcsim)
+#   SOAK_FLAGS   more tcsim flags, e.g. "--slots 3 --inj-slots 2 --pe-credits 1"
 #   SOAK_FULL=1  with observation records: timing diagrams, lemma 1, report counters
 #                checked too (10-60x slower); otherwise --fast: deliveries, error
 #                reports and the progress watchdog
@@ -60,7 +61,7 @@ for seed in $(seq "$first" "$last"); do
   for topo in $TORI; do
     for scen in $SCENS; do
       for table in $TABLES; do
-        echo "--topo $topo --scen $scen --seed $seed --table $table${FAST:+ $FAST}" # no trailing blank (xargs -L)
+        echo "--topo $topo --scen $scen --seed $seed --table $table${FAST:+ $FAST}${SOAK_FLAGS:+ $SOAK_FLAGS}" # no trailing blank (xargs -L)
       done
     done
   done
