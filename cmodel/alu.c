@@ -2,12 +2,10 @@
 
 #include <string.h>
 
-const char *tc_op_name(unsigned op)
-{
-    static const char *const names[TC_OPS] = {"sum", "min",  "max", "minu",   "maxu",
-                                              "and", "or",   "xor", "minloc", "maxloc"};
-    return op < TC_OPS ? names[op] : "unknown";
-}
+const char *const tc_op_names[TC_OPS + 1] = {"sum", "min", "max",    "minu",   "maxu", "and",
+                                              "or",  "xor", "minloc", "maxloc", NULL};
+
+const char *tc_op_name(unsigned op) { return op < TC_OPS ? tc_op_names[op] : "unknown"; }
 
 /* Lane k of width w (32 or 64) as an unsigned value. */
 static uint64_t lane_get(const tc_flit *f, unsigned w, unsigned k)

@@ -119,9 +119,16 @@ static int set(tc_config *c, const char *where, int from, char *k, char *v, char
         return -1;
     }
     if (s->enums) {
-        int ok = 0;
-        for (int e = 0; s->enums[e]; e++)
+        int ok = 0, ne = 0;
+        while (s->enums[ne])
+            ne++;
+        for (int e = 0; e < ne; e++)
             ok |= !strcmp(v, s->enums[e]);
+        if (!ok && v[0] >= '0' && v[0] <= '9' && (!v[1] || (v[0] != '0' && v[1] >= '0' && v[1] <= '9' && !v[2])) &&
+            atoi(v) < ne) { /* a value's number, its place in the list (op = 2 is op = max) */
+            v = (char *)s->enums[atoi(v)];
+            ok = 1;
+        }
         if (!ok) {
             size_t o = (size_t)snprintf(err, errlen, "%s: %s = '%.64s' is not one of:", where, k, v);
             for (int e = 0; s->enums[e] && o < errlen; e++)
@@ -173,6 +180,14 @@ int tc_config_read(tc_config *c, FILE *f, const char *name, char *err, size_t er
     return 0;
 }
 
+/* A key as a command line may spell it: '-' for '_' (link-lat is link_lat). */
+static void underscores(char *k)
+{
+    for (; *k; k++)
+        if (*k == '-')
+            *k = '_';
+}
+
 int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen)
 {
     char buf[TC_LINE_MAX], *eq;
@@ -180,13 +195,48 @@ int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen)
         snprintf(err, errlen, "command line: argument '%.32s...' is longer than %zu characters", arg, sizeof buf - 1);
         return -1;
     }
-    snprintf(buf, sizeof buf, "%s", arg);
+    snprintf(buf, sizeof buf, "%s", arg[0] == '-' && arg[1] == '-' ? arg + 2 : arg);
     if (!(eq = strchr(buf, '='))) {
         snprintf(err, errlen, "command line: '%.64s': expected key=value", arg);
         return -1;
     }
     *eq = 0;
+    underscores(buf);
     return set(c, "command line", -1, buf, eq + 1, err, errlen);
+}
+
+int tc_config_argv(tc_config *c, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *a = argv[*i];
+    if (strchr(a, '=')) { /* key=value or --key=value */
+        (*i)++;
+        return tc_config_arg(c, a, err, errlen);
+    }
+    if (a[0] != '-' || a[1] != '-')
+        return 1;
+    char k[TC_VAL_MAX];
+    snprintf(k, sizeof k, "%s", a + 2);
+    underscores(k);
+    int x = tc_config_find(c, k);
+    if (x < 0) {
+        snprintf(err, errlen, "command line: unknown option '%.64s'", a);
+        return -1;
+    }
+    const char *const *e = c->keys[x].enums;
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    int named = 0; /* the next argument is one of the key's names */
+    for (int n = 0; e && v && e[n]; n++)
+        named |= !strcmp(v, e[n]);
+    if (e && !strcmp(e[0], "off") && e[1] && !strcmp(e[1], "on") && !named) {
+        (*i)++; /* a bare --flag of an off/on key: on */
+        return set(c, "command line", -1, k, "on", err, errlen);
+    }
+    if (!v || (v[0] == '-' && v[1] == '-')) {
+        snprintf(err, errlen, "command line: option '%.64s' needs a value", a);
+        return -1;
+    }
+    *i += 2;
+    return set(c, "command line", -1, k, (char *)v, err, errlen);
 }
 
 /* A numeric option: a decimal number in min..max, nothing else (decimal only, as the
@@ -202,4 +252,16 @@ int tc_parse_num(const char *opt, const char *v, uint64_t min, uint64_t max, uin
     }
     *out = x;
     return 0;
+}
+
+void tc_config_usage(FILE *f, const tc_config *c, size_t n)
+{
+    fprintf(f, "keys (default):\n");
+    for (size_t i = 0; i < n && i < c->n; i++) {
+        const tc_key *k = &c->keys[i];
+        fprintf(f, "  %-11s %-10s %s", k->key, k->def[0] ? k->def : "\"\"", k->help);
+        for (int e = 0; k->enums && k->enums[e]; e++)
+            fprintf(f, "%s%s", e ? " | " : ": ", k->enums[e]);
+        fputc('\n', f);
+    }
 }

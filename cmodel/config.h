@@ -1,6 +1,7 @@
 /* Strict text input: a line reader that refuses what is not a text file, and
  * `key = value` configurations in which every key is declared with its default and
- * range; an unknown key, a key given twice, or a bad value is an error naming it.
+ * range; an unknown key, a key given twice, or a bad value is an error naming it. A key
+ * with names takes a name or its place in the list (op = max or op = 2).
  * Used by the table loader (table.c) and the network simulator (tools/tcnet.c). */
 #ifndef TC_CONFIG_H
 #define TC_CONFIG_H
@@ -40,9 +41,16 @@ void tc_config_free(tc_config *c);
 /* Reads `key = value` lines ('#' starts a comment) from f, called name in messages.
  * 0, or -1 and err naming name:line and the key. */
 int tc_config_read(tc_config *c, FILE *f, const char *name, char *err, size_t errlen);
-/* One `key=value` command-line argument, taken as it is (no blanks dropped); it may
- * override the file, not itself. */
+/* One `key=value` (or `--key=value`) command-line argument, taken as it is (no blanks
+ * dropped); it may override the file, not itself. '-' and '_' are alike in a key. */
 int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen);
+/* The one command-line style of tcsim, tcnet and tccheck: argv[*i] as `key=value`,
+ * `--key=value` or `--key value`, '-' and '_' alike in a key (--link-lat is link_lat);
+ * a bare `--key` of an off/on key turns it on. Moves *i past what it took. 0: taken;
+ * 1: not an option (a configuration file, say), *i unmoved; -1: err says why. */
+int tc_config_argv(tc_config *c, int argc, char **argv, int *i, char *err, size_t errlen);
+/* The first n keys with their defaults, help and names, one a line. */
+void tc_config_usage(FILE *f, const tc_config *c, size_t n);
 /* Index of key, or -1. */
 int tc_config_find(const tc_config *c, const char *key);
 /* Values of declared keys (checked when they were set). */

@@ -18,7 +18,7 @@ done
 for u in build/gcov/unit/*; do TC_ALU_VECTORS=20000 $u >/dev/null 2>&1 || echo "unit $u failed"; done
 for topo in 2 5 7 2x3 4x4 8x8 3x1x2 4x4x4 3x3x3x2; do build/gcov/tcsim --topo $topo --scen all | tail -1; done
 for topo in 4x4 3x3x2 2x2x2x2; do
-  build/gcov/tcsim --topo $topo --scen all --fast-check | tail -1
+  build/gcov/tcsim --topo $topo --scen all --fast check | tail -1
   for seed in 2 3; do build/gcov/tcsim --topo $topo --scen random --seed $seed | tail -1; done
 done
 for impl in hw p2p; do

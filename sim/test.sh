@@ -133,9 +133,9 @@ check "tcnet stream on 4x4: $rate operations per 1000 cycles, the window's 16000
 
 echo "== C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
-  build/tcsim --topo $topo --scen all --fast-check >"$LOGDIR/fast_$topo.log" 2>&1
+  build/tcsim --topo $topo --scen all --fast check >"$LOGDIR/fast_$topo.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log"
-  grep -qE '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log" || { echo "FAIL  tcsim --fast-check $topo: no result"; FAILED=$((FAILED + 1)); }
+  grep -qE '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log" || { echo "FAIL  tcsim --fast check $topo: no result"; FAILED=$((FAILED + 1)); }
   count_lines "$LOGDIR/fast_$topo.log"
 done
 
@@ -171,17 +171,36 @@ for bad in 4x4x4x4x4:"more than 4 dimensions" 4xx4:"a size is missing" 0:"size 0
   check "tcsim --topo '${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcsim --topo "${bad%%:*}" --scen bcast_leaf
   check "tcnet topo='${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet "topo=${bad%%:*}" progress=off
 done
-for bad in "--seed -1" "--seed abc" "--seed 18446744073709551616" "--link-lat 0" "--inj-lat -5" "--ej-lat 1e3" \
-           "--link-lat 4294967336" "--events 70000" "--seed 0x10"; do
-  check "tcsim $bad refused" refuses "${bad%% *} '${bad#* }': not an integer" build/tcsim $bad --scen bcast_leaf
+for bad in "--seed -1:seed '-1': not an integer" "--seed abc:seed 'abc': not an integer" \
+           "--seed 18446744073709551616:seed '18446744073709551616': not an integer" "--seed 0x10:seed '0x10': not an integer" \
+           "--link-lat 0:link_lat = '0' is not an integer in 1..100000" "--inj-lat -5:inj_lat = '-5' is not an integer" \
+           "ej_lat=1e3:ej_lat = '1e3' is not an integer" "--link-lat=4294967336:link_lat = '4294967336' is not an integer" \
+           "--events 70000:events = '70000' is not an integer in -1..65535" "--fast maybe:'maybe': expected --key value" \
+           "--table=other:table = 'other' is not one of: default random" "--topo:option '--topo' needs a value" \
+           "--bogus 1:unknown option '--bogus'" "stray:'stray': expected --key value or key=value"; do
+  check "tcsim ${bad%%:*} refused" refuses "${bad#*:}" build/tcsim ${bad%%:*} --scen bcast_leaf
 done
-check "tcsim --events beyond the torus refused" refuses "--events 5: not a node of the 2-node torus" \
+check "tcsim --events beyond the torus refused" refuses "events = 5: not a node of the 2-node torus" \
   build/tcsim --topo 2 --events 5 --scen bcast_leaf
-check "tcsim --topo without its value refused" refuses "'--topo': unknown, or its value is missing" build/tcsim --topo
-check "tcsim --wavedrom into a missing directory refused first" refuses "--wavedrom '$R/none/x': cannot write there: No such file" \
+check "tcsim --wavedrom into a missing directory refused first" refuses "wavedrom '$R/none/x': cannot write there: No such file" \
   build/tcsim --wavedrom $R/none/x --scen all
 check "tcsim --wavedrom onto a file refused first" refuses "cannot write there: Not a directory" build/tcsim --wavedrom $R/binary
-check "tcsim --wave into a missing path refused first" refuses "--wave '$R/none/x': cannot write there" build/tcsim --wave $R/none/x
+check "tcsim --wave into a missing path refused first" refuses "wave '$R/none/x': cannot write there" build/tcsim --wave $R/none/x
+# one command-line style: tcsim, tcnet and tccheck take --key value, --key=value and key=value alike
+check "tcsim takes key=value, --key=value and --key value alike" bash -c \
+  "a=\$(build/tcsim --topo 3x2 --link-lat 7 --scen allreduce --fast | head -1); \
+   b=\$(build/tcsim topo=3x2 link_lat=7 scen=allreduce fast=on | head -1); \
+   c=\$(build/tcsim --topo=3x2 --link_lat=7 --scen=allreduce --fast=on | head -1); \
+   echo \"\$a\"; [ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$c\" ]"
+check "tcnet takes --key value and operations and lanes by name or number" bash -c \
+  "a=\$(build/tcnet --topo 3x2 --op max --lane 64 --progress off | grep latency); \
+   b=\$(build/tcnet topo=3x2 op=2 lane=1 progress=off | grep latency); \
+   echo \"\$a\"; [ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ]"
+check "tcnet op=foo refused, naming the operations" refuses "op = 'foo' is not one of: sum min max minu maxu and or xor minloc maxloc" \
+  build/tcnet op=foo
+check "tccheck takes --key value and key=value alike" bash -c \
+  "[ \"\$(build/tccheck --topo 3x3 --table random --seed 4 | cut -c1-60)\" = \"\$(build/tccheck topo=3x3 table=random seed=4 | cut -c1-60)\" ]"
+check "tccheck --slots 0 refused" refuses "slots = '0' is not an integer" build/tccheck --topo 3x3 --slots 0
 for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc' is not an integer" \
            "dst=70000:dst = '70000' is not an integer in -1..65535" "max_cycles=99999999999999999999:is not an integer" \
            "foo=1:unknown key 'foo'" "impl=fpga:impl = 'fpga' is not one of" "workload=reduce dst=20:dst = 20 is not a node" \

@@ -832,18 +832,6 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
     return fail;
 }
 
-/* --topo: the one topology parser of tcsim and tcnet (cmodel/topo.c). */
-static int parse_topo(const char *s, tc_params *p, char *err, size_t errlen)
-{
-    tc_topo t;
-    if (tc_topo_parse(s, &t, err, errlen))
-        return -1;
-    p->ndims = t.ndims;
-    for (int d = 0; d < TC_MAX_DIMS; d++)
-        p->size[d] = t.size[d];
-    return 0;
-}
-
 /* An output directory must be one we can write, before anything runs. */
 static int check_dir(const char *opt, const char *dir)
 {
@@ -855,104 +843,123 @@ static int check_dir(const char *opt, const char *dir)
     return 0;
 }
 
-static void usage(void)
+/* The options, in the one command-line style of tcsim, tcnet and tccheck
+ * (tc_config_argv: --key value, --key=value or key=value). The keys after `events`
+ * are the C model's: a Verilated network has them fixed when it is built. */
+static const char *const tables[] = {"default", "random", NULL};
+static const char *const fasts[] = {"off", "on", "check", NULL};
+static const char *const plants[] = {"none", "report-one", "result-slot", NULL};
+static const tc_key keys[] = {
+    {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
+    {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
+    {"table", "default", "routing tables: the planner's 16 trees, or random trees from the seed", 0, 0, tables},
+    {"wave", "", "RTL: write an FST and a GTKWave save file of the scenario into this directory", 1, 0, NULL},
+    {"wavedrom", "", "write the scenario's reference timing diagrams (WaveDrom JSON) into this directory", 1, 0, NULL},
+    {"events", "-1", "print this node's observed events after the run (-1: none)", -1, 65535, NULL},
+    {"fast", "off", "on: no observation records, only PE deliveries checked (with RTL: the RTL alone); "
+                    "check: that beside the full C model, PE ports equal every cycle", 0, 0, fasts},
+    {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
+    {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
+    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, 100000, NULL},
+    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, 100000, NULL},
+    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
+    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
+    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
+    {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md)", 0, 0, plants},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static void usage(const tc_config *c, int use_rtl)
 {
-    fprintf(stderr,
-            "usage: cosim [--scen NAME|all] [--seed N] [--table default|random] [--wave DIR] [--wavedrom DIR] [--events NODE] [--list]\n"
-            "       tcsim [--topo AxBxCxD] [--link-lat N] [--inj-lat N] [--ej-lat N] [--slots N] [--inj-slots N]\n"
-            "             [--pe-credits N] [--fast] ... (C model only;\n"
-            "             --fast: no observation records, only the PE deliveries are checked;\n"
-            "             --fast-check: that beside the full C model, PE ports equal every cycle;\n"
-            "             --plant report-one|result-slot: a planted bug, see docs/deadlock.md)\n");
+    printf("usage: %s [--key value | --key=value | key=value ...] [--list] [--help]\n\n", use_rtl ? "cosim" : "tcsim");
+    tc_config_usage(stdout, c, use_rtl ? (size_t)tc_config_find(c, "topo") : c->n);
 }
 
 int main(int argc, char **argv)
 {
     run_opts o;
+    tc_config cfg;
     char err[256], net_name[32];
-    const char *scen = "all", *wave_dir = NULL;
+    const char *scen, *wave_dir = NULL;
     int nfail = 0, npass = 0;
     tc_params rtl_p;
     tc_dut *probe;
 
     memset(&o, 0, sizeof o);
     tc_params_default(&o.p);
-    o.seed = 1;
-    o.events_node = -1;
     /* A binary with RTL compares it with the C model on the RTL's network. */
     if ((probe = tc_dut_rtl(&rtl_p, NULL, err, sizeof err))) {
         probe->ops->close(probe);
         o.use_rtl = 1;
         o.p = rtl_p;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--list")) {
+    if (tc_config_init(&cfg, keys, NKEYS)) {
+        fprintf(stderr, "out of memory\n");
+        return 2;
+    }
+    for (int i = 1; i < argc;) {
+        if (!strcmp(argv[i], "--list")) {
             for (int k = 0; tc_scenario_names[k]; k++)
                 puts(tc_scenario_names[k]);
             return 0;
-        } else if (!strcmp(a, "--fast")) { /* with RTL: the RTL alone */
-            o.fast = 1;
-            continue;
-        } else if (!strcmp(a, "--fast-check") && !o.use_rtl) {
-            o.fast = 2;
-            continue;
-        } else if (!v) {
-            fprintf(stderr, "option '%s': unknown, or its value is missing\n", a);
-            usage();
-            return 2;
-        } else if (!strcmp(a, "--scen")) {
-            scen = v;
-        } else if (!strcmp(a, "--seed")) {
-            if (tc_parse_num(a, v, 0, UINT64_MAX, &o.seed))
-                return 2;
-        } else if (!strcmp(a, "--table")) {
-            if (strcmp(v, "random") && strcmp(v, "default")) {
-                fprintf(stderr, "--table '%s': expected default or random\n", v);
-                return 2;
-            }
-            o.table_random = !strcmp(v, "random");
-        } else if (!strcmp(a, "--wave")) {
-            wave_dir = v;
-            mkdir(v, 0777); /* as a mismatch's waveform would */
-            if (check_dir(a, v))
-                return 2;
-        } else if (!strcmp(a, "--wavedrom")) {
-            o.wavedrom = v;
-            if (check_dir(a, v))
-                return 2;
-        } else if (!strcmp(a, "--events")) {
-            uint64_t x;
-            if (tc_parse_num(a, v, 0, 65535, &x))
-                return 2;
-            o.events_node = (int)x;
-        } else if (!strcmp(a, "--topo") && !o.use_rtl) {
-            if (parse_topo(v, &o.p, err, sizeof err)) {
-                fprintf(stderr, "--topo: %s\n", err);
-                return 2;
-            }
-        } else if ((!strcmp(a, "--link-lat") || !strcmp(a, "--inj-lat") || !strcmp(a, "--ej-lat")) && !o.use_rtl) {
-            uint64_t x;
-            if (tc_parse_num(a, v, 1, 100000, &x))
-                return 2;
-            *(a[2] == 'l' ? &o.p.link_lat : a[2] == 'i' ? &o.p.inj_lat : &o.p.ej_lat) = (int)x;
-        } else if ((!strcmp(a, "--slots") || !strcmp(a, "--inj-slots") || !strcmp(a, "--pe-credits")) && !o.use_rtl) {
-            uint64_t x;
-            if (tc_parse_num(a, v, a[2] == 'p' ? 1 : 2, a[2] == 'p' ? 255 : TC_MAX_SLOTS, &x))
-                return 2;
-            *(a[2] == 's' ? &o.p.slots : a[2] == 'i' ? &o.p.inj_slots : &o.p.pe_credits) = (int)x;
-        } else if (!strcmp(a, "--plant") && !o.use_rtl) { /* a planted bug, for the watchdog's test */
-            if (strcmp(v, "report-one") && strcmp(v, "result-slot")) {
-                fprintf(stderr, "--plant '%s': expected report-one or result-slot\n", v);
-                return 2;
-            }
-            o.p.plant |= !strcmp(v, "report-one") ? TC_PLANT_REPORT_ONE : TC_PLANT_RESULT_SLOT;
-        } else {
-            fprintf(stderr, "unknown or inapplicable option '%s'\n", a);
-            usage();
+        }
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(&cfg, o.use_rtl);
+            return 0;
+        }
+        int r = tc_config_argv(&cfg, argc, argv, &i, err, sizeof err);
+        if (r) {
+            if (r > 0)
+                fprintf(stderr, "'%s': expected --key value or key=value (--help lists the keys)\n", argv[i]);
+            else
+                fprintf(stderr, "%s (--help lists the keys)\n", err);
             return 2;
         }
-        i++;
+    }
+    for (size_t k = (size_t)tc_config_find(&cfg, "topo"); k < NKEYS && o.use_rtl; k++)
+        if (cfg.from[k]) {
+            fprintf(stderr, "%s: this Verilated network's is fixed when it is built; build/tcsim (the C model) takes it\n",
+                    keys[k].key);
+            return 2;
+        }
+    if (o.use_rtl && tc_config_enum(&cfg, "fast") == 2) {
+        fprintf(stderr, "fast = check: the C model against itself, for build/tcsim\n");
+        return 2;
+    }
+    scen = tc_config_str(&cfg, "scen");
+    if (tc_parse_num("seed", tc_config_str(&cfg, "seed"), 0, UINT64_MAX, &o.seed))
+        return 2;
+    o.table_random = tc_config_enum(&cfg, "table");
+    o.fast = tc_config_enum(&cfg, "fast");
+    o.events_node = (int)tc_config_int(&cfg, "events");
+    if (*tc_config_str(&cfg, "wave")) {
+        wave_dir = tc_config_str(&cfg, "wave");
+        mkdir(wave_dir, 0777); /* as a mismatch's waveform would */
+        if (check_dir("wave", wave_dir))
+            return 2;
+    }
+    if (*tc_config_str(&cfg, "wavedrom")) {
+        o.wavedrom = tc_config_str(&cfg, "wavedrom");
+        if (check_dir("wavedrom", o.wavedrom))
+            return 2;
+    }
+    if (!o.use_rtl) {
+        tc_topo t;
+        if (tc_topo_parse(tc_config_str(&cfg, "topo"), &t, err, sizeof err)) {
+            fprintf(stderr, "topo: %s\n", err);
+            return 2;
+        }
+        o.p.ndims = t.ndims;
+        for (int d = 0; d < TC_MAX_DIMS; d++)
+            o.p.size[d] = t.size[d];
+        o.p.link_lat = (int)tc_config_int(&cfg, "link_lat");
+        o.p.inj_lat = (int)tc_config_int(&cfg, "inj_lat");
+        o.p.ej_lat = (int)tc_config_int(&cfg, "ej_lat");
+        o.p.slots = (int)tc_config_int(&cfg, "slots");
+        o.p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
+        o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
+        int plant = tc_config_enum(&cfg, "plant");
+        o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
     }
     tc_topo topo;
     if (tc_topo_init(&topo, o.p.ndims, o.p.size, err, sizeof err)) {
@@ -961,7 +968,7 @@ int main(int argc, char **argv)
     }
     o.net_name = tc_topo_name(&topo, net_name, sizeof net_name);
     if (o.events_node >= topo.n) {
-        fprintf(stderr, "--events %d: not a node of the %d-node torus\n", o.events_node, topo.n);
+        fprintf(stderr, "events = %d: not a node of the %d-node torus\n", o.events_node, topo.n);
         return 2;
     }
 
@@ -1012,5 +1019,6 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("%s: %d passed, %d failed\n", net_name, npass, nfail);
+    tc_config_free(&cfg);
     return nfail ? 1 : 0;
 }

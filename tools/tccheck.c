@@ -3,7 +3,7 @@
  * bad input.
  *
  *   tccheck --topo 4x4x4x4 [--table planner|random|FILE] [--seed N] [--slots N]
- *           [--plant report-one|result-slot] [--report N]
+ *           [--plant report-one|result-slot] [--report N]      (or topo=4x4x4x4 ..., --help)
  *
  * planner: the 16 trees the testbench uses (roots spread evenly, some transit nodes);
  * random: 16 trees with random roots, member sets and shapes (--seed). */
@@ -20,37 +20,42 @@
 #include "../tb/randtable.h"
 #include "../tb/scenario.h"
 
+static const char *const plants[] = {"none", "report-one", "result-slot", NULL};
+static const tc_key keys[] = {
+    {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
+    {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), or a table file", 1, 0, NULL},
+    {"seed", "1", "random table", 0, 1000000000, NULL},
+    {"slots", "16", "packet slots per unit buffer", 1, TC_MAX_SLOTS, NULL},
+    {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},
+    {"report", "3", "violations reported in full", 0, 1000000, NULL},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
 int main(int argc, char **argv)
 {
-    const char *topo = "4x4", *table = "planner";
-    uint64_t seed = 1, slots = 16, report = 3;
-    int plant = 0;
     char err[256];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            fprintf(stderr, "usage: tccheck --topo AxBxCxD [--table planner|random|FILE] [--seed N] [--slots N]\n"
-                            "               [--plant report-one|result-slot] [--report N]\n");
-            return 2;
-        }
-        i++;
-        if (!strcmp(a, "--seed") || !strcmp(a, "--slots") || !strcmp(a, "--report")) {
-            int sl = !strcmp(a, "--slots"), sd = !strcmp(a, "--seed"); /* ranges: 1..TC_MAX_SLOTS, 0..2^40, 0..10^6 */
-            if (tc_parse_num(a, v, sl ? 1 : 0, sl ? TC_MAX_SLOTS : sd ? 1ull << 40 : 1000000, sl ? &slots : sd ? &seed : &report))
+    tc_config cfg;
+    if (tc_config_init(&cfg, keys, NKEYS)) {
+        fprintf(stderr, "tccheck: out of memory\n");
+        return 2;
+    }
+    for (int i = 1; i < argc;) {
+        int r = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ? 2 : tc_config_argv(&cfg, argc, argv, &i, err, sizeof err);
+        if (r) {
+            if (r < 2) {
+                fprintf(stderr, r < 0 ? "tccheck: %s (--help lists the keys)\n" : "tccheck: '%s': expected --key value or key=value\n",
+                        r < 0 ? err : argv[i]);
                 return 2;
-        } else if (!strcmp(a, "--topo")) {
-            topo = v;
-        } else if (!strcmp(a, "--table")) {
-            table = v;
-        } else if (!strcmp(a, "--plant") && !strcmp(v, "report-one")) {
-            plant |= TC_PLANT_REPORT_ONE;
-        } else if (!strcmp(a, "--plant") && !strcmp(v, "result-slot")) {
-            plant |= TC_PLANT_RESULT_SLOT;
-        } else {
-            fprintf(stderr, "tccheck: unknown option or value: %s %s\n", a, v);
-            return 2;
+            }
+            printf("usage: tccheck [--key value | --key=value | key=value ...]\n\n");
+            tc_config_usage(stdout, &cfg, NKEYS);
+            return 0;
         }
     }
+    const char *topo = tc_config_str(&cfg, "topo"), *table = tc_config_str(&cfg, "table");
+    long seed = tc_config_int(&cfg, "seed"), slots = tc_config_int(&cfg, "slots"), report = tc_config_int(&cfg, "report");
+    int plant = tc_config_enum(&cfg, "plant");
+    plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
     tc_topo t;
     if (tc_topo_parse(topo, &t, err, sizeof err)) {
         fprintf(stderr, "tccheck: %s\n", err);
@@ -98,5 +103,6 @@ int main(int argc, char **argv)
            v ? "FAIL" : "PASS", tc_topo_name(&t, name, sizeof name), strcmp(table, "random") ? table : "random",
            (long)seed, plant ? " planted bug" : "", r.vertices, r.edges, r.rings, r.entries, r.violations,
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    tc_config_free(&cfg);
     return v ? 1 : 0;
 }

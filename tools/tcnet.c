@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../cmodel/alu.h"
 #include "../cmodel/config.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
@@ -17,6 +18,7 @@
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
+static const char *const lanes[] = {"32", "64", NULL}; /* TC_LANE_* */
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
 
 static const tc_key keys[] = {
@@ -39,8 +41,8 @@ static const tc_key keys[] = {
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
     {"bytes", "0", "bcast: M bytes from the root, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
-    {"op", "0", "reduce operation, TC_OP_* of cmodel/format.def (0 = sum)", 0, 9, NULL},
-    {"lane", "0", "reduce lane width: 0 = 32-bit, 1 = 64-bit", 0, 1, NULL},
+    {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
+    {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
     {"barrier_k", "0", "K (0: the torus diameter)", 0, 4095, NULL},
@@ -83,15 +85,10 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void usage(FILE *f)
+static void usage(FILE *f) /* tcnet --help */
 {
-    fprintf(f, "usage: tcnet [CONFIG_FILE] [key=value ...]\n\nkeys (default):\n");
-    for (size_t i = 0; i < NKEYS; i++) {
-        fprintf(f, "  %-11s %-10s %s", keys[i].key, keys[i].def[0] ? keys[i].def : "\"\"", keys[i].help);
-        for (int e = 0; keys[i].enums && keys[i].enums[e]; e++)
-            fprintf(f, "%s%s", e ? " | " : ": ", keys[i].enums[e]);
-        fputc('\n', f);
-    }
+    fprintf(f, "usage: tcnet [CONFIG_FILE] [--key value | --key=value | key=value ...] [--help]\n\n");
+    tc_config_usage(f, &cfg, NKEYS);
 }
 
 /* More words on a configuration error. */
@@ -129,17 +126,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: out of memory\n");
         return 2;
     }
-    for (int a = 1; a < argc; a++) {
+    for (int a = 1; a < argc;) {
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
             usage(stdout);
             return 0;
         }
-        if (strchr(argv[a], '=')) {
-            if (tc_config_arg(&cfg, argv[a], err, sizeof err)) {
-                fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
-                return 2;
-            }
-        } else if (a == 1) {
+        int r = tc_config_argv(&cfg, argc, argv, &a, err, sizeof err);
+        if (r < 0) {
+            fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
+            return 2;
+        }
+        if (r > 0 && a == 1) { /* a configuration file, before the options that override it */
             FILE *f = fopen(argv[a], "r");
             if (!f) {
                 fprintf(stderr, "tcnet: cannot open configuration '%s': %s\n", argv[a], strerror(errno));
@@ -151,9 +148,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
                 return 2;
             }
-        } else {
-            fprintf(stderr, "tcnet: '%s': expected key=value\n", argv[a]);
-            usage(stderr);
+            a++;
+        } else if (r > 0) {
+            fprintf(stderr, "tcnet: '%s': expected --key value or key=value (a configuration file comes first; --help lists the keys)\n", argv[a]);
             return 2;
         }
     }
@@ -230,8 +227,8 @@ int main(int argc, char **argv)
     w.kind = (tc_wl_kind)tc_config_enum(&cfg, "workload");
     w.tree = (int)ival("tree");
     w.len = (int)ival("len");
-    w.op = (int)ival("op");
-    w.lane = (int)ival("lane");
+    w.op = tc_config_enum(&cfg, "op");
+    w.lane = tc_config_enum(&cfg, "lane");
     w.dst = (int)ival("dst");
     if (w.dst < 0)
         w.dst = tc_tree_root(t, rows, w.tree);

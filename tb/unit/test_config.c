@@ -1,5 +1,5 @@
-/* Golden-model unit tests: the strict line reader and the key = value configuration
- * parser behind tcnet (cmodel/config.c). */
+/* Golden-model unit tests: the strict line reader, the key = value configuration
+ * parser behind tcnet, and the command-line style of every tool (cmodel/config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,9 @@
 #include "../../cmodel/config.h"
 
 static const char *const modes[] = {"half", "full", NULL};
+static const char *const onoff[] = {"off", "on", NULL};
 static const tc_key keys[] = {
+    {"fast", "off", "flag", 0, 0, onoff},
     {"topo", "4x4x4", "sizes", 1, 0, NULL},
     {"link_lat", "40", "cycles", 1, 100000, NULL},
     {"dst", "-1", "node", -1, 65535, NULL},
@@ -177,6 +179,46 @@ static void test_read_line(void **state)
     fclose(f);
 }
 
+/* The one command-line style: key=value, --key=value, --key value, a bare --flag. */
+static void test_argv(void **state)
+{
+    (void)state;
+    tc_config c;
+    char err[256];
+    char *argv[] = {"tool", "cfg", "--link-lat", "7", "--barrier=1", "dst=-1", "--fast", "--topo", "2x2", NULL};
+    int argc = 9, i = 1;
+    assert_int_equal(tc_config_init(&c, keys, NKEYS), 0);
+    assert_int_equal(tc_config_argv(&c, argc, argv, &i, err, sizeof err), 1); /* not an option */
+    assert_int_equal(i, 1);
+    for (i = 2; i < argc;)
+        if (tc_config_argv(&c, argc, argv, &i, err, sizeof err))
+            fail_msg("refused at %d: %s", i, err);
+    assert_int_equal(tc_config_int(&c, "link_lat"), 7);
+    assert_string_equal(tc_config_str(&c, "barrier"), "full"); /* a name's number is the name */
+    assert_int_equal(tc_config_enum(&c, "fast"), 1);
+    assert_string_equal(tc_config_str(&c, "topo"), "2x2");
+    tc_config_free(&c);
+
+    char *off[] = {"tool", "--fast", "off", "--dst", "--topo", "x", "--nokey", "1", "--barrier", "2", NULL};
+    assert_int_equal(tc_config_init(&c, keys, NKEYS), 0);
+    i = 1;
+    assert_int_equal(tc_config_argv(&c, 10, off, &i, err, sizeof err), 0);
+    assert_int_equal(i, 3);
+    assert_int_equal(tc_config_enum(&c, "fast"), 0); /* --fast off: the name is its value */
+    assert_int_equal(tc_config_argv(&c, 10, off, &i, err, sizeof err), -1);
+    assert_non_null(strstr(err, "option '--dst' needs a value"));
+    i = 6;
+    assert_int_equal(tc_config_argv(&c, 10, off, &i, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown option '--nokey'"));
+    i = 8;
+    assert_int_equal(tc_config_argv(&c, 10, off, &i, err, sizeof err), -1); /* 2 is past the names */
+    assert_non_null(strstr(err, "barrier = '2' is not one of: half full"));
+    i = 3;
+    assert_int_equal(tc_config_argv(&c, 4, off, &i, err, sizeof err), -1);
+    assert_non_null(strstr(err, "option '--dst' needs a value"));
+    tc_config_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_file_refused),
         cmocka_unit_test(test_arg_refused),
         cmocka_unit_test(test_read_line),
+        cmocka_unit_test(test_argv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
