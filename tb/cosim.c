@@ -284,8 +284,8 @@ static void check_errors(side *s, int verbose)
             if (x >= 0)
                 seen[x]++;
             if (verbose && x >= 0)
-                printf("    reported to the PE of node %d at cycle %" PRIu64 ": %s, tag %u: %s\n", node, s->rep[i].cycle,
-                       un, tag, tc_err_name(code));
+                printf("    expected error, reported to the PE of node %d at cycle %" PRIu64 ": %s, tag %u: %s\n", node,
+                       s->rep[i].cycle, un, tag, tc_err_name(code));
             continue;
         }
         snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d reports %s, tag %u: %s", s->rep[i].cycle, node, un, tag,
