@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates what docs/ takes from the design: the field tables of the packet
 # format, the reference timing diagrams (WaveDrom JSON recorded from the RTL run
-# that the C model matched) and their SVG pictures (wavedrom-cli from npm).
+# that the C model matched) and their SVG pictures (wavedrom-cli from npm), and the
+# numbers docs/*.md and README.md quote (sim/docnums.py).
 set -eu
 cd "$(dirname "$0")/.."
 net=$(make -s print-nets | cut -d' ' -f1)
@@ -18,4 +19,5 @@ fi
 for j in docs/timing/*.json; do
   $wd -i "$j" -s "${j%.json}.svg"
 done
-echo "docs: $(ls docs/timing/*.svg | wc -l) timing diagrams, format tables regenerated"
+python3 sim/docnums.py write
+echo "docs: $(ls docs/timing/*.svg | wc -l) timing diagrams, format tables and the numbers the prose quotes regenerated"

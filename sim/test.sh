@@ -89,6 +89,12 @@ check "docs/timing/*.json equal the diagrams RTL and C model produce" bash -c \
    build/cosim_$first --scen barrier --wavedrom build/timing >/dev/null && \
    for j in docs/timing/*.json; do diff -u \$j build/timing/\$(basename \$j) || exit 1; done"
 check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format md | diff -u docs/format-tables.md -"
+# every number the prose quotes between <!--n:...--> markers, every generated table,
+# every count of scenarios: recomputed from the tools and the generated data
+python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1
+grep -E '^(PASS|FAIL)' -A8 "$LOGDIR/docnums.log" | grep -v '^--'
+grep -qE '^(PASS|FAIL)' "$LOGDIR/docnums.log" || { echo "FAIL  sim/docnums.py: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/docnums.log"; }
+count_lines "$LOGDIR/docnums.log"
 
 echo "== C model alone, larger and odd networks (ASan/UBSan build)"
 for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do

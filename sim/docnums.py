@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The numbers that prose in docs/ and README.md quotes, taken from the tools and
+from the generated data, never typed by hand.
+
+A number in the text stands between markers, <!--n:KEY-->692<!--/n-->, a generated
+table between <!--t:KEY--> and <!--/t--> on lines of their own; KEY names a function
+below that computes it (a tcnet or tcsim run, a row of docs/synth.csv or of
+docs/coverage.md). `sim/docnums.py write` (make docs) rewrites them; `sim/docnums.py
+check` (make test) recomputes every one and fails on a stale value, on a marker
+whose key is unknown, and on a count of scenarios that is not the tools' own.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FILES = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+NUM = re.compile(r"<!--n:([a-z0-9_]+)-->(.*?)<!--/n-->")
+TABLE = re.compile(r"<!--t:([a-z0-9_]+)-->\n(.*?)<!--/t-->", re.S)
+_cache = {}
+
+
+def run(*args):
+    if args not in _cache:
+        _cache[args] = subprocess.run([os.path.join(ROOT, "build", args[0])] + list(args[1:]), cwd=ROOT,
+                                      check=True, capture_output=True, text=True).stdout
+    return _cache[args]
+
+
+def tcnet(topo, workload="allreduce", **kw):
+    """The latency per operation of one tcnet run, cycles."""
+    extra = ["%s=%s" % kv for kv in sorted(kw.items())]
+    out = run("tcnet", "topo=" + topo, "workload=" + workload, "progress=off", *extra)
+    return int(re.search(r"latency per operation \(cycles\) min (\d+)", out).group(1))
+
+
+def tcsim(topo, scen):
+    """The largest latency of one scenario on the C model, cycles."""
+    out = run("tcsim", "--topo", topo, "--scen", scen, "--fast")
+    return int(re.search(r"^PASS .* max latency +(\d+)", out, re.M).group(1))
+
+
+def scenarios():
+    return len(run("tcsim", "--list").split())
+
+
+def table_row(path, first_col, col):
+    """A cell of a Markdown table in a generated doc: the row whose first cell is
+    first_col, the column headed col."""
+    head = None
+    for line in open(os.path.join(ROOT, path)):
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        if head is None and col in cells:
+            head = cells
+        elif head and cells[0] == first_col:
+            return cells[head.index(col)]
+    raise KeyError("%s: no row '%s' with a column '%s'" % (path, first_col, col))
+
+
+def synth_fo4(dims):
+    for row in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv"))):
+        if row["dims"] == str(dims):
+            return row["fo4"]
+    raise KeyError("docs/synth.csv: no router of %d dimensions" % dims)
+
+
+def nodes(topo):
+    n = 1
+    for s in topo.split("x"):
+        n *= int(s)
+    return n
+
+
+def depth(topo):
+    """D: the planner's tree depth; odd: the dimensions of odd size >= 3."""
+    sizes = [int(s) for s in topo.split("x")]
+    return sum(s // 2 for s in sizes), sum(1 for s in sizes if s % 2 and s > 1)
+
+
+def bcast_table():
+    rows = ["| torus | nodes | hops to the farthest node h | measured (cycles) | model | lower bound | router share |",
+            "|---|---|---|---|---|---|---|"]
+    for topo in ("4x4", "8x8x8", "8x8x8x8"):
+        h = depth(topo)[0]
+        t = tcsim(topo, "bcast_root")
+        model, bound = 150 + 40 * h + 5 * (h + 1) + 150 + 2, 150 + 40 * h + 150 + 2
+        rows.append("| %s%s | %d | %d | %d (%d ns) | %d | %d | %d cycles, %.1f%% |" % (
+            topo, " (default)" if topo == "4x4" else "", nodes(topo), h, t, 2 * t, model, bound, t - bound,
+            100.0 * (t - bound) / t))
+    return rows
+
+
+def allreduce_table():
+    rows = ["| torus | nodes | D | odd | measured (cycles) | formula | lower bound t_inj + t_ej + 2 D t_link | difference |",
+            "|---|---|---|---|---|---|---|---|"]
+    for topo in ("4x4", "5x5", "3x3x3", "8x8x8", "7x7x7", "8x8x8x8", "7x7x7x7"):
+        d, odd = depth(topo)
+        t, bound = tcnet(topo), 300 + 80 * d
+        rows.append("| %s | %d | %d | %d | %d | %d | %d | %d |" % (topo, nodes(topo), d, odd, t,
+                                                                   300 + 95 * d + 12 + 3 * odd, bound, t - bound))
+    return rows
+
+
+def rtl_allreduce_table():
+    """The Verilated networks' allreduce: the C model's, which make test checks equal
+    to the RTL's cycle for cycle on every network it builds."""
+    rows = ["| Verilated torus | nodes | D | odd | allreduce (cycles) | lower bound |", "|---|---|---|---|---|---|"]
+    nets = subprocess.run(["make", "-s", "print-nets"], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout.split()
+    for topo in sorted(set(nets) | {"8x8"}, key=lambda t: (nodes(t), t)):
+        d, odd = depth(topo)
+        rows.append("| %s%s | %d | %d | %d | %d | %d |" % (topo, " (1D)" if "x" not in topo else "", nodes(topo), d,
+                                                            odd, tcnet(topo), 300 + 80 * d))
+    return rows
+
+
+NUMS = {
+    "scenarios": lambda: str(scenarios()),
+    "cov_rtl_lines": lambda: table_row("docs/coverage.md", "RTL lines", "coverage"),
+    "cov_rtl_toggles": lambda: table_row("docs/coverage.md", "RTL toggles (bits)", "coverage"),
+    "cov_c_lines": lambda: table_row("docs/coverage.md", "C model lines", "coverage"),
+    "fo4_1d": lambda: synth_fo4(1),
+    "fo4_2d": lambda: synth_fo4(2),
+    "fo4_3d": lambda: synth_fo4(3),
+    "fo4_4d": lambda: synth_fo4(4),
+    "fo4_reducer": lambda: table_row("docs/synth.md", "reducer_4d", "FO4"),
+    "bcast_leaf_4x4": lambda: str(tcsim("4x4", "bcast_leaf")),
+    "bcast_leaf_8x8x8": lambda: str(tcsim("8x8x8", "bcast_leaf")),
+    "bcast_leaf_8x8x8x8": lambda: str(tcsim("8x8x8x8", "bcast_leaf")),
+    "barrier_4x4": lambda: str(tcnet("4x4", "barrier")),
+    "tree_barrier_4x4": lambda: str(tcnet("4x4", "tree_barrier")),
+    "barrier_32x32x32": lambda: table_row("docs/barrier.md", "32x32x32", "multiphase"),
+    "tree_barrier_32x32x32": lambda: table_row("docs/barrier.md", "32x32x32", "tree barrier"),
+    "allreduce_8x8": lambda: str(tcnet("8x8")),
+}
+TABLES = {"bcast": bcast_table, "allreduce": allreduce_table, "rtl_allreduce": rtl_allreduce_table}
+COUNT = re.compile(r"\b(\d+) scenarios\b")
+
+
+def main(mode):
+    stale = bad = 0
+    for path in FILES:
+        full = os.path.join(ROOT, path)
+        text = open(full).read()
+        problems = []
+
+        def num(m):
+            key, old = m.group(1), m.group(2)
+            if key not in NUMS:
+                problems.append("unknown number '%s'" % key)
+                return m.group(0)
+            new = NUMS[key]()
+            if new != old:
+                problems.append("%s is %s, the text says %s" % (key, new, old))
+            return "<!--n:%s-->%s<!--/n-->" % (key, new)
+
+        def table(m):
+            key, old = m.group(1), m.group(2)
+            if key not in TABLES:
+                problems.append("unknown table '%s'" % key)
+                return m.group(0)
+            new = "\n".join(TABLES[key]()) + "\n"
+            if new != old:
+                problems.append("table %s differs:\n%s" % (key, "".join(
+                    "        %s\n" % l for l in new.splitlines() if l not in old.splitlines())))
+            return "<!--t:%s-->\n%s<!--/t-->" % (key, new)
+
+        new_text = TABLE.sub(table, NUM.sub(num, text))
+        for m in COUNT.finditer(NUM.sub("", new_text)):
+            if int(m.group(1)) != scenarios():
+                problems.append("'%s': the tools have %d scenarios (quote it as <!--n:scenarios-->)" %
+                                (m.group(0), scenarios()))
+        if mode == "write" and new_text != text:
+            open(full, "w").write(new_text)
+        counted = len(NUM.findall(text)) + len(TABLE.findall(text))
+        if problems and mode == "check":
+            stale += 1
+            print("FAIL  %s: stale numbers (make docs rewrites them)" % path)
+            for p in problems:
+                print("      " + p)
+        elif counted and mode == "check":
+            print("PASS  %s: its %d generated numbers and tables are current" % (path, counted))
+        bad += mode == "write" and any(p.startswith(("unknown", "'")) for p in problems)
+        if mode == "write" and problems:
+            print("%s: %d rewritten" % (path, len(problems)))
+    return 1 if stale or bad else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in ("check", "write"):
+        sys.exit("usage: sim/docnums.py check|write")
+    sys.exit(main(sys.argv[1]))
