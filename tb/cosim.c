@@ -454,10 +454,12 @@ static void write_gtkw(const char *gtkw, const char *fst, int node, int np, uint
     fclose(f);
 }
 
+/* DIR/FILE.json from the C model's trace, DIR/FILE.rtl.json from the RTL's. */
+static const char *diagram_suffix;
 static FILE *open_diagram(const char *dir, const char *file)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s.json", dir, file);
+    snprintf(path, sizeof path, "%s/%s%s.json", dir, file, diagram_suffix);
     return fopen(path, "w");
 }
 
@@ -484,9 +486,9 @@ static const tc_event *first_event(const tc_evlog *l, int kind, int node, int un
 }
 
 /* The reference pictures of docs/microarchitecture.md, from the scenarios that show
- * each block: bcast_leaf (Broadcaster, VCDown, VCUp at the root), allreduce (the
- * Reducer and the result buffer), credits (the credit block), barrier (the phase
- * counters). */
+ * each block: bcast_leaf (Broadcaster, VCDown, VCUp at the root), all_trees (a
+ * multicast in two passes of the read port), allreduce (the Reducer and the result
+ * buffer), credits (the credit block), barrier (the phase counters). */
 static void write_diagrams(const char *dir, const char *scen, const tc_stim *st, const tc_topo *t,
                            const tc_row *rows, const tc_evlog *l)
 {
@@ -511,6 +513,16 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
         if ((e = first_event(l, TC_EV_ARRIVE, root, -1, 0)))
             write_diagram(dir, "vcup_root", l, root, e->idx, tag, len,
                           "VCUp at the root: a broadcast request turns down the tree");
+    } else if (!strcmp(scen, "all_trees")) {
+        for (size_t i = 0; i < l->n; i++) /* the first packet whose outputs are granted in two cycles */
+            for (size_t j = i + 1; l->ev[i].kind == TC_EV_GRANT && j < l->n; j++)
+                if (l->ev[j].kind == TC_EV_GRANT && l->ev[j].node == l->ev[i].node && l->ev[j].src == l->ev[i].src &&
+                    l->ev[j].tag == l->ev[i].tag && l->ev[j].cycle != l->ev[i].cycle) {
+                    write_diagram(dir, "multicast_passes", l, l->ev[i].node, l->ev[i].src, l->ev[i].tag,
+                                  len_of((void *)st, l->ev[i].tag),
+                                  "Multicast: a later grant reads the packet again");
+                    return;
+                }
     } else if (!strcmp(scen, "allreduce")) {
         int len = st->exp[0].nflits - 1;
         for (size_t i = 0; i < l->n; i++) /* the first contribution from a child */
@@ -541,7 +553,7 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
         for (size_t i = 0; i < l->n; i++)
             if (l->ev[i].kind == TC_EV_ARRIVE && l->ev[i].tag == made.tag && l->ev[i].node != made.node) {
                 write_diagram(dir, "credit_child", l, l->ev[i].node, l->ev[i].idx, made.tag, 0,
-                              "VCDown at a child: a credit is taken by the credit block");
+                              "VCDown at a child: a credit taken");
                 break;
             }
     }
@@ -804,8 +816,11 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 printf("      stream: %" PRIu64 " cycles from the first injection to the last delivery, busiest link %" PRIu64
                        " flits, link_util %.3f\n", last - first, busiest, (double)busiest / (double)(last - first + 1));
         }
-        if (o->wavedrom && !fail)
-            write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &ref->log);
+        for (int d = 0; d < nd && o->wavedrom && !fail; d++) /* from each trace that has the records */
+            if (!sd[d].noobs) {
+                diagram_suffix = tc_dut_cmodel_net(sd[d].dut) ? "" : ".rtl";
+                write_diagrams(o->wavedrom, o->scen, &st, &topo, rows, &sd[d].log);
+            }
         for (size_t i = 0; o->events_node >= 0 && i < ref->log.n; i++)
             if (ref->log.ev[i].node == o->events_node)
                 tc_event_print(stdout, np, &ref->log.ev[i]);

@@ -306,75 +306,110 @@ static int of_unit(const tc_event *e, int node, int unit, uint32_t tag)
     return e->kind >= TC_EV_ARRIVE && e->kind <= TC_EV_FREE && e->idx == unit;
 }
 
+/* An output's name without "link ": X+, PE, Reducer. */
+static const char *short_out(int nports, int out, char *buf, size_t len)
+{
+    tc_out_name(nports, out, buf, len);
+    return strncmp(buf, "link ", 5) ? buf : buf + 5;
+}
+
+/* The passage of one packet through one unit: the flits written, the packet whole,
+ * the route, a grant row per output it goes to, and a row per pass of the unit's read
+ * port (the outputs granted in one cycle take the same flits; an output granted later
+ * reads the packet again), then the slot freed and its credit. So every unit's
+ * diagram shows its own outputs: a VCDown's children and PE, a VCUp's parent or the
+ * Reducer, a credit taken without any output. */
 void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title)
 {
+    enum { MAXO = 24, MAXR = 8 + 2 * MAXO, W = 250 };
     uint64_t lo = UINT64_MAX, hi = 0;
+    int nout = 0, npass = 0, out[MAXO];
+    uint64_t gcyc[MAXO], pcyc[MAXO];
     for (size_t i = 0; i < l->n; i++) {
         const tc_event *e = &l->ev[i];
         if (!of_unit(e, node, unit, tag))
             continue;
-        if (e->cycle < lo)
-            lo = e->cycle;
-        if (e->cycle > hi)
-            hi = e->cycle;
+        lo = e->cycle < lo ? e->cycle : lo;
+        hi = e->cycle > hi ? e->cycle : hi;
+        if (e->kind == TC_EV_GRANT && nout < MAXO) {
+            int p = 0;
+            while (p < npass && pcyc[p] != e->cycle)
+                p++;
+            if (p == npass)
+                pcyc[npass++] = e->cycle;
+            out[nout] = e->idx;
+            gcyc[nout++] = e->cycle;
+        }
     }
     if (lo == UINT64_MAX)
         return;
     lo = lo ? lo - 1 : 0;
     hi += 3; /* the credit leaves the cycle after the slot is freed */
-    int w = (int)(hi - lo + 1);
-    char rows[8][256];
-    const char *names[8] = {"flit in", "full", "route", "grant", "flit out", "free", "credit out", NULL};
-    for (int r = 0; r < 7; r++) {
-        memset(rows[r], '0', (size_t)w);
-        rows[r][w] = 0;
-        if (r == 0 || r == 4)
-            memset(rows[r], 'x', (size_t)w);
+    int w = (int)(hi - lo + 1) < W ? (int)(hi - lo + 1) : W - 1, nr = 0;
+    char rows[MAXR][W], names[MAXR][64], a[32], list[96] = "";
+    for (int o = 0; o < nout; o++) /* the route's outputs, in grant order */
+        snprintf(list + strlen(list), sizeof list - strlen(list), " %s", short_out(l->nports, out[o], a, sizeof a));
+#define ROW(name_fmt, ...) (snprintf(names[nr], sizeof names[nr], name_fmt, __VA_ARGS__), \
+                            memset(rows[nr], '0', (size_t)w), rows[nr][w] = 0, nr++)
+    int r_in = ROW("flit in, %s", tc_unit_name(l->nports, unit, a, sizeof a));
+    int r_full = ROW("%s", "full");
+    int r_route = ROW("route:%s", nout ? list : " none");
+    int r_grant = nr;
+    for (int o = 0; o < nout; o++)
+        ROW("grant %s", short_out(l->nports, out[o], a, sizeof a));
+    int r_pass = nr;
+    for (int p = 0; p < npass; p++) {
+        if (npass > 1)
+            ROW("out, pass %d", p + 1);
+        else
+            ROW("%s", "flits out");
     }
-    int gcount = 0;
+    int r_free = ROW("%s", "free");
+    int r_cred = ROW("%s", "credit out");
+#undef ROW
+    for (int r = 0; r < nr; r++) /* flit rows are x between packets */
+        if (r == r_in || (r >= r_pass && r < r_pass + npass))
+            memset(rows[r], 'x', (size_t)w);
     for (size_t i = 0; i < l->n; i++) {
         const tc_event *e = &l->ev[i];
-        if (!of_unit(e, node, unit, tag))
-            continue;
         int c = (int)(e->cycle - lo);
-        switch (e->kind) {
-        case TC_EV_ARRIVE:
-            for (int k = 0; k <= len; k++)
-                rows[0][c + k] = k ? '4' : '3';
-            break;
-        case TC_EV_FULL:
-            rows[1][c] = '1';
-            break;
-        case TC_EV_ROUTE:
-            rows[2][c] = '1';
-            break;
-        case TC_EV_GRANT:
-            rows[3][c] = '1';
-            if (gcount++ == 0)
-                for (int k = 0; k <= len && c + 1 + k < w; k++)
-                    rows[4][c + 1 + k] = k ? '4' : '3';
-            break;
-        case TC_EV_FREE:
-            rows[5][c] = '1';
+        if (!of_unit(e, node, unit, tag) || c >= w)
+            continue;
+        if (e->kind == TC_EV_ARRIVE)
+            for (int k = 0; k <= len && c + k < w; k++)
+                rows[r_in][c + k] = k ? '4' : '3';
+        else if (e->kind == TC_EV_FULL)
+            rows[r_full][c] = '1';
+        else if (e->kind == TC_EV_ROUTE)
+            rows[r_route][c] = '1';
+        else if (e->kind == TC_EV_FREE) {
+            rows[r_free][c] = '1';
             if (c + 1 < w)
-                rows[6][c + 1] = '1';
-            break;
-        default:
-            break;
+                rows[r_cred][c + 1] = '1';
         }
     }
+    for (int o = 0; o < nout; o++) {
+        int c = (int)(gcyc[o] - lo);
+        rows[r_grant + o][c] = '1';
+    }
+    for (int p = 0; p < npass; p++)
+        for (int k = 0, c = (int)(pcyc[p] - lo) + 1; k <= len && c + k < w; k++)
+            rows[r_pass + p][c + k] = k ? '4' : '3';
     fprintf(f, "{\"signal\": [\n  {\"name\": \"clk\", \"wave\": \"p%.*s\"},\n", w - 1,
+            "................................................................................"
+            "................................................................................"
             "................................................................................");
-    for (int r = 0; names[r]; r++) {
-        /* repeat marks: WaveDrom draws '.' as "same as before" */
-        char out[256];
-        for (int k = 0; k < w; k++)
-            out[k] = (k && rows[r][k] == rows[r][k - 1] && rows[r][k] != '3' && rows[r][k] != '4')
-                         ? '.' : rows[r][k];
-        out[w] = 0;
-        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"%s\"%s}%s\n", names[r], out,
-                (r == 0 || r == 4) ? ", \"data\": [\"hdr\",\"d\",\"d\",\"d\",\"d\",\"d\",\"d\",\"d\"]" : "",
-                names[r + 1] ? "," : "");
+    for (int r = 0; r < nr; r++) {
+        char o[W];
+        for (int k = 0; k < w; k++) /* '.' repeats a level; every flit and the route keep their mark */
+            o[k] = k && rows[r][k] == rows[r][k - 1] && (rows[r][k] == '0' || rows[r][k] == 'x' || rows[r][k] == '1')
+                       ? '.' : rows[r][k];
+        o[w] = 0;
+        int flits = r == r_in || (r >= r_pass && r < r_pass + npass);
+        fprintf(f, "  {\"name\": \"%s\", \"wave\": \"%s\"", names[r], o);
+        if (flits)
+            fprintf(f, ", \"data\": [\"hdr\",\"d\",\"d\",\"d\",\"d\",\"d\",\"d\",\"d\"]");
+        fprintf(f, "}%s\n", r + 1 < nr ? "," : "");
     }
     fprintf(f, "],\n \"head\": {\"text\": \"%s\", \"tick\": %llu}\n}\n", title, (unsigned long long)lo);
 }
