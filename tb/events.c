@@ -346,7 +346,7 @@ void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, i
     lo = lo ? lo - 1 : 0;
     hi += 3; /* the credit leaves the cycle after the slot is freed */
     int w = (int)(hi - lo + 1) < W ? (int)(hi - lo + 1) : W - 1, nr = 0;
-    char rows[MAXR][W], names[MAXR][64], a[32], list[96] = "";
+    char rows[MAXR][W], names[MAXR][128], a[32], list[96] = "";
     for (int o = 0; o < nout; o++) /* the route's outputs, in grant order */
         snprintf(list + strlen(list), sizeof list - strlen(list), " %s", short_out(l->nports, out[o], a, sizeof a));
 #define ROW(name_fmt, ...) (snprintf(names[nr], sizeof names[nr], name_fmt, __VA_ARGS__), \
