@@ -53,8 +53,8 @@ def barrier():
 
 def p2p():
     data = rows("p2p.csv")
-    ops = ["bcast", "reduce", "allreduce", "barrier"]
-    fig, axes = plt.subplots(2, 2, figsize=(9, 6.5), sharex=True)
+    ops = ["bcast", "reduce", "allreduce", "barrier", "allgather"]
+    fig, axes = plt.subplots(2, 3, figsize=(13, 6.5), sharex=True)
     for ax, op in zip(axes.flat, ops):
         for d, mark in ((3, "o"), (4, "s")):
             r = [x for x in data if x["workload"] == op and dims(x["torus"]) == d]
@@ -66,6 +66,17 @@ def p2p():
         ax.set_xscale("log", base=2)
         ax.grid(alpha=0.3)
         ax.set_ylabel("cycles (2 ns)")
+    ax = axes[1][2]  # what the hardware gains: p2p / hw, no software time
+    for op, color in zip(ops, ("C0", "C1", "C2", "C3", "C4")):
+        for d, mark in ((3, "o"), (4, "s")):
+            r = [x for x in data if x["workload"] == op and dims(x["torus"]) == d]
+            ax.plot([int(x["nodes"]) for x in r], [int(x["p2p"]) / int(x["hw"]) for x in r], mark + "-", color=color,
+                    label=op if d == 3 else None)
+    ax.axhline(1, color="k", lw=0.8)
+    ax.set_title("point-to-point / hardware (no software time)")
+    ax.set_xscale("log", base=2)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
     for ax in axes[1]:
         ax.set_xlabel("nodes")
     axes[0][0].legend(fontsize=7)
