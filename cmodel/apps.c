@@ -54,6 +54,9 @@ int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles)
         snprintf(a->err, sizeof a->err, "%s on the subnet: %.200s", tc_wl_names[w->kind], res.msg);
     else
         *cycles = res.op[w->repeat - 1].end - res.op[0].start;
+    a->deliveries = 0;
+    for (int i = 0; !rc && i < w->repeat; i++)
+        a->deliveries += res.op[i].deliveries;
     tc_wl_result_free(&res);
     return rc;
 }
@@ -120,6 +123,7 @@ int tc_app_allgather_hw(tc_app *a, int packets, tc_app_time *r)
         if (tc_app_run_hw(a, &w, &r->cycles))
             return -1;
         r->exact = 1;
+        r->deliveries = a->deliveries;
     }
     return 0;
 }
@@ -220,6 +224,16 @@ static int spmv(tc_app *a, const tc_config *cfg, FILE *json, double ns)
            d, p, part, bytes, packets);
     printf("  compute    %12.3f us at %.0f Mflop/s a node\n", tc * 1e6, mflops);
     time_line("all-gather hw", &hw, ns);
+    if (hw.exact) { /* tc_wl_run waits for every packet; count them again */
+        uint64_t want = (uint64_t)p * (uint64_t)(p - 1) * (uint64_t)packets;
+        printf("  all-gather hw delivered %llu packets, every node's part to every other node: %s\n",
+               (unsigned long long)hw.deliveries, hw.deliveries == want ? "yes" : "NO");
+        if (hw.deliveries != want) {
+            snprintf(a->err, sizeof a->err, "spmv: %llu packets delivered, %llu expected",
+                     (unsigned long long)hw.deliveries, (unsigned long long)want);
+            return 1;
+        }
+    }
     time_line("all-gather p2p", &sw, ns);
     printf("  iteration  hw %.3f us, p2p %.3f us; %.3f and %.3f Gflop/s; gain %.1f%%\n", th * 1e6, tp * 1e6,
            flop / th * 1e-9, flop / tp * 1e-9, 100.0 * (tp / th - 1.0));

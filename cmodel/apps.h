@@ -32,6 +32,7 @@ typedef struct {
     double exact_limit;   /* flit-hops a cycle-by-cycle run may move (p2p: 8x, it is an event model) */
     double hw_rate, p2p_rate; /* the model's streaming rate, flits a cycle on the busiest channel */
     uint64_t max_cycles;
+    uint64_t deliveries;  /* packets the PEs took in the last tc_app_run_hw */
     char err[256];
 } tc_app;
 
@@ -41,6 +42,7 @@ typedef struct {
     uint64_t model;       /* the steady-state model's cycles (0 where it does not apply) */
     uint64_t fill, busiest; /* its terms: fill cycles, busiest channel's flits */
     double flit_hops;     /* link flits the operation moves (the cost of an exact run) */
+    uint64_t deliveries;  /* exact runs on the subnet: packets delivered to PEs */
 } tc_app_time;
 
 /* An all-gather in which every node sends `packets` packets of 7 data flits: on the

@@ -116,7 +116,8 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
         count[v[0]]++;
     }
     if (rc < 0)
-        FAIL("%s:%ld: %s", name, ln + 1, e2);
+        FAIL("%s:%ld: %s%s", name, ln + 1, e2,
+             ln ? "" : " (not a torcoll trace; an OTF2 trace: convert it with build/tcotf2)");
     if (ln < 2)
         FAIL("%s: %s", name, ln ? "truncated after the first line (no 'ranks' line)" : "empty, not a trace");
     if (ended < 0)
