@@ -179,7 +179,7 @@ test: | deps deps-sc deps-fuzz deps-mpi
 # scenario on the large tori (docs/large.md), the streaming broadcast's bandwidth
 # (docs/bandwidth.md), the multicast choice (docs/multicast.md), the barriers, the
 # point-to-point baseline and the seed 004 sweep with their plots.
-bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | deps-bench
+bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | deps-bench deps-mpi
 	@bash sim/bench.sh
 	@bash sim/bandwidth.sh
 	@bash sim/mcast.sh
@@ -193,7 +193,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/cosim_8x8 $(B)/cosim_$(firstword $
 # make apps: SpMV and the heat equation of Mukosey, Semenov and Simonov (2015) on 4D
 # tori of 8 to 32768 nodes, the all-gather model's calibration, the kernels' rates
 # (docs/applications.md).
-apps: $(B)/tcnet $(B)/tckern | deps-bench
+apps: $(B)/tcnet $(B)/tckern | deps-bench deps-mpi
 	@nice bash sim/apps.sh
 
 # The PMPI recorder (a shared library to preload), the demo MPI program, the OTF2

@@ -310,7 +310,7 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
     if (json)
         fprintf(json, "{\"workload\": \"trace\", \"trace\": \"%s\", \"ranks\": %d, \"nodes\": %d, \"calls\": [\n", path,
                 tr.ranks, a->t->n);
-    if (tr.calls <= 40)
+    if (tr.calls <= 100)
         printf("  %5s %-10s %10s %5s %12s %12s %8s\n", "call", "op", "bytes", "root", "hw cycles", "p2p cycles", "p2p/hw");
     for (int i = 0; i < tr.calls; i++) {
         const tc_trace_rec *r0 = &tr.rec[i];
@@ -338,7 +338,7 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         bytes += r0->bytes;
         real += wall;
         per[r0->call][0]++, per[r0->call][1] += cache[c].hw, per[r0->call][2] += cache[c].sw;
-        if (tr.calls <= 40)
+        if (tr.calls <= 100)
             printf("  %5d %-10s %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx%s\n", i + 1,
                    tc_call_names[r0->call], r0->bytes, r0->root, cache[c].hw, cache[c].sw,
                    (double)cache[c].sw / (double)(cache[c].hw ? cache[c].hw : 1), cache[c].exact ? "" : " (modelled)");

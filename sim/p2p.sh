@@ -81,7 +81,7 @@ END {
   print "flits, and the ejection buffer of the hardware PE (16 packets, credits returned over"
   print "PCIe, 300 cycles a round trip) bounds it, while the p2p model has no such credit loop"
   print "and moves the data in fewer, longer packets; Mukosey, Semenov and Simonov, 2015 gains on all-gather only inside"
-  print "a whole application (SpMV, up to 28%), which this does not model.\n"
+  print "a whole application (SpMV, up to 28%), which [applications.md](applications.md) models.\n"
   n = split("bcast reduce allreduce barrier allgather", w, " ")
   for (i = 1; i <= n; i++) {
     print "### " w[i] "\n"
