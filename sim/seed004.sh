@@ -53,7 +53,7 @@ END {
   print "farthest node), split into packets of m = 16, 32, ..., 112 bytes (1 to 7 data flits)"
   print "that the root PE sends back to back; measured by tcnet until the last PE has every"
   print "packet. Data: [seed004.csv](seed004.csv).\n"
-  print "Seed 004 formula (5), t = n (Tsnd + m/w + r + Trcv) + ([M/m] - 1) 4g + C, models"
+  print "Formula (5) of Liu, Li and Cui, t = n (Tsnd + m/w + r + Trcv) + ([M/m] - 1) 4g + C, models"
   print "software store-and-forward at every processor. Here the routers forward in"
   print "hardware, so per hop there is no Tsnd/Trcv: the pipeline fill is the one-packet"
   print "broadcast of docs/results.md, t1 = t_inj + h t_link + (h+1)(len+3) + t_ej + len, and"
@@ -81,8 +81,8 @@ END {
   print "packets leave at the link rate, len + 1 cycles apart, before any credit has to come back. The"
   print "window model (last column) sends packet k at s(k) = max(s(k-1) + len + 1, s(k-InjSlots) + 2 t_inj +"
   print "2 len + 4, s(k-Slots) + 2 t_link + 2 len + 5) and adds the fill t1: it is exact on " wexact " of the " NR - 1 " rows"
-  printf "and within %d cycles (%.1f%%) of every measurement; what remains is the interaction of the credit loops\n", wmax, 100 * wrmax
-  print "with the multicast passes at the routers down the tree, which it does not model.\n"
+  printf "and within %d cycles (%.1f%%) of every measurement. What remains it does not explain; most likely the\n", wmax, 100 * wrmax
+  print "credit loops interacting with the multicast copies at the routers down the tree, which it leaves out.\n"
   print "What matches: the shape of the paper: latency first falls as m grows (fewer gaps G),"
   print "then the per-hop store-and-forward cost h m / w starts to count, and (9) gives the"
   print "optimum of that trade-off. G is not the processor gap g of 1995 but close to 8"
