@@ -104,17 +104,18 @@ def err(row, w):
 
 def trace_demo():
     """The demo MPI program under mpirun with the PMPI recorder, replayed on 8x8x8."""
-    tr = os.path.join(ROOT, "build", "apps_demo.trace")
+    tr = "build/apps_demo.trace"  # relative to ROOT, the commands' directory
     root = ["--allow-run-as-root"] if os.getuid() == 0 else []
     env = {**os.environ, "TC_TRACE": tr}
     run = subprocess.run(["mpirun", *root, "--oversubscribe", "-np", "8", "-x",
                           "LD_PRELOAD=" + os.path.join(ROOT, "build", "libtcpmpi.so"), "-x", "TC_TRACE",
                           os.path.join(ROOT, "build", "heat_mpi"), "256", "40"],
-                         check=True, capture_output=True, text=True, env=env)
+                         check=True, capture_output=True, text=True, env=env, cwd=ROOT)
     rep = subprocess.run([TCNET, "topo=8x8x8", "workload=trace", "trace=" + tr, "progress=off"], check=True,
-                         capture_output=True, text=True).stdout
-    head = [l for l in open(tr) if not l.startswith("#")][:4]
-    return run.stdout.strip(), "".join(head), rep
+                         capture_output=True, text=True, cwd=ROOT).stdout
+    rep = rep[rep.index("trace " + tr):]  # the totals, not every call
+    head = [l for l in open(os.path.join(ROOT, tr)) if not l.startswith("#")][:4]
+    return run.stdout.strip(), "".join(head).rstrip("\n"), rep
 
 
 def main():
@@ -184,6 +185,8 @@ def write(rates, hw_rate, p2p_rate, cal, spmv, heat, demo):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("nodes (4D torus)")
     ax.set_ylabel("SpMV gain of the subnet over p2p, %")
+    ax.set_title("all-gather per point: o both simulated, ^ p2p simulated and hw modelled, x both modelled",
+                 fontsize=8)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     save(fig, "apps_spmv.svg")
@@ -198,6 +201,7 @@ def write(rates, hw_rate, p2p_rate, cal, spmv, heat, demo):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("nodes (4D torus)")
     ax.set_ylabel("heat equation: performance hw / p2p")
+    ax.set_title("every point simulated (allreduce cycle by cycle; halo and p2p by the event model)", fontsize=8)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     save(fig, "apps_heat.svg")
@@ -350,7 +354,8 @@ def write(rates, hw_rate, p2p_rate, cal, spmv, heat, demo):
       "barrier and an all-gather at the end), under mpirun with 8 ranks on this machine and replays it "
       "on an 8x8x8 torus. This run (" + demo[0] + "):\n")
     w("    " + demo[1].replace("\n", "\n    "))
-    w("    " + "\n    ".join(l for l in demo[2].splitlines() if not l.startswith("    ")))
+    w("    ...\n")
+    w("    " + "\n    ".join(demo[2].splitlines()))
     w("\nThe compute gaps are what the 8 ranks took on this 2-core machine (oversubscribed), so the "
       "collectives are a small part of the replayed run; the per-call ratios are the point.\n")
     w("## Reproduce\n")

@@ -16,12 +16,13 @@ check "spmv exact on 2x2x2x2: every part delivered to every node" bash -c \
   "build/tcnet topo=2x2x2x2 workload=spmv spmv_n=1344 exact=on progress=off | tee /dev/stderr |
    grep -q 'delivered 1440 packets, every node.s part to every other node: yes'"
 # the model's stated error (docs/applications.md) against exact runs of validation sizes
-hw_rate=$(sed -n 's/.*(`hw_rate=\([0-9]*\)`).*/\1/p' docs/applications.md)
+hw_rate=$(sed -n 's/.*up to 128 nodes (`hw_rate=\([0-9]*\)`).*/\1/p' docs/applications.md)
+hw_large=$(sed -n 's/.*from 256 (`hw_rate=\([0-9]*\)`).*/\1/p' docs/applications.md)
 p2p_rate=$(sed -n 's/.*(`p2p_rate=\([0-9]*\)`).*/\1/p' docs/applications.md)
 read -r ehw ep2p < <(sed -n 's/.*subnet at most \([0-9.]*\)%.*point-to-point at most \([0-9.]*\)%.*/\1 \2/p' docs/applications.md)
-for run in "4x4x2x2 21504" "2x2x2x2 14336"; do
+for run in "4x4x2x2 21504 $hw_rate" "2x2x2x2 14336 $hw_rate" "4x4x4x4 14336 $hw_large"; do
   set -- $run
-  out=$(build/tcnet topo=$1 workload=spmv spmv_n=$2 exact=on hw_rate=$hw_rate p2p_rate=$p2p_rate progress=off)
+  out=$(build/tcnet topo=$1 workload=spmv spmv_n=$2 exact=on hw_rate=$3 p2p_rate=$p2p_rate progress=off)
   e1=$(awk '/all-gather hw .*model/ { gsub(/[(%)+]/, "", $NF); print $NF }' <<<"$out")
   e2=$(awk '/all-gather p2p .*model/ { gsub(/[(%)+]/, "", $NF); print $NF }' <<<"$out")
   check "spmv model on $1 ($2 rows) within the stated error: hw ${e1}% (<= ${ehw}%), p2p ${e2}% (<= ${ep2p}%)" \
