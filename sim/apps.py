@@ -226,9 +226,8 @@ def write(rates, hw_rate, p2p_rate, cal, spmv, heat, demo):
       "injection or ejection; counted from the routing table's trees, or from the dimension-order paths of "
       "each round) at a streaming rate. The rate is calibrated on exact runs on 8, 32, 128 and 256 nodes "
       "and validated on 16, 64 and 512 (4, 16 and 64 packets a node where a run takes seconds). The "
-      "subnet streams its all-gather more slowly on the larger tori (the simulation is about 12% slower "
-      "than the model at the small tori's rate from 256 nodes on), so it has a rate for up to 128 nodes "
-      "and one, from the 256-node runs, for 256 and more:\n")
+      "subnet streams its all-gather more slowly on the larger tori, so it has a rate for up to 128 "
+      "nodes and one, from the 256-node runs, for 256 and more:\n")
     w(f"- subnet: {rates['hw']:.3f} flits a cycle on the busiest channel up to 128 nodes "
       f"(`hw_rate={hw_rate[0]}`), {rates['hw_large']:.3f} from 256 (`hw_rate={hw_rate[1]}`); "
       f"point-to-point: {rates['p2p']:.3f} (`p2p_rate={p2p_rate}`)")
