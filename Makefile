@@ -44,6 +44,8 @@ $(B)/libtb.a: $(TB_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
 $(B)/tcnet: tools/tcnet.c $(B)/libtc.a $(HDRS)
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a
+$(B)/tckern: tools/tckern.c cmodel/apps.h | $(B)
+	$(CC) $(WFLAGS) -O2 -fopenmp -o $@ $<
 $(B)/tccheck: tools/tccheck.c $(B)/libtb.a $(B)/libtc.a $(HDRS)
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtb.a $(B)/libtc.a
 
@@ -152,7 +154,7 @@ $(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
 	$(FUZZ_CC) $(WFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC)
 
 # ---------------------------------------------------------------- user targets
-.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench synth formal sim-sc print-sc-net coverage soak fuzz
+.PHONY: sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz
 
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
@@ -169,7 +171,7 @@ wave: $(B)/cosim_$(NET)
 lint: rtl/tc_format.vh | deps
 	@bash sim/lint.sh
 
-test: | deps deps-sc deps-fuzz
+test: | deps deps-sc deps-fuzz deps-mpi
 	@bash sim/test.sh
 
 # make bench: simulation speed of the C model and of the Verilated 8x8 torus
@@ -177,7 +179,7 @@ test: | deps deps-sc deps-fuzz
 # scenario on the large tori (docs/large.md), the streaming broadcast's bandwidth
 # (docs/bandwidth.md), the multicast choice (docs/multicast.md), the barriers, the
 # point-to-point baseline and the seed 004 sweep with their plots.
-bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | deps-bench
+bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | deps-bench deps-mpi
 	@bash sim/bench.sh
 	@bash sim/bandwidth.sh
 	@bash sim/mcast.sh
@@ -186,6 +188,30 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | de
 	@bash sim/p2p.sh
 	@bash sim/seed004.sh
 	@bash sim/allreduce_stream.sh
+	@nice bash sim/apps.sh
+
+# make apps: SpMV and the heat equation of Mukosey, Semenov and Simonov (2015) on 4D
+# tori of 8 to 32768 nodes, the all-gather model's calibration, the kernels' rates
+# (docs/applications.md).
+apps: $(B)/tcnet $(B)/tckern | deps-bench deps-mpi
+	@nice bash sim/apps.sh
+
+# The PMPI recorder (a shared library to preload), the demo MPI program, the OTF2
+# converter, and make trace-demo: the demo under mpirun (TRACE_RANKS ranks) recorded
+# and replayed on an 8x8x8 torus (docs/applications.md).
+MPICC       ?= mpicc
+MPIRUN_ROOT := $(if $(filter 0,$(shell id -u)),--allow-run-as-root,)
+TRACE_RANKS ?= 8
+$(B)/libtcpmpi.so: tools/pmpi/tcpmpi.c | $(B) deps-mpi
+	$(MPICC) $(WFLAGS) -O2 -fPIC -shared -o $@ $<
+$(B)/heat_mpi: tb/mpi/heat_mpi.c | $(B) deps-mpi
+	$(MPICC) $(WFLAGS) -O2 -o $@ $<
+$(B)/tcotf2: tools/tcotf2.c $(B)/libtc.a $(HDRS) | deps-mpi
+	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a -lotf2
+trace-demo: $(B)/libtcpmpi.so $(B)/heat_mpi $(B)/tcnet
+	TC_TRACE=$(B)/heat_mpi.trace mpirun $(MPIRUN_ROOT) --oversubscribe -np $(TRACE_RANKS) \
+	  -x LD_PRELOAD=$(CURDIR)/$(B)/libtcpmpi.so -x TC_TRACE $(B)/heat_mpi
+	$(B)/tcnet topo=8x8x8 workload=trace trace=$(B)/heat_mpi.trace progress=off
 
 # make synth: Yosys onto OSU 0.18 um and OpenSTA with constraints/tc_router.sdc,
 # per block and for the 1D to 4D routers, into docs/synth.md and docs/synth.csv.

@@ -120,20 +120,23 @@ static event pop(sim *s)
 
 /* A message of `flits` data flits, its PE ready at t: packets of at most 7 flits
  * (one of none for a message without data), injected back to back. */
-static void send(sim *s, int from, int to, int flits, int round, uint64_t t)
+static void send_to(sim *s, int from, int to, int id, int flits, int round, uint64_t t)
 {
     int npk = flits ? (flits + TC_SLOT_FLITS - 2) / (TC_SLOT_FLITS - 1) : 1;
     s->msg = grow(s->msg, &s->capmsg, s->nmsg + 1, sizeof *s->msg, &s->oom);
     s->pk = grow(s->pk, &s->cappk, s->npk + (size_t)npk, sizeof *s->pk, &s->oom);
     if (s->oom)
         return;
-    s->msg[s->nmsg] = (message){to, round, npk};
+    s->msg[s->nmsg] = (message){id, round, npk};
     for (int i = 0; i < npk; i++, flits -= TC_SLOT_FLITS - 1) {
         s->pk[s->npk] = (packet){to, flits > TC_SLOT_FLITS - 1 ? TC_SLOT_FLITS - 1 : flits, (int)s->nmsg};
         push(s, t, INJECT, (int)s->npk++, from);
     }
     s->nmsg++;
 }
+
+/* The same, the message known by its destination node. */
+static void send(sim *s, int from, int to, int flits, int round, uint64_t t) { send_to(s, from, to, to, flits, round, t); }
 
 /* The next dimension-order hop from node to dst (the shorter way, + on a tie), or
  * -1 at dst. */
@@ -149,6 +152,16 @@ static int next_dir(const tc_topo *t, int node, int dst)
     }
     return -1;
 }
+
+/* Every channel free from cycle 0. */
+static void idle(tc_p2p *m)
+{
+    memset(m->link_free, 0, sizeof *m->link_free * (size_t)m->t.n * (size_t)m->np);
+    memset(m->inj_free, 0, sizeof *m->inj_free * (size_t)m->t.n);
+    memset(m->ej_free, 0, sizeof *m->ej_free * (size_t)m->t.n);
+}
+
+int tc_p2p_dir(const tc_topo *t, int node, int dst) { return next_dir(t, node, dst); }
 
 static void run(sim *s)
 {
@@ -212,7 +225,8 @@ uint64_t tc_p2p_send(tc_p2p *m, int a, int b, int flits, uint64_t t)
  * for delivery). Receiving costs the software time before the next send. */
 typedef struct {
     tc_wl_kind kind;
-    int n, len, root, logn, pow2, rounds;
+    int n, len, root, logn, pow2, rounds; /* n ranks, root a rank */
+    const int *node;        /* [rank]: its node; NULL: rank r on node r */
     int *round;             /* [node]: the round it is in */
     uint8_t *sent;          /* [node]: its send of that round is out */
     uint64_t *ready, *last; /* [node]: when it may send; its last receive */
@@ -272,7 +286,7 @@ static void advance(sim *s, int v)
     while (c->round[v] < c->rounds) {
         int r = c->round[v], flits, recv, to = plan(c, v, r, &flits, &recv);
         if (!c->sent[v] && to >= 0)
-            send(s, v, to, flits, r, c->ready[v]);
+            send_to(s, c->node ? c->node[v] : v, c->node ? c->node[to] : to, to, flits, r, c->ready[v]);
         c->sent[v] = 1;
         if (recv) {
             uint64_t t = c->got[(size_t)v * (size_t)c->rounds + (size_t)r];
@@ -296,10 +310,16 @@ static void coll_arrived(sim *s, const message *g, uint64_t t)
 
 int tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *done, uint64_t *end)
 {
-    int n = m->t.n, logn = 0;
+    return tc_p2p_collective_on(m, kind, len, root, NULL, m->t.n, done, end);
+}
+
+int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n, uint64_t *done,
+                         uint64_t *end)
+{
+    int logn = 0;
     while ((1 << logn) < n)
         logn++;
-    coll c = {kind, n, len, root, logn, (n & (n - 1)) == 0, logn, NULL, NULL, NULL, NULL, NULL};
+    coll c = {kind, n, len, root, logn, (n & (n - 1)) == 0, logn, node, NULL, NULL, NULL, NULL, NULL};
     if ((kind == TC_WL_ALLREDUCE || kind == TC_WL_TREE_BARRIER) && !c.pow2)
         c.rounds = 2 * logn;
     if (kind == TC_WL_ALLGATHER && !c.pow2)
@@ -309,9 +329,11 @@ int tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *d
                  tc_wl_names[kind], c.rounds, n);
         return -1;
     }
-    memset(m->link_free, 0, sizeof *m->link_free * (size_t)n * (size_t)m->np);
-    memset(m->inj_free, 0, sizeof *m->inj_free * (size_t)n);
-    memset(m->ej_free, 0, sizeof *m->ej_free * (size_t)n);
+    if (n < 1 || n > m->t.n || root < 0 || root >= n) {
+        snprintf(m->err, sizeof m->err, "p2p %s: %d ranks (root %d) on %d nodes", tc_wl_names[kind], n, root, m->t.n);
+        return -1;
+    }
+    idle(m);
     size_t ngot = (size_t)n * (size_t)(c.rounds ? c.rounds : 1);
     c.round = calloc((size_t)n, sizeof *c.round);
     c.sent = calloc((size_t)n, sizeof *c.sent);
@@ -346,4 +368,33 @@ int tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *d
     free(c.last);
     free(c.got);
     return rc;
+}
+
+static void many_arrived(sim *s, const message *g, uint64_t t)
+{
+    (void)g;
+    uint64_t *last = s->ctx;
+    *last = max64(*last, t);
+}
+
+int tc_p2p_exchange(tc_p2p *m, size_t nmsg, const int *from, const int *to, const int *flits, uint64_t *end)
+{
+    *end = 0;
+    idle(m);
+    sim s = {.m = m, .arrived = many_arrived, .ctx = end};
+    for (size_t i = 0; i < nmsg && !s.oom; i++) {
+        if (from[i] < 0 || from[i] >= m->t.n || to[i] < 0 || to[i] >= m->t.n || flits[i] < 0) {
+            snprintf(m->err, sizeof m->err, "p2p exchange: message %zu from %d to %d of %d flits on %d nodes", i,
+                     from[i], to[i], flits[i], m->t.n);
+            sim_free(&s);
+            return -1;
+        }
+        if (from[i] != to[i])
+            send(&s, from[i], to[i], flits[i], 0, 0);
+    }
+    run(&s);
+    sim_free(&s);
+    if (s.oom)
+        snprintf(m->err, sizeof m->err, "p2p exchange: out of memory for %zu messages", nmsg);
+    return s.oom ? -1 : 0;
 }

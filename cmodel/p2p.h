@@ -41,5 +41,15 @@ uint64_t tc_p2p_send(tc_p2p *m, int a, int b, int flits, uint64_t t);
  * last node is done; done[node] (or NULL) gets the cycle each node received its
  * last message (0: none). 0, or -1 and m->err. */
 int tc_p2p_collective(tc_p2p *m, tc_wl_kind kind, int len, int root, uint64_t *done, uint64_t *end);
+/* The same among n ranks, rank r on node[r] (n distinct nodes; NULL: rank r on node
+ * r), root a rank; done[rank]. */
+int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n, uint64_t *done,
+                         uint64_t *end);
+/* Messages i from node from[i] to to[i] of flits[i] data flits, all ready at cycle 0
+ * on idle channels: *end is the cycle the last one is delivered. 0, or -1 and m->err. */
+int tc_p2p_exchange(tc_p2p *m, size_t nmsg, const int *from, const int *to, const int *flits, uint64_t *end);
+/* The dimension-order direction (TC_DIR_*) a unicast packet takes from node towards
+ * dst, -1 at dst. */
+int tc_p2p_dir(const tc_topo *t, int node, int dst);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 const char *const tc_wl_names[TC_WL_KINDS + 1] = {"bcast", "reduce", "allreduce", "barrier", "tree_barrier",
-                                                  "allgather", NULL};
+                                                  "allgather", "spmv", "heat", "trace", NULL};
 
 /* One PE: the packet of the current operation it has to send, its credits, the
  * packet it is receiving, and what it still expects. */
@@ -146,9 +146,10 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
             if (!pe_of(rows, k, tr))
                 continue;
             make_pkt(&pe[k], TC_TYPE_BCAST, k, tr, w->len, tag);
+            pe[k].more = w->packets > 1 ? w->packets - 1 : 0; /* its part in packets, back to back */
             senders[(*nsend)++] = (uint32_t)k;
             for (int j = 0; j < t->n; j++)
-                pe[j].expect += pe_of(rows, j, tr) && j != k;
+                pe[j].expect += (pe_of(rows, j, tr) && j != k) * (uint32_t)(w->packets > 1 ? w->packets : 1);
         }
         break;
     default:

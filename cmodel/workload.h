@@ -17,7 +17,10 @@ typedef enum {
     TC_WL_ALLREDUCE,    /* ... the result goes to every Pe node */
     TC_WL_BARRIER,      /* every PE enters a multiphase barrier (`bar_mode`, `bar_k`) */
     TC_WL_TREE_BARRIER, /* an allreduce without data (AND) on `tree` */
-    TC_WL_ALLGATHER,    /* every PE broadcasts `len` flits, node k on tree k % 16 */
+    TC_WL_ALLGATHER,    /* every PE broadcasts `packets` of `len` flits, node k on tree k % 16 */
+    TC_WL_SPMV,         /* applications (cmodel/apps.h), not run by tc_wl_run */
+    TC_WL_HEAT,
+    TC_WL_TRACE,
     TC_WL_KINDS
 } tc_wl_kind;
 
@@ -25,7 +28,7 @@ typedef struct {
     tc_wl_kind kind;
     int tree, len, op, lane, dst;
     int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
-    int packets;         /* bcast: the root sends this many packets of `len` flits (0 or 1: one) */
+    int packets;         /* bcast, allgather: a sender sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
     int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
     uint64_t max_cycles; /* give up (an error) after this many cycles */

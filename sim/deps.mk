@@ -6,6 +6,7 @@ APT_SYNTH  := qflow-tech-osu018 opensta
 APT_SC     := libsystemc-dev gtkwave
 APT_COV    := python3
 APT_FUZZ   := clang libclang-rt-14-dev llvm-14
+APT_MPI    := openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools
 define install_missing
 	@missing=""; \
 	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -30,3 +31,5 @@ deps-cov: deps
 	$(call install_missing,$(APT_COV))
 deps-fuzz: deps
 	$(call install_missing,$(APT_FUZZ))
+deps-mpi: deps
+	$(call install_missing,$(APT_MPI))

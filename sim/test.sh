@@ -150,6 +150,13 @@ grep -qE '^(PASS|FAIL)' "$LOGDIR/formula.log" || { echo "FAIL  sim/formula.sh: n
 tail -n 1 "$LOGDIR/formula.log"
 count_lines "$LOGDIR/formula.log"
 
+echo "== applications and trace replay: spmv, heat, the PMPI recorder, OTF2 (docs/applications.md)"
+bash sim/apps_test.sh >"$LOGDIR/apps.log" 2>&1
+grep -E '^FAIL' -A6 "$LOGDIR/apps.log"
+tail -n 1 "$LOGDIR/apps.log"
+grep -qE '^(PASS|FAIL)' "$LOGDIR/apps.log" || { echo "FAIL  sim/apps_test.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/apps.log"; }
+count_lines "$LOGDIR/apps.log"
+
 echo "== bad input is refused: at once, non-zero exit, a message that names the problem"
 # refuses WANT CMD...: CMD exits non-zero within 10 s (no hang) and says WANT.
 refuses() {

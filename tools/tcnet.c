@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../cmodel/alu.h"
+#include "../cmodel/apps.h"
 #include "../cmodel/config.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
@@ -19,6 +20,7 @@ static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
 static const char *const lanes[] = {"32", "64", NULL}; /* TC_LANE_* */
+static const char *const exacts[] = {"auto", "on", "off", NULL};
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
 
 static const tc_key keys[] = {
@@ -40,7 +42,7 @@ static const tc_key keys[] = {
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
-    {"bytes", "0", "bcast: M bytes from the root, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
+    {"bytes", "0", "bcast: M bytes from the root (allgather: from each node), in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
@@ -48,6 +50,16 @@ static const tc_key keys[] = {
     {"barrier_k", "0", "K (0: the torus diameter)", 0, 4095, NULL},
     {"repeat", "1", "operations, back to back", 1, 1000000, NULL},
     {"window", "1", "1: one operation at a time; 2..16: a stream (allreduce, tree_barrier), a PE starts operation i with the result of i - window", 1, TC_RIDS, NULL},
+    {"spmv_n", "20480000", "spmv: matrix rows N, split evenly over the nodes (docs/applications.md)", 1, 1L << 34, NULL},
+    {"spmv_d", "10", "spmv: nonzeros a row", 1, 100000, NULL},
+    {"heat_cells", "40960000", "heat: cells of the 2D grid, split evenly over the nodes", 1, 1L << 40, NULL},
+    {"node_mflops", "0", "spmv, heat: compute rate of a node in Mflop/s (0: the paper's, 591 spmv, 11000 heat)", 0, 100000000, NULL},
+    {"exact", "auto", "spmv, trace all-gathers: auto (cycle by cycle up to exact_limit flit-hops, else the steady-state model), on, off", 0, 0, exacts},
+    {"exact_limit", "20000000", "link flit-hops an exact all-gather may move (p2p: 8x)", 0, 1L << 50, NULL},
+    {"hw_rate", "1000", "steady-state model: flits per 1000 cycles on the subnet's busiest channel", 1, 1000, NULL},
+    {"p2p_rate", "1000", "steady-state model: flits per 1000 cycles on p2p's busiest channel", 1, 1000, NULL},
+    {"trace", "", "trace: the collective trace to replay (tools/pmpi, tools/tcotf2)", 1, 0, NULL},
+    {"map", "", "trace: rank to node map, node of rank r on line r (default: rank r on node r)", 1, 0, NULL},
     {"max_cycles", "100000000", "give up after this many cycles", 1, 4000000000L, NULL},
     {"progress", "on", "progress bar on stderr", 0, 0, onoff},
     {"csv", "", "write per-operation, per-node and per-link results here (three files: .ops.csv, .nodes.csv, .links.csv)", 1, 0, NULL},
@@ -122,6 +134,7 @@ static double now_s(void)
 int main(int argc, char **argv)
 {
     char err[256];
+    int rc;
     if (tc_config_init(&cfg, keys, NKEYS)) {
         fprintf(stderr, "tcnet: out of memory\n");
         return 2;
@@ -262,10 +275,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
     }
+    if (w.kind >= TC_WL_SPMV) { /* the applications (cmodel/apps.c) */
+        if (*sval("csv")) {
+            fprintf(stderr, "tcnet: csv: workload = %s writes json only\n", sval("workload"));
+            return 2;
+        }
+        rc = tc_app_main(&cfg, n, rows, json);
+        if (json && (ferror(json) | fclose(json))) {
+            fprintf(stderr, "tcnet: json: writing '%s' failed: %s\n", out_path[3], strerror(errno));
+            rc = 1;
+        }
+        free(rows);
+        tc_net_free(n);
+        return rc;
+    }
     double t1 = now_s();
     time_t start = time(NULL);
     tc_wl_result res;
-    int rc, np = tc_net_nports(n);
+    int np = tc_net_nports(n);
     uint64_t *lf = calloc((size_t)t->n * (size_t)np, sizeof *lf); /* flits per link */
     if (!lf) {
         fprintf(stderr, "tcnet: out of memory\n");
@@ -328,9 +355,9 @@ int main(int argc, char **argv)
      * the run's time at the clock (bytes per ns = GB/s) */
     double link_util = res.cycles ? (double)busiest / (double)res.cycles : 0.0;
     uint64_t per_pe = (uint64_t)w.len * 16u; /* payload bytes a receiver gets from one operation */
-    if (w.kind == TC_WL_BCAST)
+    if (w.kind == TC_WL_BCAST || w.kind == TC_WL_ALLGATHER)
         per_pe *= (uint64_t)(w.packets > 1 ? w.packets : 1);
-    else if (w.kind == TC_WL_ALLGATHER)
+    if (w.kind == TC_WL_ALLGATHER)
         per_pe *= (uint64_t)(t->n - 1);
     else if (w.kind == TC_WL_BARRIER || w.kind == TC_WL_TREE_BARRIER)
         per_pe = 0;
