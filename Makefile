@@ -178,7 +178,7 @@ test: | deps deps-sc deps-fuzz deps-mpi
 # (docs/bench.md; the 8x8 build takes about half an hour the first time), every
 # scenario on the large tori (docs/large.md), the streaming broadcast's bandwidth
 # (docs/bandwidth.md), the multicast choice (docs/multicast.md), the barriers, the
-# point-to-point baseline and the seed 004 sweep with their plots.
+# point-to-point baseline and the pipelined-broadcast sweep with their plots.
 bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/cosim_8x8 $(B)/cosim_$(firstword $(NETS)) | deps-bench deps-mpi
 	@bash sim/bench.sh
 	@bash sim/bandwidth.sh
@@ -186,7 +186,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/cosim_8x8 $(B)/cosim_$(firstword $
 	@bash sim/large.sh
 	@bash sim/barrier.sh
 	@bash sim/p2p.sh
-	@bash sim/seed004.sh
+	@bash sim/pipelined_broadcast.sh
 	@bash sim/allreduce_stream.sh
 	@nice bash sim/apps.sh
 

@@ -2,8 +2,8 @@
 """Liu, Li and Cui (1995), formulas (4)-(9): software store-and-forward broadcast on an
 n x n torus, without and with pipelining, computed for the machines of its table 1 at
 the paper's examples (n = 16, M = C = 1024 and 2048 bits/cycles, Tsnd = Trcv), beside
-the design's own pipelined broadcast measured by sim/seed004.sh (its CSV, argv[1]).
-Prints a markdown section for docs/seed004.md."""
+the design's own pipelined broadcast measured by sim/pipelined_broadcast.sh (its CSV, argv[1]).
+Prints a markdown section for docs/pipelined-broadcast.md."""
 import csv
 import math
 import sys

@@ -84,8 +84,8 @@ def p2p():
     save(fig, "p2p.svg")
 
 
-def seed004():
-    data = rows("seed004.csv")
+def pipelined_broadcast():
+    data = rows("pipelined-broadcast.csv")
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for i, m in enumerate(sorted({int(x["bytes"]) for x in data})):
         r = [x for x in data if int(x["bytes"]) == m]
@@ -98,9 +98,9 @@ def seed004():
     ax.set_title("Broadcast of M bytes in packets of m bytes, 16x16 torus")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3, which="both")
-    save(fig, "seed004.svg")
+    save(fig, "pipelined-broadcast.svg")
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or ["barrier", "p2p", "seed004"]:
+    for name in sys.argv[1:] or ["barrier", "p2p", "pipelined_broadcast"]:
         globals()[name]()
