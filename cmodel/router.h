@@ -61,6 +61,8 @@ typedef struct {
     tc_credit_block cb;
     tc_phase ph;
     uint16_t diam; /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
+    uint32_t live; /* bit u: unit u holds or receives a packet, or has a read pending (tc_unit_live); the
+                      others are skipped, as nothing in them changes without a flit written */
 } tc_router;
 
 /* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;

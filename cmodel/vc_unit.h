@@ -83,6 +83,13 @@ static inline unsigned tc_vc_unit_do_route(const tc_unit *un, unsigned free)
     return !un->routed && un->full[un->rd_slot] && (un->hv & 1);
 }
 
+/* The unit holds or receives a packet, or has a pass or a read-ahead pending: without
+ * it, and with no flit written, a cycle changes nothing in the unit and drives nothing. */
+static inline unsigned tc_vc_unit_live(const tc_unit *un)
+{
+    return un->wr_idx || un->routed || un->full[un->rd_slot] || un->pf || un->rd_idx; /* a FIFO: any full slot means the head is */
+}
+
 /* RC: the outputs (bit o) that unit u of router id sends a head packet with header h
  * to, the VC of its link copies; or the error that drops it. ph_err is tc_phase's
  * verdict on a barrier request or phase packet (tc_phase_err). */
