@@ -47,7 +47,7 @@ struct tc_net {
      * whose registered outputs are on the wires now. */
     uint32_t *act, *busy, *prev;
     size_t nact, nbusy, nprev;
-    uint64_t *mark;
+    uint64_t *mark, *imark; /* imark = cycle + 1: the router has an input this cycle */
     uint64_t *flits;     /* [node][port]: flits sent on each link */
     char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
@@ -86,8 +86,11 @@ static int slot_push(tc_slot *s, tc_arrival a)
     return 0;
 }
 
-static void activate(tc_net *n, uint32_t k)
+/* Router k is evaluated this cycle, with an input (in[k] written) if input. */
+static void activate(tc_net *n, uint32_t k, int input)
 {
+    if (input)
+        n->imark[k] = n->cycle + 1;
     if (n->mark[k] != n->cycle + 1) {
         n->mark[k] = n->cycle + 1;
         n->act[n->nact++] = k;
@@ -183,11 +186,12 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->busy = malloc(nn * sizeof *n->busy);
     n->prev = malloc(nn * sizeof *n->prev);
     n->mark = calloc(nn, sizeof *n->mark);
+    n->imark = calloc(nn, sizeof *n->imark);
     n->smark = calloc(nn, sizeof *n->smark);
     n->flits = calloc(nn * np, sizeof *n->flits);
     if (!n->smark || !n->flits || !n->r || !n->buf || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
         !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
-        !n->mark) {
+        !n->mark || !n->imark) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         tc_net_free(n);
         return NULL;
@@ -237,6 +241,7 @@ void tc_net_free(tc_net *n)
     free(n->busy);
     free(n->prev);
     free(n->mark);
+    free(n->imark);
     free(n->smark);
     free(n->flits);
     free(n);
@@ -287,15 +292,15 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         const tc_arrival *a = &lk->a[i];
         n->in[a->node].link[a->port] = a->w;
         n->in[a->node].cred[a->port] = a->cred;
-        activate(n, a->node);
+        activate(n, a->node, 1);
     }
     for (size_t i = 0; i < ij->n; i++) {
         n->in[ij->a[i].node].inj = ij->a[i].w;
-        activate(n, ij->a[i].node);
+        activate(n, ij->a[i].node, 1);
     }
     for (size_t i = 0; i < ec->n; i++) {
         n->in[ec->a[i].node].ej_cred = ec->a[i].cred;
-        activate(n, ec->a[i].node);
+        activate(n, ec->a[i].node, 1);
     }
     lk->n = ij->n = ec->n = ej->n = ic->n = 0;
 
@@ -331,10 +336,10 @@ void tc_net_step(tc_net *n, uint32_t *obs)
      *    input, those not idle, and all of them when the report timer wraps. */
     int all = obs || n->cycle % TC_REPORT_CYCLES == TC_REPORT_CYCLES - 1;
     for (size_t i = 0; i < n->nbusy; i++)
-        activate(n, n->busy[i]);
+        activate(n, n->busy[i], 0);
     if (all)
         for (uint32_t k = 0; k < nn; k++)
-            activate(n, k);
+            activate(n, k, 0);
     sort_active(n);
     n->nbusy = 0;
     size_t nph = 0; /* routers that completed a phase: prev[0..nph) until the lemma is checked */
@@ -343,15 +348,14 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         tc_router *r = &n->r[k];
         tc_router_in *in = &n->in[k];
         uint16_t total = r->ph.total;
-        unsigned any = in->inj.valid | in->ej_cred;
-        for (size_t d = 0; d < np; d++)
-            any |= in->link[d].valid | in->cred[d];
+        unsigned any = n->imark[k] == n->cycle + 1; /* a flit or a credit arrived (all are valid or non-zero) */
         r->cb.cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
         if (!obs && !any && tc_router_idle(r))
             tc_router_idle_cycle(r);
         else
             tc_router_cycle(r, in, obs ? obs + k * ow : NULL);
-        memset(in, 0, sizeof *in);
+        if (any)
+            memset(in, 0, sizeof *in);
         if (!tc_router_idle(r))
             n->busy[n->nbusy++] = k;
         if (r->ph.total != total)

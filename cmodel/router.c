@@ -237,6 +237,8 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     for (int o = 0; o < no; o++) {
         tc_outp *op = &r->o[o];
         unsigned g = grant_u[o];
+        if (!op->busy && g == ~0u && !op->q.valid && !(o < np ? in->cred[o] : o == TC_O_PE(np) && in->ej_cred))
+            continue; /* nothing changes: no credit, no flit, the register already clear */
         if (o < np) {
             for (unsigned vc = 0; vc < 2; vc++)
                 op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -

@@ -140,15 +140,20 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
             pe[k].expect = 1;
         }
         break;
-    case TC_WL_ALLGATHER:
+    case TC_WL_ALLGATHER: /* each sender's M bytes in packets of len flits, as a broadcast's */
+        if (w->packets > 1 && w->len == 0) {
+            snprintf(msg, mlen, "an allgather split into %d packets needs len >= 1", w->packets);
+            return -1;
+        }
         for (int k = 0; k < t->n; k++) {
             int tr = k % TC_TREES;
             if (!pe_of(rows, k, tr))
                 continue;
             make_pkt(&pe[k], TC_TYPE_BCAST, k, tr, w->len, tag);
+            pe[k].more = w->packets > 1 ? w->packets - 1 : 0;
             senders[(*nsend)++] = (uint32_t)k;
             for (int j = 0; j < t->n; j++)
-                pe[j].expect += pe_of(rows, j, tr) && j != k;
+                pe[j].expect += (uint32_t)(pe_of(rows, j, tr) && j != k) * (uint32_t)(w->packets > 1 ? w->packets : 1);
         }
         break;
     default:

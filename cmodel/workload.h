@@ -25,7 +25,7 @@ typedef struct {
     tc_wl_kind kind;
     int tree, len, op, lane, dst;
     int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
-    int packets;         /* bcast: the root sends this many packets of `len` flits (0 or 1: one) */
+    int packets;         /* bcast, allgather: each sender sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
     int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
     uint64_t max_cycles; /* give up (an error) after this many cycles */

@@ -38,7 +38,7 @@ static const tc_key keys[] = {
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
-    {"bytes", "0", "bcast: M bytes from the root, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
+    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
     {"op", "0", "reduce operation, TC_OP_* of cmodel/format.def (0 = sum)", 0, 9, NULL},
     {"lane", "0", "reduce lane width: 0 = 32-bit, 1 = 64-bit", 0, 1, NULL},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
@@ -115,12 +115,14 @@ static void progress(void *ctx, int done, int total)
         fputc('\n', stderr);
 }
 
-static double now_s(void)
+static double clock_s(clockid_t c)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(c, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
 
 int main(int argc, char **argv)
 {
@@ -265,7 +267,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
     }
-    double t1 = now_s();
+    double t1 = now_s(), c1 = cpu_s();
     time_t start = time(NULL);
     tc_wl_result res;
     int rc, np = tc_net_nports(n);
@@ -306,7 +308,7 @@ int main(int argc, char **argv)
             for (int d = 0; d < np; d++)
                 lf[(size_t)k * (size_t)np + (size_t)d] = tc_net_link_flits(n, k, d);
     }
-    double t2 = now_s();
+    double t2 = now_s(), c2 = cpu_s();
 
     /* the table */
     double ns = 1000.0 / (double)ival("clock_mhz");
@@ -331,9 +333,9 @@ int main(int argc, char **argv)
      * the run's time at the clock (bytes per ns = GB/s) */
     double link_util = res.cycles ? (double)busiest / (double)res.cycles : 0.0;
     uint64_t per_pe = (uint64_t)w.len * 16u; /* payload bytes a receiver gets from one operation */
-    if (w.kind == TC_WL_BCAST)
+    if (w.kind == TC_WL_BCAST || w.kind == TC_WL_ALLGATHER)
         per_pe *= (uint64_t)(w.packets > 1 ? w.packets : 1);
-    else if (w.kind == TC_WL_ALLGATHER)
+    if (w.kind == TC_WL_ALLGATHER)
         per_pe *= (uint64_t)(t->n - 1);
     else if (w.kind == TC_WL_BARRIER || w.kind == TC_WL_TREE_BARRIER)
         per_pe = 0;
@@ -361,8 +363,12 @@ int main(int argc, char **argv)
                rate, s0 + 1, s1 + 1);
     else if (stream)
         printf("  stream: window %d, %.3f operations per 1000 cycles over the whole run\n", w.window, rate);
-    printf("  set-up %.3f s, run %.3f s: %.1f M node-cycles/s\n", t1 - t0, t2 - t1,
-           (double)t->n * (double)res.cycles / (t2 - t1 > 1e-9 ? t2 - t1 : 1e-9) / 1e6);
+    /* speed over the run's processor time (its wall time also counts other programs on
+     * a shared machine): node-cycles, and flit-hops (link flits) per second */
+    double cpu = c2 - c1 > 1e-9 ? c2 - c1 : 1e-9, node_cps = (double)t->n * (double)res.cycles / cpu,
+           hops_ps = (double)flits / cpu;
+    printf("  set-up %.3f s, run %.3f s (processor %.3f s): %.1f M node-cycles/s, %.2f M flit-hops/s\n", t1 - t0,
+           t2 - t1, c2 - c1, node_cps / 1e6, hops_ps / 1e6);
     if (rc)
         fprintf(stderr, "tcnet: %s\n", res.msg);
 
@@ -399,7 +405,8 @@ int main(int argc, char **argv)
         if (stream)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
                     s0 + 1, s1 + 1);
-        fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"error\": ", t1 - t0, t2 - t1);
+        fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"cpu_s\": %.3f, \"node_cycles_per_s\": %.4g, \"flit_hops_per_s\": %.4g, \"error\": ",
+                t1 - t0, t2 - t1, c2 - c1, node_cps, hops_ps);
         json_str(json, rc ? res.msg : "");
         fprintf(json, "}\n");
     }
