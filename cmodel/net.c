@@ -1,4 +1,5 @@
 #include "net.h"
+#include "pool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,8 @@ struct tc_net {
     int np;
     uint64_t cycle;
     tc_router *r;
-    tc_flit *buf, *red;  /* per node: its buffers, its Reducer's partial results */
+    tc_pool pool;        /* the units' buffers, each taken as its first flit comes */
+    tc_flit *red;        /* per node: its Reducer's partial results */
     tc_red_entry *red_ent;
     int *nbr;            /* nbr[node * np + port] */
     tc_router_in *in;    /* inputs of the cycle being evaluated; zero but for nodes in `act` */
@@ -87,6 +89,25 @@ static int slot_push(tc_slot *s, tc_arrival a)
 }
 
 /* Router k is evaluated this cycle, with an input (in[k] written) if input. */
+/* A unit's SRAM, from the pool: 0 if out of memory. */
+static int take_mem(tc_net *n, tc_unit *un)
+{
+    un->mem = tc_pool_take(&n->pool, (size_t)un->nslots * TC_SLOT_FLITS * sizeof *un->mem);
+    return un->mem != NULL;
+}
+
+/* The units that flits arrive at this cycle have their SRAM. */
+static int give_mem(tc_net *n, tc_router *r, const tc_router_in *in)
+{
+    int ok = 1;
+    for (int d = 0; d < r->nports; d++)
+        if (in->link[d].valid && in->link[d].vc < 2 && !r->u[2 * d + in->link[d].vc].mem)
+            ok &= take_mem(n, &r->u[2 * d + in->link[d].vc]);
+    if (in->inj.valid && !r->u[TC_U_BCAST(r->nports)].mem)
+        ok &= take_mem(n, &r->u[TC_U_BCAST(r->nports)]);
+    return ok;
+}
+
 static void activate(tc_net *n, uint32_t k, int input)
 {
     if (input)
@@ -159,7 +180,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
-    size_t nbuf = tc_router_buf_flits((int)np, p->slots, p->inj_slots), nred = tc_router_red_flits(p->red_flits);
+    size_t nred = tc_router_red_flits(p->red_flits);
     if (!n) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         return NULL;
@@ -168,7 +189,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->topo = t;
     n->np = (int)np;
     n->r = big_alloc(nn * sizeof *n->r);
-    n->buf = big_alloc(nn * nbuf * sizeof *n->buf);
+    tc_pool_init(&n->pool, (size_t)64 << 20);
     n->red = big_alloc(nn * nred * sizeof *n->red);
     n->red_ent = big_alloc(nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
     n->in = big_alloc(nn * sizeof *n->in);
@@ -189,7 +210,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->imark = calloc(nn, sizeof *n->imark);
     n->smark = calloc(nn, sizeof *n->smark);
     n->flits = calloc(nn * np, sizeof *n->flits);
-    if (!n->smark || !n->flits || !n->r || !n->buf || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
+    if (!n->smark || !n->flits || !n->r || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
         !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
         !n->mark || !n->imark) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
@@ -198,11 +219,19 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
-        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->inj_slots, p->pe_credits, p->red_flits, n->buf + k * nbuf,
+        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->inj_slots, p->pe_credits, p->red_flits, NULL,
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
         n->r[k].mcast = (uint8_t)p->mcast;
+        /* the result and report buffers are written inside the router's cycle: theirs
+         * now; the link inputs' and the PEGroup FIFO's as their first flits come */
+        for (int u = TC_U_RESULT((int)np); u <= TC_U_REPORT((int)np); u++)
+            if (!take_mem(n, &n->r[k].u[u])) {
+                snprintf(err, errlen, "out of memory for %zu nodes", nn);
+                tc_net_free(n);
+                return NULL;
+            }
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }
@@ -220,10 +249,9 @@ void tc_net_free(tc_net *n)
 {
     if (!n)
         return;
-    size_t nn = (size_t)n->topo.n, nbuf = tc_router_buf_flits(n->np, n->p.slots, n->p.inj_slots),
-           nred = tc_router_red_flits(n->p.red_flits);
+    size_t nn = (size_t)n->topo.n, nred = tc_router_red_flits(n->p.red_flits);
     big_free(n->r, nn * sizeof *n->r);
-    big_free(n->buf, nn * nbuf * sizeof *n->buf);
+    tc_pool_free(&n->pool);
     big_free(n->red, nn * nred * sizeof *n->red);
     big_free(n->red_ent, nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
     big_free(n->in, nn * sizeof *n->in);
@@ -350,6 +378,12 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         uint16_t total = r->ph.total;
         unsigned any = n->imark[k] == n->cycle + 1; /* a flit or a credit arrived (all are valid or non-zero) */
         r->cb.cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
+        if (any && !give_mem(n, r, in)) {
+            if (!n->fault[0])
+                snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the buffers", (unsigned long long)n->cycle);
+            memset(in, 0, sizeof *in);
+            continue;
+        }
         if (!obs && !any && tc_router_idle(r))
             tc_router_idle_cycle(r);
         else

@@ -65,7 +65,9 @@ typedef struct {
                       others are skipped, as nothing in them changes without a flit written */
 } tc_router;
 
-/* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;
+/* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits (or
+ * NULL: the caller sets each unit's mem, nslots * TC_SLOT_FLITS flits, before a flit is
+ * written into it);
  * red for the Reducer's partial results, tc_router_red_flits() flits; ent,
  * TC_TREES * TC_RIDS entries. diam is set to 1; a network sets it to its diameter. */
 size_t tc_router_buf_flits(int nports, int slots, int inj_slots);
