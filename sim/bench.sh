@@ -85,4 +85,38 @@ for topo in 4x4 8x8 4x4x4 8x8x8 8x8x8x8 16x16x16 16x16x8x8 16x16x16x8 32x32x32 1
     /set-up/ { run = $5 }
     END { printf "| %s | %d | %d | %.2f | %.1f |\n", t, n, c, run, run / (n * c) * 1e9 }' >>"$out"
 done
+
+# Streams: link flits moved per second of processor time. The 32768-node 1 MiB
+# broadcast and allgather take long (tens of minutes): BENCH_BIG=1 adds them.
+{
+  echo
+  echo "## Flit-hops per second on streams (tcnet)"
+  echo
+  echo "A flit-hop is a flit sent on a link (tcnet's link flits); the rates are over the run's"
+  echo "processor time (\`cpu_s\` in tcnet's JSON), which on this shared machine is steadier than"
+  echo "its wall time. \`bcast\`: the root of tree 0 sends M bytes in packets of len data flits;"
+  echo "\`allgather\`: every node broadcasts M bytes on tree k mod 16 (one packet if no M)."
+  echo "Cycle-exact model only: no faster mode exists yet."
+  echo
+  echo "| torus | nodes | workload | bytes | len | cycles | link flits | run (s) | processor (s) | flit-hops/s | node-cycles/s | memory (MB) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+} >>"$out"
+streams=("16x16x16 bcast 65536 7" "16x16x16 bcast 1048576 7" "16x16x16 allgather 0 7" "16x16x16x8 bcast 65536 7")
+[ "${BENCH_BIG:-0}" = 1 ] && streams+=("16x16x16x8 bcast 1048576 7" "16x16x16x8 allgather 0 0")
+for s in "${streams[@]}"; do
+  read -r topo wl bytes len <<<"$s"
+  n=$(nodes $topo)
+  res=$( { /usr/bin/time -f "TIME %e %M" nice build/tcnet topo=$topo workload=$wl bytes=$bytes len=$len progress=off \
+           json=build/bench_stream.json; } 2>&1 )
+  echo "tcnet $s: $res" >>"$log"
+  echo "$res" | grep -q FAILED && { echo "bench: tcnet $s failed" >&2; echo "$res" >&2; exit 1; }
+  python3 - "$topo" "$n" "$wl" "$bytes" "$len" build/bench_stream.json "$(echo "$res" | awk '/^TIME/ { print $3 }')" >>"$out" <<'PY'
+import json, sys
+topo, n, wl, nbytes, ln, path, rss = sys.argv[1:]
+j = json.load(open(path))
+print(f"| {topo} | {n} | {wl} | {nbytes if nbytes != '0' else '-'} | {ln} | {j['cycles']} | {j['link_flits']} | "
+      f"{j['run_s']:.1f} | {j['cpu_s']:.1f} | {j['flit_hops_per_s'] / 1e6:.2f}M | {j['node_cycles_per_s'] / 1e6:.1f}M | "
+      f"{int(rss) / 1024:.0f} |")
+PY
+done
 echo "bench: $out (raw output in $log)"
