@@ -190,14 +190,15 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
         r->fork_ptr = (uint8_t)next; /* state, but read by nothing else in this cycle */
     } else {
-        unsigned req[TC_MAX_OUTS] = {0}; /* units asking for each output */
+        unsigned req[TC_MAX_OUTS] = {0}, reqo = 0; /* units asking for each output; outputs asked for */
         for (unsigned a = act; a; a &= a - 1) /* a routed unit is live */
             if (r->u[__builtin_ctz(a)].routed)
                 for (unsigned u = (unsigned)__builtin_ctz(a),
                               m = r->mcast == TC_MCAST_SERIAL ? r->u[u].pend & -r->u[u].pend : r->u[u].pend;
                      m; m &= m - 1)
-                    req[__builtin_ctz(m)] |= 1u << u;
-        for (int o = 0; o < no; o++) {
+                    req[__builtin_ctz(m)] |= 1u << u, reqo |= m & -m;
+        for (unsigned om = reqo; om; om &= om - 1) {
+            int o = __builtin_ctz(om);
             unsigned elig = 0;
             if (r->o[o].busy)
                 continue;
