@@ -41,7 +41,6 @@ typedef struct {
 typedef struct {
     tc_flit *mem;               /* nslots * TC_SLOT_FLITS flits: the SRAM */
     uint8_t nslots;             /* its depth in packet slots */
-    uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
     uint8_t wr_slot, wr_idx, wr_len, rd_slot;
     uint8_t routed;  /* route of the head packet decided, copies pending */
     uint8_t drop;    /* dropping the packet being received (it found no free slot) */
@@ -53,6 +52,7 @@ typedef struct {
     uint32_t wr_tag;
     tc_flit hdr[2];
     tc_flit dout;    /* the read port's data register */
+    uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
 } tc_unit;
 
 /* The units' signals of one cycle (tc_router.v's unit_* wires): bit u of route, free,
