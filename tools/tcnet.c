@@ -12,12 +12,14 @@
 #include "../cmodel/config.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
+#include "../cmodel/pkt_bcast.h"
 #include "../cmodel/workload.h"
 
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
+static const char *const engines[] = {"cycle", "packet", NULL};
 
 static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
@@ -35,6 +37,7 @@ static const tc_key keys[] = {
     {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
+    {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast only, exact: docs/simulator.md)", 0, 0, engines},
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
@@ -191,12 +194,13 @@ int main(int argc, char **argv)
     p.pe_credits = (int)ival("pe_credits");
     p.red_flits = (int)ival("red_flits");
     double t0 = now_s();
-    tc_net *n = tc_net_new(&p, err, sizeof err);
-    if (!n) {
+    int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level broadcast: no network of routers */
+    tc_net *n = packet ? NULL : tc_net_new(&p, err, sizeof err);
+    if (!n && !packet) {
         fprintf(stderr, "tcnet: %s\n", err);
         return 2;
     }
-    const tc_topo *t = tc_net_topo(n);
+    const tc_topo *t = n ? tc_net_topo(n) : &topo;
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
     if (!strcmp(sval("table"), "planner")) {
         uint8_t *pe = malloc((size_t)t->n);
@@ -224,7 +228,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    for (int k = 0; k < t->n; k++)
+    for (int k = 0; k < t->n && n; k++)
         for (int tree = 0; tree < TC_TREES; tree++)
             tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
 
@@ -267,10 +271,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
     }
+    const char *why = tc_pkt_bcast_refuse(&p, &w);
+    if (packet && (tc_config_enum(&cfg, "impl") || why)) {
+        fprintf(stderr, "tcnet: engine = packet is exact for workload = bcast with impl = hw and mcast = passes only; "
+                "not for workload = %s, impl = %s, mcast = %s%s%s\n", tc_wl_names[w.kind], sval("impl"), sval("mcast"),
+                why ? ": " : "", why ? why : "");
+        return 2;
+    }
     double t1 = now_s(), c1 = cpu_s();
     time_t start = time(NULL);
     tc_wl_result res;
-    int rc, np = tc_net_nports(n);
+    int rc, np = 2 * t->ndims;
     uint64_t *lf = calloc((size_t)t->n * (size_t)np, sizeof *lf); /* flits per link */
     if (!lf) {
         fprintf(stderr, "tcnet: out of memory\n");
@@ -302,6 +313,10 @@ int main(int argc, char **argv)
         memcpy(lf, m.flits, sizeof *lf * (size_t)t->n * (size_t)np);
         tc_p2p_free(&m);
         rc = 0;
+    } else if (packet) {
+        rc = tc_pkt_bcast_run(&p, t, rows, &w, &res, lf);
+        if (tc_config_enum(&cfg, "progress"))
+            progress(&start, w.repeat, w.repeat);
     } else {
         rc = tc_wl_run(n, rows, &w, &res, tc_config_enum(&cfg, "progress") ? progress : NULL, &start);
         for (int k = 0; k < t->n; k++)
