@@ -18,7 +18,8 @@
 /* A node of the tree. */
 typedef struct {
     int64_t F[RING];                 /* cycle packet k's slot is freed, at k % RING */
-    int64_t A;                       /* cycle the current packet's header is written */
+    int64_t A[RING];                 /* cycle packet k's header is written, at k % RING */
+    int32_t child[TC_MAX_PORTS];     /* the neighbour on each link output to a child */
     int64_t out_free[TC_MAX_PORTS];  /* first cycle each link output is free */
     int64_t pe_free;                 /* ... the PE output */
     int64_t *ret;                    /* [pe_credits]: when the credit of PE grant j is usable, at j % pe_credits */
@@ -91,14 +92,14 @@ static int node_packet(eng *e, int v, int64_t k, int64_t *pe_at)
 {
     node_st *s = &e->st[v];
     int64_t len = e->len, L = e->p->link_lat, E = e->p->ej_lat, step = len ? len : 1;
-    int64_t W = s->A + len, Fm1 = freed(s, k - 1), Fm2 = freed(s, k - 2);
+    int64_t A = s->A[k % RING], W = A + len, Fm1 = freed(s, k - 1), Fm2 = freed(s, k - 2);
     /* the header in a register: captured as written if it is the head's or the next
      * one's, else read ahead as the packet two before is freed */
-    int64_t H = s->A >= Fm2 ? s->A + 1 : Fm2 + 2;
+    int64_t H = A >= Fm2 ? A + 1 : Fm2 + 2;
     int ahead = k > 0 && W + 1 <= Fm1 && H <= Fm1; /* routed as the packet before is freed */
     int64_t R = ahead ? Fm1 : mx(Fm1 + 1, mx(W + 1, H)), e_o[TC_MAX_PORTS];
     for (unsigned m = s->dirs; m; m &= m - 1) {
-        int o = __builtin_ctz(m), c = tc_neighbour(e->t, v, o);
+        int o = __builtin_ctz(m), c = s->child[o];
         int64_t need = s->pin < 0 || o != (s->pin ^ 1) ? 2 : 1; /* entering a ring, or going on along it */
         int64_t j = k + need - e->p->slots - 1;             /* the child's free that gives the credit */
         e_o[o] = mx(s->out_free[o], j >= 0 ? freed(&e->st[c], j) + L + 2 : NEG);
@@ -123,7 +124,7 @@ static int node_packet(eng *e, int v, int64_t k, int64_t *pe_at)
                 continue;
             pend &= ~(1u << o);
             s->out_free[o] = ts + len + 1;
-            e->st[tc_neighbour(e->t, v, o)].A = ts + L + 1;
+            e->st[s->child[o]].A[k % RING] = ts + L + 1;
         }
         if (pe && epe == ts) {
             pe = 0;
@@ -197,6 +198,7 @@ int tc_pkt_bcast_run(const tc_params *p, const tc_topo *t, const tc_row *rows, c
                 goto out;
             }
             e.idx[c] = (int32_t)norder;
+            s->child[o] = c;
             e.st[c].pin = o ^ 1;
             order[norder++] = c;
         }
@@ -224,35 +226,44 @@ int tc_pkt_bcast_run(const tc_params *p, const tc_topo *t, const tc_row *rows, c
         o->start = (uint64_t)start;
         if (w->deliver)
             tc_wl_packet(pkt, TC_TYPE_BCAST, root, tree, w->len, (uint32_t)op + 1);
-        for (int64_t q = 0; q < P && !rc; q++) {
-            int64_t k = op * P + q, inj = p->inj_slots;
-            node_st *rs = &e.st[root];
-            /* the root's PE: one flit a cycle, a packet started with a credit, from the
-             * operation's start */
-            sent = mx(mx(sent + len + 1, q == 0 ? start : NEG), k >= inj ? freed(rs, k - inj) + I + 1 : NEG);
-            rs->A = sent + I;
+        /* a block of packets at a time, node by node (each node's state is read once
+         * a block, not once a packet): a node's grants need its children's frees of
+         * packets at least slots - 1 before, so blocks of slots - 1 packets read only
+         * frees of blocks done */
+        int64_t B = p->slots - 1 < RING - 1 ? p->slots - 1 : RING - 1;
+        for (int64_t q0 = 0; q0 < P && !rc; q0 += B) {
+            int64_t q1 = q0 + B < P ? q0 + B : P;
             for (size_t i = 0; i < norder && !rc; i++) {
                 int v = order[i];
-                int64_t at;
-                if (node_packet(&e, v, k, &at)) {
-                    rc = -1;
-                    break;
+                for (int64_t q = q0; q < q1 && !rc; q++) {
+                    int64_t k = op * P + q, inj = p->inj_slots, at;
+                    if (i == 0) { /* the root's PE: one flit a cycle, a packet started with a credit, from the
+                                     operation's start */
+                        node_st *rs = &e.st[root];
+                        sent = mx(mx(sent + len + 1, q == 0 ? start : NEG), k >= inj ? freed(rs, k - inj) + I + 1 : NEG);
+                        rs->A[k % RING] = sent + I;
+                    }
+                    if (node_packet(&e, v, k, &at)) {
+                        rc = -1;
+                        break;
+                    }
+                    if (at < 0)
+                        continue;
+                    if ((uint64_t)at >= w->max_cycles) {
+                        snprintf(res->msg, sizeof res->msg,
+                                 "operation %d of bcast: deliveries still missing after %llu cycles", op + 1,
+                                 (unsigned long long)w->max_cycles);
+                        rc = -1;
+                        break;
+                    }
+                    o->deliveries++;
+                    if ((uint64_t)at > o->end)
+                        o->end = (uint64_t)at;
+                    if (q == P - 1)
+                        res->node_done[(size_t)op * nn + (size_t)v] = (uint64_t)at;
+                    if (w->deliver)
+                        w->deliver(w->deliver_ctx, (uint32_t)v, op, (uint64_t)at, pkt, w->len + 1);
                 }
-                if (at < 0)
-                    continue;
-                if ((uint64_t)at >= w->max_cycles) {
-                    snprintf(res->msg, sizeof res->msg, "operation %d of bcast: deliveries still missing after %llu cycles",
-                             op + 1, (unsigned long long)w->max_cycles);
-                    rc = -1;
-                    break;
-                }
-                o->deliveries++;
-                if ((uint64_t)at > o->end)
-                    o->end = (uint64_t)at;
-                if (q == P - 1)
-                    res->node_done[(size_t)op * nn + (size_t)v] = (uint64_t)at;
-                if (w->deliver)
-                    w->deliver(w->deliver_ctx, (uint32_t)v, op, (uint64_t)at, pkt, w->len + 1);
             }
         }
         start = (int64_t)o->end + 1; /* the next operation starts the cycle after */
