@@ -155,6 +155,8 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
             snprintf(msg, mlen, "an allgather split into %d packets needs len >= 1", w->packets);
             return -1;
         }
+    {
+        uint32_t nsenders[TC_TREES] = {0}, per = (uint32_t)(w->packets > 1 ? w->packets : 1);
         for (int k = 0; k < t->n; k++) {
             int tr = k % TC_TREES;
             if (!pe_of(rows, k, tr))
@@ -162,10 +164,14 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
             make_pkt(&pe[k], TC_TYPE_BCAST, k, tr, w->len, tag);
             pe[k].more = w->packets > 1 ? w->packets - 1 : 0;
             senders[(*nsend)++] = (uint32_t)k;
-            for (int j = 0; j < t->n; j++)
-                pe[j].expect += (uint32_t)(pe_of(rows, j, tr) && j != k) * (uint32_t)(w->packets > 1 ? w->packets : 1);
+            nsenders[tr]++;
         }
+        for (int j = 0; j < t->n; j++) /* every sender's packets on the trees j is a member of, but its own */
+            for (int tr = 0; tr < TC_TREES; tr++)
+                if (pe_of(rows, j, tr))
+                    pe[j].expect += (nsenders[tr] - (j % TC_TREES == tr)) * per;
         break;
+    }
     default:
         snprintf(msg, mlen, "unknown workload %d", (int)w->kind);
         return -1;
