@@ -42,8 +42,12 @@ $(B)/libtc.a: $(CMODEL_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
 $(B)/libtb.a: $(TB_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
-$(B)/tcnet: tools/tcnet.c $(B)/libtc.a $(HDRS)
-	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a
+# tcnet, the network simulator, is built as one program for this machine's processor:
+# -O3 -march=native -flto made it 1.5x faster than -O2 from libtc.a (its results are
+# the same: sim/tcnet_same.sh). TCNET_OPT="-O2" builds it portably.
+TCNET_OPT ?= -O3 -march=native -flto=auto
+$(B)/tcnet: tools/tcnet.c $(CMODEL_SRC) $(HDRS) | $(B)
+	$(CC) $(WFLAGS) $(TCNET_OPT) -o $@ $< $(CMODEL_SRC)
 $(B)/tckern: tools/tckern.c cmodel/apps.h | $(B)
 	$(CC) $(WFLAGS) -O2 -fopenmp -o $@ $<
 $(B)/tccheck: tools/tccheck.c $(B)/libtb.a $(B)/libtc.a $(HDRS)

@@ -37,10 +37,16 @@ void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready,
     unsigned gen_phase = room && !pop && pe->send;
     unsigned gen_done = room && !pop && !gen_phase && pe->done;
     unsigned gen_report = room && !pop && !gen_phase && !gen_done && cb->report_due;
-    for (unsigned t = TC_TREES; t-- > 0;)
-        if (cb->cred_due[t])
-            cred_tree = t;
-    unsigned gen_credit = room && !pop && !gen_phase && !gen_done && !gen_report && cb->cred_due[cred_tree];
+    unsigned gen_credit = 0;
+    uint64_t due[2]; /* the 16 trees' counts: any due */
+    _Static_assert(sizeof due == sizeof cb->cred_due, "cred_due is 16 bytes");
+    memcpy(due, cb->cred_due, sizeof due);
+    if (room && !pop && !gen_phase && !gen_done && !gen_report && (due[0] | due[1])) { /* else neither is used */
+        for (unsigned t = TC_TREES; t-- > 0;)
+            if (cb->cred_due[t])
+                cred_tree = t;
+        gen_credit = cb->cred_due[cred_tree] != 0;
+    }
     tc_wire rep = {0, 0, {{0, 0}}};
     if (cb->gen_idx) { /* the report's data flits follow its header */
         rep.valid = 1;

@@ -1,5 +1,7 @@
 #include "net.h"
+#include "pool.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,8 @@ struct tc_net {
     int np;
     uint64_t cycle;
     tc_router *r;
-    tc_flit *buf, *red;  /* per node: its buffers, its Reducer's partial results */
+    tc_pool pool;        /* the units' buffers, each taken as its first flit comes */
+    tc_flit *red;        /* per node: its Reducer's partial results */
     tc_red_entry *red_ent;
     int *nbr;            /* nbr[node * np + port] */
     tc_router_in *in;    /* inputs of the cycle being evaluated; zero but for nodes in `act` */
@@ -47,7 +50,7 @@ struct tc_net {
      * whose registered outputs are on the wires now. */
     uint32_t *act, *busy, *prev;
     size_t nact, nbusy, nprev;
-    uint64_t *mark;
+    uint64_t *mark, *imark; /* imark = cycle + 1: the router has an input this cycle */
     uint64_t *flits;     /* [node][port]: flits sent on each link */
     char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
@@ -86,12 +89,54 @@ static int slot_push(tc_slot *s, tc_arrival a)
     return 0;
 }
 
-static void activate(tc_net *n, uint32_t k)
+/* Router k is evaluated this cycle, with an input (in[k] written) if input. */
+/* A unit's SRAM, from the pool: 0 if out of memory. */
+static int take_mem(tc_net *n, tc_unit *un)
 {
+    un->mem = tc_pool_take(&n->pool, (size_t)un->nslots * TC_SLOT_FLITS * sizeof *un->mem);
+    return un->mem != NULL;
+}
+
+/* The units that flits arrive at this cycle have their SRAM. */
+static int give_mem(tc_net *n, tc_router *r, const tc_router_in *in)
+{
+    int ok = 1;
+    for (int d = 0; d < r->nports; d++)
+        if (in->link[d].valid && in->link[d].vc < 2 && !r->u[2 * d + in->link[d].vc].mem)
+            ok &= take_mem(n, &r->u[2 * d + in->link[d].vc]);
+    if (in->inj.valid && !r->u[TC_U_BCAST(r->nports)].mem)
+        ok &= take_mem(n, &r->u[TC_U_BCAST(r->nports)]);
+    return ok;
+}
+
+static void activate(tc_net *n, uint32_t k, int input)
+{
+    if (input)
+        n->imark[k] = n->cycle + 1;
     if (n->mark[k] != n->cycle + 1) {
         n->mark[k] = n->cycle + 1;
         n->act[n->nact++] = k;
     }
+}
+
+/* The cache lines that the evaluation of act[i] reads first (its state in front of its
+ * units, its input), or its live units': the sweep over the routers is in node order
+ * but a router's state is kilobytes, too far apart for the processor's prefetcher. */
+static void prefetch_router(const tc_net *n, size_t i, int units)
+{
+    if (i >= n->nact)
+        return;
+    const tc_router *r = &n->r[n->act[i]];
+    if (units) {
+        for (unsigned m = r->live; m; m &= m - 1) {
+            __builtin_prefetch(&r->u[__builtin_ctz(m)]);
+            __builtin_prefetch((const char *)&r->u[__builtin_ctz(m)] + 64);
+        }
+        return;
+    }
+    for (size_t b = 0; b < offsetof(tc_router, u); b += 64)
+        __builtin_prefetch((const char *)r + b);
+    __builtin_prefetch(&n->in[n->act[i]]);
 }
 
 /* Routers are evaluated in node order whatever the order their inputs arrived in:
@@ -156,7 +201,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
-    size_t nbuf = tc_router_buf_flits((int)np, p->slots, p->inj_slots), nred = tc_router_red_flits(p->red_flits);
+    size_t nred = tc_router_red_flits(p->red_flits);
     if (!n) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         return NULL;
@@ -165,7 +210,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->topo = t;
     n->np = (int)np;
     n->r = big_alloc(nn * sizeof *n->r);
-    n->buf = big_alloc(nn * nbuf * sizeof *n->buf);
+    tc_pool_init(&n->pool, (size_t)64 << 20);
     n->red = big_alloc(nn * nred * sizeof *n->red);
     n->red_ent = big_alloc(nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
     n->in = big_alloc(nn * sizeof *n->in);
@@ -183,22 +228,31 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->busy = malloc(nn * sizeof *n->busy);
     n->prev = malloc(nn * sizeof *n->prev);
     n->mark = calloc(nn, sizeof *n->mark);
+    n->imark = calloc(nn, sizeof *n->imark);
     n->smark = calloc(nn, sizeof *n->smark);
     n->flits = calloc(nn * np, sizeof *n->flits);
-    if (!n->smark || !n->flits || !n->r || !n->buf || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
+    if (!n->smark || !n->flits || !n->r || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
         !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
-        !n->mark) {
+        !n->mark || !n->imark) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         tc_net_free(n);
         return NULL;
     }
     int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
-        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->inj_slots, p->pe_credits, p->red_flits, n->buf + k * nbuf,
+        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->inj_slots, p->pe_credits, p->red_flits, NULL,
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
         n->r[k].mcast = (uint8_t)p->mcast;
+        /* the result and report buffers are written inside the router's cycle: theirs
+         * now; the link inputs' and the PEGroup FIFO's as their first flits come */
+        for (int u = TC_U_RESULT((int)np); u <= TC_U_REPORT((int)np); u++)
+            if (!take_mem(n, &n->r[k].u[u])) {
+                snprintf(err, errlen, "out of memory for %zu nodes", nn);
+                tc_net_free(n);
+                return NULL;
+            }
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
     }
@@ -216,10 +270,9 @@ void tc_net_free(tc_net *n)
 {
     if (!n)
         return;
-    size_t nn = (size_t)n->topo.n, nbuf = tc_router_buf_flits(n->np, n->p.slots, n->p.inj_slots),
-           nred = tc_router_red_flits(n->p.red_flits);
+    size_t nn = (size_t)n->topo.n, nred = tc_router_red_flits(n->p.red_flits);
     big_free(n->r, nn * sizeof *n->r);
-    big_free(n->buf, nn * nbuf * sizeof *n->buf);
+    tc_pool_free(&n->pool);
     big_free(n->red, nn * nred * sizeof *n->red);
     big_free(n->red_ent, nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
     big_free(n->in, nn * sizeof *n->in);
@@ -237,6 +290,7 @@ void tc_net_free(tc_net *n)
     free(n->busy);
     free(n->prev);
     free(n->mark);
+    free(n->imark);
     free(n->smark);
     free(n->flits);
     free(n);
@@ -287,15 +341,15 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         const tc_arrival *a = &lk->a[i];
         n->in[a->node].link[a->port] = a->w;
         n->in[a->node].cred[a->port] = a->cred;
-        activate(n, a->node);
+        activate(n, a->node, 1);
     }
     for (size_t i = 0; i < ij->n; i++) {
         n->in[ij->a[i].node].inj = ij->a[i].w;
-        activate(n, ij->a[i].node);
+        activate(n, ij->a[i].node, 1);
     }
     for (size_t i = 0; i < ec->n; i++) {
         n->in[ec->a[i].node].ej_cred = ec->a[i].cred;
-        activate(n, ec->a[i].node);
+        activate(n, ec->a[i].node, 1);
     }
     lk->n = ij->n = ec->n = ej->n = ic->n = 0;
 
@@ -331,27 +385,34 @@ void tc_net_step(tc_net *n, uint32_t *obs)
      *    input, those not idle, and all of them when the report timer wraps. */
     int all = obs || n->cycle % TC_REPORT_CYCLES == TC_REPORT_CYCLES - 1;
     for (size_t i = 0; i < n->nbusy; i++)
-        activate(n, n->busy[i]);
+        activate(n, n->busy[i], 0);
     if (all)
         for (uint32_t k = 0; k < nn; k++)
-            activate(n, k);
+            activate(n, k, 0);
     sort_active(n);
     n->nbusy = 0;
     size_t nph = 0; /* routers that completed a phase: prev[0..nph) until the lemma is checked */
     for (size_t i = 0; i < n->nact; i++) {
         uint32_t k = n->act[i];
         tc_router *r = &n->r[k];
+        prefetch_router(n, i + 4, 0);
+        prefetch_router(n, i + 2, 1);
         tc_router_in *in = &n->in[k];
         uint16_t total = r->ph.total;
-        unsigned any = in->inj.valid | in->ej_cred;
-        for (size_t d = 0; d < np; d++)
-            any |= in->link[d].valid | in->cred[d];
+        unsigned any = n->imark[k] == n->cycle + 1; /* a flit or a credit arrived (all are valid or non-zero) */
         r->cb.cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
+        if (any && !give_mem(n, r, in)) {
+            if (!n->fault[0])
+                snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the buffers", (unsigned long long)n->cycle);
+            memset(in, 0, sizeof *in);
+            continue;
+        }
         if (!obs && !any && tc_router_idle(r))
             tc_router_idle_cycle(r);
         else
             tc_router_cycle(r, in, obs ? obs + k * ow : NULL);
-        memset(in, 0, sizeof *in);
+        if (any)
+            memset(in, 0, sizeof *in);
         if (!tc_router_idle(r))
             n->busy[n->nbusy++] = k;
         if (r->ph.total != total)

@@ -39,16 +39,24 @@ void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_un
      * every count is zero and the Reducer holds no fenced result and makes none; a
      * fenced result entering the result buffer comes from one of those, so its place
      * in the FIFO counts from the next cycle (as tc_phase.v, for timing). */
-    for (int u = 0; u <= ur; u++) {
-        fence_n[u] = ph->fence[u] - (((free >> u) & 1) && ph->fence[u]);
+    ev->nmask = 0;
+    for (unsigned m = ph->fmask; m; m &= m - 1) { /* the units without a fence count 0 */
+        int u = __builtin_ctz(m);
+        fence_n[u] = ph->fence[u] - ((free >> u) & 1);
         clear &= fence_n[u] == 0;
+        ev->nmask |= (fence_n[u] != 0) << u;
     }
     clear &= !red_fenced;
-    for (unsigned k = 0; k < units[ur].nslots; k++)
-        ahead += units[ur].full[k];
-    ahead -= (free >> ur) & 1;
-    if (res_fenced && fence_n[ur] < ahead + 1)
-        fence_n[ur] = ahead + 1;
+    if (res_fenced) {
+        for (unsigned k = 0; k < units[ur].nslots; k++)
+            ahead += units[ur].full[k];
+        ahead -= (free >> ur) & 1;
+        if (!((ev->nmask >> ur) & 1))
+            fence_n[ur] = 0;
+        if (fence_n[ur] < ahead + 1)
+            fence_n[ur] = ahead + 1;
+        ev->nmask |= 1u << ur;
+    }
     ev->send = ph->send_due && clear;
     ev->done = ph->done_due && clear;
 }
@@ -77,11 +85,22 @@ void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, const tc_unit 
         ph->send_due = 0;
     if (gen_done)
         ph->done_due = ph->active = 0;
-    for (int p = 0; p < np; p++)
+    for (int p = 0; p < np && (ev->adv || ev->arr); p++)
         ph->cnt[p] = (uint8_t)(ph->cnt[p] - ev->adv + ((ev->arr >> p) & 1));
     /* a new fence counts the packets in each unit after this cycle */
-    for (int u = 0; u <= TC_U_RESULT(np); u++)
-        ph->fence[u] = (uint8_t)(ev->snap ? tc_vc_unit_npkt(&units[u]) : ev->fence_n[u]);
+    if (ev->snap) {
+        ph->fmask = 0;
+        for (int u = 0; u <= TC_U_RESULT(np); u++) {
+            ph->fence[u] = (uint8_t)tc_vc_unit_npkt(&units[u]);
+            ph->fmask |= (ph->fence[u] != 0u) << u;
+        }
+        return;
+    }
+    for (unsigned m = ph->fmask | ev->nmask; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
+        ph->fence[u] = (uint8_t)((ev->nmask >> u) & 1 ? ev->fence_n[u] : 0);
+    }
+    ph->fmask = ev->nmask;
 }
 
 void tc_phase_obs(const tc_phase *ph, const tc_phase_ev *ev, unsigned gen_phase, unsigned gen_done, uint32_t *obs,

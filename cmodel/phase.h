@@ -12,6 +12,7 @@ typedef struct {
     uint16_t total;              /* phases completed since reset */
     uint8_t cnt[TC_MAX_PORTS];   /* phase packets counted per link input, not yet used (0..2) */
     uint8_t fence[TC_MAX_UNITS]; /* packets per unit that must leave first */
+    uint32_t fmask;              /* bit u: fence[u] != 0 (the others are skipped) */
     uint32_t tag;                /* the PE's request, returned with the completion */
 } tc_phase;
 
@@ -20,7 +21,8 @@ typedef struct {
  * send/done: the phase packet or the completion may be written (due, fence clear). */
 typedef struct {
     unsigned enter, adv, snap, send, done, arr;
-    unsigned fence_n[TC_MAX_UNITS];
+    unsigned fence_n[TC_MAX_UNITS]; /* defined where nmask has a bit, 0 elsewhere */
+    unsigned nmask;
 } tc_phase_ev;
 
 /* err_o: the route error of a barrier request at the Broadcaster (unit u) or of a

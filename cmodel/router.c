@@ -23,8 +23,8 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int inj_slots,
     r->red_flits = (uint8_t)red_flits;
     for (int u = 0; u < TC_NUNITS(nports); u++) { /* the PEGroup FIFO covers the PE's credit loop */
         r->u[u].nslots = (uint8_t)(u == TC_U_BCAST(nports) ? inj_slots : slots);
-        r->u[u].mem = buf;
-        buf += (size_t)r->u[u].nslots * TC_SLOT_FLITS;
+        r->u[u].mem = buf; /* NULL: the owner gives it before the unit's first flit */
+        buf += buf ? (size_t)r->u[u].nslots * TC_SLOT_FLITS : 0;
     }
     r->red.data = red;
     r->red.ent = ent;
@@ -50,11 +50,8 @@ int tc_router_idle(const tc_router *r)
     if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->red.nready || r->red.cp_left || r->cb.nerr || r->cb.gen_idx ||
         r->cb.report_due || r->inj_cred_q || ph->send_due || ph->done_due)
         return 0;
-    for (int u = 0; u < TC_NUNITS(np); u++) {
-        const tc_unit *un = &r->u[u];
-        if (un->wr_idx || un->routed || un->full[un->rd_slot] || un->pf || un->rd_idx) /* a FIFO: any full slot means the head is */
-            return 0;
-    }
+    if (r->live) /* a unit with a packet or a read pending */
+        return 0;
     for (int o = 0; o < TC_NOUTS(np); o++)
         if (r->o[o].busy || r->o[o].q.valid)
             return 0;
@@ -129,9 +126,14 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     /* Units: frees, and RC of the head packets (of the next ones where the head is
      * freed). busy_from: a pass of the unit has flits still to read. */
     s.route = s.free = s.ovf = s.drop = s.ahead = 0;
-    for (int u = 0; u < nu; u++) {
+    memset(s.err, 0, sizeof s.err);
+    memset(s.grant, 0, sizeof s.grant);
+    /* act: the units evaluated, those live (with observation records every one); the
+     * others have nothing to route, free, grant or read, and BW adds those written */
+    unsigned act = obs ? (1u << nu) - 1 : r->live;
+    for (unsigned m = act; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
         const tc_unit *un = &r->u[u];
-        s.err[u] = s.grant[u] = 0;
         busy_from |= tc_vc_unit_stream(un) << u;
         if (tc_vc_unit_free(un, (busy_from >> u) & 1))
             s.free |= 1u << u;
@@ -151,15 +153,18 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 
     /* BW: which unit each input flit writes; then the errors of this cycle. */
-    for (int u = 0; u < nu; u++) {
-        const tc_wire *w = u == TC_U_REPORT(np)   ? &ce.rep
-                           : u == TC_U_RESULT(np) ? &re.res
-                           : u == TC_U_BCAST(np)  ? &in->inj
-                                                  : &in->link[u >> 1];
-        s.wr[u] = (w->valid && (u >= 2 * np || w->vc == (u & 1))) ? w : NULL;
-        if (s.wr[u])
+    memset(s.wr, 0, sizeof s.wr);
+    for (int p = 0; p < np; p++) /* a link flit goes to the unit of its VC */
+        if (in->link[p].valid && in->link[p].vc < 2)
+            s.wr[2 * p + in->link[p].vc] = &in->link[p];
+    s.wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
+    s.wr[TC_U_RESULT(np)] = re.res.valid ? &re.res : NULL;
+    s.wr[TC_U_REPORT(np)] = ce.rep.valid ? &ce.rep : NULL;
+    for (int u = 0; u < nu; u++)
+        if (s.wr[u]) {
             tc_vc_unit_bw(&r->u[u], u, &s);
-    }
+            act |= 1u << u;
+        }
     tc_errrec red_err = {0, 0, 0, 0, 0};
     if (re.err)
         red_err = (tc_errrec){re.err, re.tree, re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
@@ -185,13 +190,15 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
         r->fork_ptr = (uint8_t)next; /* state, but read by nothing else in this cycle */
     } else {
-        unsigned req[TC_MAX_OUTS] = {0}; /* units asking for each output */
-        for (int u = 0; u < nu; u++)
-            if (r->u[u].routed)
-                for (unsigned m = r->mcast == TC_MCAST_SERIAL ? r->u[u].pend & -r->u[u].pend : r->u[u].pend; m;
-                     m &= m - 1)
-                    req[__builtin_ctz(m)] |= 1u << u;
-        for (int o = 0; o < no; o++) {
+        unsigned req[TC_MAX_OUTS] = {0}, reqo = 0; /* units asking for each output; outputs asked for */
+        for (unsigned a = act; a; a &= a - 1) /* a routed unit is live */
+            if (r->u[__builtin_ctz(a)].routed)
+                for (unsigned u = (unsigned)__builtin_ctz(a),
+                              m = r->mcast == TC_MCAST_SERIAL ? r->u[u].pend & -r->u[u].pend : r->u[u].pend;
+                     m; m &= m - 1)
+                    req[__builtin_ctz(m)] |= 1u << u, reqo |= m & -m;
+        for (unsigned om = reqo; om; om &= om - 1) {
+            int o = __builtin_ctz(om);
             unsigned elig = 0;
             if (r->o[o].busy)
                 continue;
@@ -207,8 +214,10 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         }
     }
 
-    for (int u = 0; u < nu; u++)
+    for (unsigned m = act; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
         s.rd[u] = tc_vc_unit_read(&r->u[u], s.grant[u] != 0, (s.free >> u) & 1);
+    }
 
     if (obs) {
         memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
@@ -229,6 +238,8 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     for (int o = 0; o < no; o++) {
         tc_outp *op = &r->o[o];
         unsigned g = grant_u[o];
+        if (!op->busy && g == ~0u && !op->q.valid && !(o < np ? in->cred[o] : o == TC_O_PE(np) && in->ej_cred))
+            continue; /* nothing changes: no credit, no flit, the register already clear */
         if (o < np) {
             for (unsigned vc = 0; vc < 2; vc++)
                 op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -
@@ -256,12 +267,18 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             memset(&op->q, 0, sizeof op->q);
         }
     }
-    for (int u = 0; u < nu; u++)
+    for (unsigned m = act; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
         if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
             tc_vc_unit_commit(&r->u[u], u, &s);
+    }
     tc_reducer_commit(&r->red, &ri, &re, pe.snap);
     tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
     tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
+    for (unsigned m = act; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
+        r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u;
+    }
     for (int p = 0; p < np; p++)
         r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((s.free >> TC_U_BCAST(np)) & 1);

@@ -48,22 +48,28 @@ enum { TC_PLANT_REPORT_ONE = 1, TC_PLANT_RESULT_SLOT = 2 };
 enum { TC_MCAST_PASSES, TC_MCAST_SERIAL, TC_MCAST_FORK };
 
 typedef struct {
+    /* What every cycle of a busy router reads, first and together (a few cache lines);
+     * the units, most of them empty, last. */
     uint16_t id;
     uint8_t nports, slots, red_flits;
     uint8_t plant; /* TC_PLANT_* bits: 0 but in the planted-bug tests */
     uint8_t mcast, fork_ptr; /* TC_MCAST_*; FORK: the unit the allocator visits first */
-    tc_row row[TC_TREES];
-    tc_unit u[TC_MAX_UNITS];
-    tc_outp o[TC_MAX_OUTS];
+    uint32_t live; /* bit u: unit u holds or receives a packet, or has a read pending (tc_unit_live); the
+                      others are skipped, as nothing in them changes without a flit written */
+    uint16_t diam; /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
     uint8_t cred_q[TC_MAX_PORTS]; /* credit returned upstream, bit vc */
     uint8_t inj_cred_q;
+    tc_outp o[TC_MAX_OUTS];
     tc_reducer red;
     tc_credit_block cb;
     tc_phase ph;
-    uint16_t diam; /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
+    tc_row row[TC_TREES];
+    tc_unit u[TC_MAX_UNITS];
 } tc_router;
 
-/* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits;
+/* Memory a router needs, zeroed: buf for its buffers, tc_router_buf_flits() flits (or
+ * NULL: the caller sets each unit's mem, nslots * TC_SLOT_FLITS flits, before a flit is
+ * written into it);
  * red for the Reducer's partial results, tc_router_red_flits() flits; ent,
  * TC_TREES * TC_RIDS entries. diam is set to 1; a network sets it to its diameter. */
 size_t tc_router_buf_flits(int nports, int slots, int inj_slots);

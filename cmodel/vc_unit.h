@@ -41,7 +41,6 @@ typedef struct {
 typedef struct {
     tc_flit *mem;               /* nslots * TC_SLOT_FLITS flits: the SRAM */
     uint8_t nslots;             /* its depth in packet slots */
-    uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
     uint8_t wr_slot, wr_idx, wr_len, rd_slot;
     uint8_t routed;  /* route of the head packet decided, copies pending */
     uint8_t drop;    /* dropping the packet being received (it found no free slot) */
@@ -53,6 +52,7 @@ typedef struct {
     uint32_t wr_tag;
     tc_flit hdr[2];
     tc_flit dout;    /* the read port's data register */
+    uint8_t full[TC_MAX_SLOTS]; /* slot holds a whole packet */
 } tc_unit;
 
 /* The units' signals of one cycle (tc_router.v's unit_* wires): bit u of route, free,
@@ -81,6 +81,13 @@ static inline unsigned tc_vc_unit_do_route(const tc_unit *un, unsigned free)
         return un->full[next] && (un->hv & 2) ? 2u : 0u;
     }
     return !un->routed && un->full[un->rd_slot] && (un->hv & 1);
+}
+
+/* The unit holds or receives a packet, or has a pass or a read-ahead pending: without
+ * it, and with no flit written, a cycle changes nothing in the unit and drives nothing. */
+static inline unsigned tc_vc_unit_live(const tc_unit *un)
+{
+    return un->wr_idx || un->routed || un->full[un->rd_slot] || un->pf || un->rd_idx; /* a FIFO: any full slot means the head is */
 }
 
 /* RC: the outputs (bit o) that unit u of router id sends a head packet with header h

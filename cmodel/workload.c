@@ -17,6 +17,7 @@ typedef struct {
     int more; /* packets to send after this one (a broadcast split into packets) */
     uint32_t expect, got;
     uint8_t rx_type, rx_len, rx_bad;
+    tc_flit rxbuf[TC_SLOT_FLITS]; /* the packet being taken, when a deliver hook wants it */
     uint32_t rx_tag;
     /* a stream: operations started, the oldest without its result, results got
      * after it (bit b: operation low + 1 + b), on the list of PEs with work, the
@@ -32,16 +33,21 @@ static int pe_of(const tc_row *rows, int node, int tree)
     return TC_RGET(r, VALID) && TC_RGET(r, PE);
 }
 
+void tc_wl_packet(tc_flit *pkt, int type, int node, int tree, int len, uint32_t tag)
+{
+    memset(pkt, 0, sizeof(tc_flit) * TC_SLOT_FLITS);
+    TC_HSET(&pkt[0], TYPE, (unsigned)type);
+    TC_HSET(&pkt[0], TREE, (unsigned)tree);
+    TC_HSET(&pkt[0], LEN, (unsigned)len);
+    TC_HSET(&pkt[0], SRC, (unsigned)node);
+    TC_HSET(&pkt[0], TAG, tag);
+    for (int f = 1; f <= len; f++) /* data: any bits will do, the testbench checks the values */
+        pkt[f].w[0] = pkt[f].w[1] = (uint64_t)node * 0x9e3779b97f4a7c15ull + (uint64_t)f;
+}
+
 static void make_pkt(pe_state *pe, int type, int node, int tree, int len, uint32_t tag)
 {
-    memset(pe->pkt, 0, sizeof pe->pkt);
-    TC_HSET(&pe->pkt[0], TYPE, (unsigned)type);
-    TC_HSET(&pe->pkt[0], TREE, (unsigned)tree);
-    TC_HSET(&pe->pkt[0], LEN, (unsigned)len);
-    TC_HSET(&pe->pkt[0], SRC, (unsigned)node);
-    TC_HSET(&pe->pkt[0], TAG, tag);
-    for (int f = 1; f <= len; f++) /* data: any bits will do, the testbench checks the values */
-        pe->pkt[f].w[0] = pe->pkt[f].w[1] = (uint64_t)node * 0x9e3779b97f4a7c15ull + (uint64_t)f;
+    tc_wl_packet(pe->pkt, type, node, tree, len, tag);
     pe->nflits = len + 1;
     pe->sent = 0;
     pe->more = 0;
@@ -62,20 +68,24 @@ static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
 /* What PE k sees this cycle: its injection credits, and an ejected flit, taken at
  * once (its data compared with want[] if given: rx_bad). 1 when a whole packet is in
  * (rx_type, rx_tag): the PE hands back its ejection credit in `in`. */
-static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const tc_flit *want)
+static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const tc_flit *want, int keep)
 {
     tc_pe_out o;
     tc_net_pe_out(n, (int)k, &o);
     p->credits += o.inj_cred;
     if (!o.ej.valid)
         return 0;
-    if (p->rx == 0) {
+    int first = p->rx == 0;
+    if (first) {
         p->rx_type = (uint8_t)TC_HGET(&o.ej.flit, TYPE);
         p->rx_tag = (uint32_t)TC_HGET(&o.ej.flit, TAG);
         p->rx_len = (uint8_t)TC_HGET(&o.ej.flit, LEN);
         p->rx_bad = want && TC_HGET(&o.ej.flit, POISON);
         p->rx = p->rx_len + 1;
-    } else if (want) {
+    }
+    if (keep)
+        p->rxbuf[p->rx_len + 1 - p->rx] = o.ej.flit;
+    if (!first && want) {
         const tc_flit *f = &want[p->rx_len + 1 - p->rx];
         p->rx_bad |= o.ej.flit.w[0] != f->w[0] || o.ej.flit.w[1] != f->w[1];
     }
@@ -140,18 +150,28 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
             pe[k].expect = 1;
         }
         break;
-    case TC_WL_ALLGATHER:
+    case TC_WL_ALLGATHER: /* each sender's M bytes in packets of len flits, as a broadcast's */
+        if (w->packets > 1 && w->len == 0) {
+            snprintf(msg, mlen, "an allgather split into %d packets needs len >= 1", w->packets);
+            return -1;
+        }
+    {
+        uint32_t nsenders[TC_TREES] = {0}, per = (uint32_t)(w->packets > 1 ? w->packets : 1);
         for (int k = 0; k < t->n; k++) {
             int tr = k % TC_TREES;
             if (!pe_of(rows, k, tr))
                 continue;
             make_pkt(&pe[k], TC_TYPE_BCAST, k, tr, w->len, tag);
-            pe[k].more = w->packets > 1 ? w->packets - 1 : 0; /* its part in packets, back to back */
+            pe[k].more = w->packets > 1 ? w->packets - 1 : 0;
             senders[(*nsend)++] = (uint32_t)k;
-            for (int j = 0; j < t->n; j++)
-                pe[j].expect += (pe_of(rows, j, tr) && j != k) * (uint32_t)(w->packets > 1 ? w->packets : 1);
+            nsenders[tr]++;
         }
+        for (int j = 0; j < t->n; j++) /* every sender's packets on the trees j is a member of, but its own */
+            for (int tr = 0; tr < TC_TREES; tr++)
+                if (pe_of(rows, j, tr))
+                    pe[j].expect += (nsenders[tr] - (j % TC_TREES == tr)) * per;
         break;
+    }
     default:
         snprintf(msg, mlen, "unknown workload %d", (int)w->kind);
         return -1;
@@ -214,7 +234,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             if (stamp[k] == now + 1)
                 continue;
             stamp[k] = now + 1;
-            if (!pe_see(n, k, p, &in[k], want))
+            if (!pe_see(n, k, p, &in[k], want, 0))
                 continue;
             touched[nt++] = k;
             if (p->rx_type == TC_TYPE_REPORT)
@@ -342,7 +362,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                 if (stamp[k] == now + 1)
                     continue;
                 stamp[k] = now + 1;
-                if (!pe_see(n, k, &pe[k], &in[k], NULL))
+                if (!pe_see(n, k, &pe[k], &in[k], NULL, w->deliver != NULL))
                     continue;
                 touched[nt++] = k;
                 if (pe[k].rx_type == TC_TYPE_ERROR) {
@@ -351,6 +371,8 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                                  (unsigned long long)now, k, pe[k].rx_tag);
                 } else if (pe[k].rx_type != TC_TYPE_REPORT && pe[k].rx_tag == (uint32_t)i + 1 &&
                            pe[k].got < pe[k].expect) {
+                    if (w->deliver)
+                        w->deliver(w->deliver_ctx, k, i, now, pe[k].rxbuf, pe[k].rx_len + 1);
                     op->deliveries++;
                     op->end = now;
                     due--;

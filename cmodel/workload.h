@@ -28,10 +28,15 @@ typedef struct {
     tc_wl_kind kind;
     int tree, len, op, lane, dst;
     int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
-    int packets;         /* bcast, allgather: a sender sends this many packets of `len` flits (0 or 1: one) */
+    int packets;         /* bcast, allgather: each sender sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
     int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
     uint64_t max_cycles; /* give up (an error) after this many cycles */
+    /* if not NULL: called for every packet a PE takes (not the credit block's reports),
+     * with its operation, the cycle its last flit arrived and its flits (to compare
+     * engines delivery by delivery) */
+    void (*deliver)(void *ctx, uint32_t node, int op, uint64_t cycle, const tc_flit *pkt, int nflits);
+    void *deliver_ctx;
 } tc_workload;
 
 typedef struct {
@@ -48,6 +53,8 @@ typedef struct {
 } tc_wl_result;
 
 extern const char *const tc_wl_names[TC_WL_KINDS + 1]; /* NULL at the end */
+/* The packet node sends: header (type, tree, len data flits, SRC node, tag) and data. */
+void tc_wl_packet(tc_flit *pkt, int type, int node, int tree, int len, uint32_t tag);
 
 /* Runs w on n (its routing table written); progress(ctx, done, total) is called now
  * and then if not NULL. 0 if every operation completed without error reports;

@@ -85,4 +85,54 @@ for topo in 4x4 8x8 4x4x4 8x8x8 8x8x8x8 16x16x16 16x16x8x8 16x16x16x8 32x32x32 1
     /set-up/ { run = $5 }
     END { printf "| %s | %d | %d | %.2f | %.1f |\n", t, n, c, run, run / (n * c) * 1e9 }' >>"$out"
 done
+
+# Streams: link flits moved per second of processor time, by the cycle-exact model
+# and by the packet-level broadcast engine (engine=packet). The 32768-node 1 MiB
+# broadcast and allgather in the cycle-exact model take tens of minutes: BENCH_BIG=1
+# adds them.
+{
+  echo
+  echo "## Flit-hops per second on streams (tcnet)"
+  echo
+  echo "A flit-hop is a flit sent on a link (tcnet's link flits); the rates are over the run's"
+  echo "processor time (\`cpu_s\` in tcnet's JSON), which on this shared machine is steadier than"
+  echo "its wall time. \`bcast\`: the root of tree 0 sends M bytes in packets of len data flits;"
+  echo "\`allgather\`: every node broadcasts M bytes on tree k mod 16 (one packet if no M)."
+  echo "\`cycle\` is the cycle-exact model; \`packet\` the packet-level broadcast engine"
+  echo "(\`engine=packet\`, broadcasts only), which gives the same delivery cycles, operations"
+  echo "and link flits (\`make test\` compares every PE delivery; this script the CSVs of the"
+  echo "runs below where both ran)."
+  echo
+  echo "| torus | nodes | workload | bytes | len | engine | cycles | link flits | run (s) | processor (s) | flit-hops/s | node-cycles/s | memory (MB) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+} >>"$out"
+big=(); [ "${BENCH_BIG:-0}" = 1 ] && big=("16x16x16x8 bcast 1048576 7 cycle" "16x16x16x8 allgather 0 0 cycle")
+streams=("16x16x16 bcast 65536 7 cycle" "16x16x16 bcast 65536 7 packet" "16x16x16 bcast 1048576 7 cycle"
+         "16x16x16 bcast 1048576 7 packet" "16x16x16 allgather 0 7 cycle" "16x16x16x8 bcast 65536 7 cycle"
+         "16x16x16x8 bcast 65536 7 packet" "${big[@]}" "16x16x16x8 bcast 1048576 7 packet")
+rm -f build/bench_stream_*
+for s in "${streams[@]}"; do
+  read -r topo wl bytes len engine <<<"$s"
+  n=$(nodes $topo)
+  csv=build/bench_stream_${topo}_${wl}_${bytes}_$engine
+  res=$( { /usr/bin/time -f "TIME %e %M" nice build/tcnet topo=$topo workload=$wl bytes=$bytes len=$len engine=$engine \
+           progress=off json=$csv.json csv=$csv; } 2>&1 )
+  echo "tcnet $s: $res" >>"$log"
+  echo "$res" | grep -q FAILED && { echo "bench: tcnet $s failed" >&2; echo "$res" >&2; exit 1; }
+  other=build/bench_stream_${topo}_${wl}_${bytes}_cycle
+  if [ $engine = packet ] && [ -f $other.json ]; then
+    for f in ops nodes links; do
+      cmp -s $csv.$f.csv $other.$f.csv || { echo "bench: engine=packet and engine=cycle differ on $s ($f.csv)" >&2; exit 1; }
+    done
+  fi
+  python3 - "$topo" "$n" "$wl" "$bytes" "$len" "$engine" $csv.json "$(echo "$res" | awk '/^TIME/ { print $3 }')" >>"$out" <<'PY'
+import json, sys
+topo, n, wl, nbytes, ln, engine, path, rss = sys.argv[1:]
+j = json.load(open(path))
+print(f"| {topo} | {n} | {wl} | {nbytes if nbytes != '0' else '-'} | {ln} | {engine} | {j['cycles']} | {j['link_flits']} | "
+      f"{j['run_s']:.1f} | {j['cpu_s']:.1f} | {j['flit_hops_per_s'] / 1e6:.2f}M | {j['node_cycles_per_s'] / 1e6:.1f}M | "
+      f"{int(rss) / 1024:.0f} |")
+PY
+done
+rm -f build/bench_stream_*
 echo "bench: $out (raw output in $log)"

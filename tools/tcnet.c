@@ -14,6 +14,7 @@
 #include "../cmodel/config.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
+#include "../cmodel/pkt_bcast.h"
 #include "../cmodel/workload.h"
 
 static const char *const modes[] = {"half", "full", NULL};
@@ -22,6 +23,7 @@ static const char *const impls[] = {"hw", "p2p", NULL};
 static const char *const lanes[] = {"32", "64", NULL}; /* TC_LANE_* */
 static const char *const exacts[] = {"auto", "on", "off", NULL};
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
+static const char *const engines[] = {"cycle", "packet", NULL};
 
 static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
@@ -39,10 +41,11 @@ static const tc_key keys[] = {
     {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
+    {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast only, exact: docs/simulator.md)", 0, 0, engines},
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
-    {"bytes", "0", "bcast: M bytes from the root (allgather: from each node), in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
+    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
@@ -124,12 +127,14 @@ static void progress(void *ctx, int done, int total)
         fputc('\n', stderr);
 }
 
-static double now_s(void)
+static double clock_s(clockid_t c)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(c, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
 
 int main(int argc, char **argv)
 {
@@ -199,12 +204,13 @@ int main(int argc, char **argv)
     p.pe_credits = (int)ival("pe_credits");
     p.red_flits = (int)ival("red_flits");
     double t0 = now_s();
-    tc_net *n = tc_net_new(&p, err, sizeof err);
-    if (!n) {
+    int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level broadcast: no network of routers */
+    tc_net *n = packet ? NULL : tc_net_new(&p, err, sizeof err);
+    if (!n && !packet) {
         fprintf(stderr, "tcnet: %s\n", err);
         return 2;
     }
-    const tc_topo *t = tc_net_topo(n);
+    const tc_topo *t = n ? tc_net_topo(n) : &topo;
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
     if (!strcmp(sval("table"), "planner")) {
         uint8_t *pe = malloc((size_t)t->n);
@@ -232,7 +238,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    for (int k = 0; k < t->n; k++)
+    for (int k = 0; k < t->n && n; k++)
         for (int tree = 0; tree < TC_TREES; tree++)
             tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
 
@@ -289,10 +295,17 @@ int main(int argc, char **argv)
         tc_net_free(n);
         return rc;
     }
-    double t1 = now_s();
+    const char *why = tc_pkt_bcast_refuse(&p, &w);
+    if (packet && (tc_config_enum(&cfg, "impl") || why)) {
+        fprintf(stderr, "tcnet: engine = packet is exact for workload = bcast with impl = hw and mcast = passes only; "
+                "not for workload = %s, impl = %s, mcast = %s%s%s\n", tc_wl_names[w.kind], sval("impl"), sval("mcast"),
+                why ? ": " : "", why ? why : "");
+        return 2;
+    }
+    double t1 = now_s(), c1 = cpu_s();
     time_t start = time(NULL);
     tc_wl_result res;
-    int np = tc_net_nports(n);
+    int np = 2 * t->ndims;
     uint64_t *lf = calloc((size_t)t->n * (size_t)np, sizeof *lf); /* flits per link */
     if (!lf) {
         fprintf(stderr, "tcnet: out of memory\n");
@@ -324,13 +337,17 @@ int main(int argc, char **argv)
         memcpy(lf, m.flits, sizeof *lf * (size_t)t->n * (size_t)np);
         tc_p2p_free(&m);
         rc = 0;
+    } else if (packet) {
+        rc = tc_pkt_bcast_run(&p, t, rows, &w, &res, lf);
+        if (tc_config_enum(&cfg, "progress"))
+            progress(&start, w.repeat, w.repeat);
     } else {
         rc = tc_wl_run(n, rows, &w, &res, tc_config_enum(&cfg, "progress") ? progress : NULL, &start);
         for (int k = 0; k < t->n; k++)
             for (int d = 0; d < np; d++)
                 lf[(size_t)k * (size_t)np + (size_t)d] = tc_net_link_flits(n, k, d);
     }
-    double t2 = now_s();
+    double t2 = now_s(), c2 = cpu_s();
 
     /* the table */
     double ns = 1000.0 / (double)ival("clock_mhz");
@@ -385,8 +402,12 @@ int main(int argc, char **argv)
                rate, s0 + 1, s1 + 1);
     else if (stream)
         printf("  stream: window %d, %.3f operations per 1000 cycles over the whole run\n", w.window, rate);
-    printf("  set-up %.3f s, run %.3f s: %.1f M node-cycles/s\n", t1 - t0, t2 - t1,
-           (double)t->n * (double)res.cycles / (t2 - t1 > 1e-9 ? t2 - t1 : 1e-9) / 1e6);
+    /* speed over the run's processor time (its wall time also counts other programs on
+     * a shared machine): node-cycles, and flit-hops (link flits) per second */
+    double cpu = c2 - c1 > 1e-9 ? c2 - c1 : 1e-9, node_cps = (double)t->n * (double)res.cycles / cpu,
+           hops_ps = (double)flits / cpu;
+    printf("  set-up %.3f s, run %.3f s (processor %.3f s): %.1f M node-cycles/s, %.2f M flit-hops/s\n", t1 - t0,
+           t2 - t1, c2 - c1, node_cps / 1e6, hops_ps / 1e6);
     if (rc)
         fprintf(stderr, "tcnet: %s\n", res.msg);
 
@@ -423,7 +444,8 @@ int main(int argc, char **argv)
         if (stream)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
                     s0 + 1, s1 + 1);
-        fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"error\": ", t1 - t0, t2 - t1);
+        fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"cpu_s\": %.3f, \"node_cycles_per_s\": %.4g, \"flit_hops_per_s\": %.4g, \"error\": ",
+                t1 - t0, t2 - t1, c2 - c1, node_cps, hops_ps);
         json_str(json, rc ? res.msg : "");
         fprintf(json, "}\n");
     }

@@ -1,0 +1,238 @@
+/* The packet-level broadcast engine (cmodel/pkt_bcast.c, tcnet engine=packet) against
+ * the cycle-exact model: every PE delivery (node, operation, the cycle of its last
+ * flit, its flits) the same, and the operations' starts, ends and delivery counts,
+ * each node's completion, the cycles simulated and the flits on every link. Fixed
+ * cases (1D to 4D, odd and mixed radices, defaults and runs past the credit block's
+ * report cycle, buffers and credits small enough to bind) and random ones over
+ * tori, trees, members, lengths, sizes, depths and latencies; the engine's refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../cmodel/pkt_bcast.h"
+#include "../../cmodel/table.h"
+
+typedef struct {
+    uint32_t node;
+    int op, nflits;
+    uint64_t cycle;
+    tc_flit pkt[TC_SLOT_FLITS];
+} delivery;
+
+typedef struct {
+    delivery *d;
+    size_t n, cap;
+} dlist;
+
+static void record(void *ctx, uint32_t node, int op, uint64_t cycle, const tc_flit *pkt, int nflits)
+{
+    dlist *l = ctx;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->d = realloc(l->d, l->cap * sizeof *l->d);
+        assert_non_null(l->d);
+    }
+    delivery *x = &l->d[l->n++];
+    memset(x, 0, sizeof *x);
+    x->node = node, x->op = op, x->cycle = cycle, x->nflits = nflits;
+    memcpy(x->pkt, pkt, (size_t)nflits * sizeof *pkt);
+}
+
+static int by_node(const void *a, const void *b)
+{
+    const delivery *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
+}
+
+typedef struct {
+    const char *topo;
+    int tree, members, seed, len, bytes, repeat;
+    int slots, inj_slots, pe_credits, link_lat, inj_lat, ej_lat; /* 0: the default */
+} bcase;
+
+static size_t total; /* deliveries compared */
+
+/* The planner's table, as tcnet builds it: every tree with a random member set (the
+ * root and its farthest node always in). */
+static void plan(const tc_topo *t, tc_row *rows, int members, int seed)
+{
+    uint8_t *pe = malloc((size_t)t->n);
+    uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
+    assert_non_null(pe);
+    for (int tree = 0; tree < TC_TREES; tree++) {
+        int root = (int)((long)tree * t->n / TC_TREES);
+        for (int k = 0; k < t->n; k++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            pe[k] = rng % 100 < (uint64_t)members;
+        }
+        pe[root] = pe[tc_farthest(t, root)] = 1;
+        tc_plan_tree(t, rows, tree, root, pe);
+    }
+    free(pe);
+}
+
+static void run_case(const bcase *c)
+{
+    char err[256], what[256];
+    tc_topo t;
+    tc_params p;
+    assert_int_equal(tc_topo_parse(c->topo, &t, err, sizeof err), 0);
+    tc_params_default(&p);
+    p.ndims = t.ndims;
+    for (int d = 0; d < TC_MAX_DIMS; d++)
+        p.size[d] = t.size[d];
+    p.slots = c->slots ? c->slots : p.slots;
+    p.inj_slots = c->inj_slots ? c->inj_slots : p.inj_slots;
+    p.pe_credits = c->pe_credits ? c->pe_credits : p.pe_credits;
+    p.link_lat = c->link_lat ? c->link_lat : p.link_lat;
+    p.inj_lat = c->inj_lat ? c->inj_lat : p.inj_lat;
+    p.ej_lat = c->ej_lat ? c->ej_lat : p.ej_lat;
+    snprintf(what, sizeof what, "%s tree %d members %d seed %d len %d bytes %d repeat %d slots %d/%d pe %d lat %d/%d/%d",
+             c->topo, c->tree, c->members, c->seed, c->len, c->bytes, c->repeat, p.slots, p.inj_slots, p.pe_credits,
+             p.link_lat, p.inj_lat, p.ej_lat);
+    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
+    assert_non_null(rows);
+    plan(&t, rows, c->members, c->seed);
+
+    dlist cyc = {0}, pkt = {0};
+    tc_workload w = {0};
+    w.kind = TC_WL_BCAST;
+    w.tree = c->tree;
+    w.len = c->len;
+    w.repeat = c->repeat;
+    w.window = 1;
+    w.packets = c->bytes && c->len ? (c->bytes + 16 * c->len - 1) / (16 * c->len) : 0;
+    w.max_cycles = 100000000;
+    w.deliver = record;
+
+    tc_net *n = tc_net_new(&p, err, sizeof err);
+    assert_non_null(n);
+    for (int k = 0; k < t.n; k++)
+        for (int tree = 0; tree < TC_TREES; tree++)
+            tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
+    tc_wl_result rc, rp;
+    w.deliver_ctx = &cyc;
+    int okc = tc_wl_run(n, rows, &w, &rc, NULL, NULL);
+    w.deliver_ctx = &pkt;
+    size_t nl = (size_t)t.n * 2u * (size_t)t.ndims;
+    uint64_t *lf = malloc(nl * sizeof *lf);
+    assert_non_null(lf);
+    int okp = tc_pkt_bcast_run(&p, &t, rows, &w, &rp, lf);
+    if (okc || okp)
+        fail_msg("%s: cycle-exact %d (%s), packet %d (%s)", what, okc, rc.msg, okp, rp.msg);
+
+    if (cyc.n != pkt.n)
+        fail_msg("%s: %zu deliveries cycle-exact, %zu packet", what, cyc.n, pkt.n);
+    qsort(cyc.d, cyc.n, sizeof *cyc.d, by_node);
+    qsort(pkt.d, pkt.n, sizeof *pkt.d, by_node);
+    for (size_t i = 0; i < cyc.n; i++) {
+        const delivery *a = &cyc.d[i], *b = &pkt.d[i];
+        if (a->node != b->node || a->op != b->op || a->cycle != b->cycle || a->nflits != b->nflits ||
+            memcmp(a->pkt, b->pkt, (size_t)a->nflits * sizeof a->pkt[0]))
+            fail_msg("%s: delivery %zu: cycle-exact node %u op %d cycle %llu (%d flits), packet node %u op %d cycle %llu "
+                     "(%d flits)%s", what, i, a->node, a->op, (unsigned long long)a->cycle, a->nflits, b->node, b->op,
+                     (unsigned long long)b->cycle, b->nflits, a->cycle == b->cycle ? ", data differ" : "");
+    }
+    assert_int_equal(rc.cycles, rp.cycles);
+    for (int i = 0; i < c->repeat; i++) {
+        assert_int_equal(rc.op[i].start, rp.op[i].start);
+        assert_int_equal(rc.op[i].end, rp.op[i].end);
+        assert_int_equal(rc.op[i].deliveries, rp.op[i].deliveries);
+    }
+    assert_memory_equal(rc.node_done, rp.node_done, (size_t)c->repeat * (size_t)t.n * sizeof *rc.node_done);
+    for (size_t i = 0; i < nl; i++)
+        if (lf[i] != tc_net_link_flits(n, (int)(i / (2u * (size_t)t.ndims)), (int)(i % (2u * (size_t)t.ndims))))
+            fail_msg("%s: link %zu: %llu flits cycle-exact, %llu packet", what, i,
+                     (unsigned long long)tc_net_link_flits(n, (int)(i / (2u * (size_t)t.ndims)), (int)(i % (2u * (size_t)t.ndims))),
+                     (unsigned long long)lf[i]);
+    total += cyc.n;
+    free(cyc.d), free(pkt.d), free(lf), free(rows);
+    tc_wl_result_free(&rc), tc_wl_result_free(&rp);
+    tc_net_free(n);
+}
+
+static void test_fixed(void **state)
+{
+    (void)state;
+    static const bcase cases[] = {
+        {"2", 0, 100, 1, 2, 0, 1, 0, 0, 0, 0, 0, 0},
+        {"5", 0, 100, 1, 7, 20000, 1, 0, 0, 0, 0, 0, 0},
+        {"7", 3, 100, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0},
+        {"4x4", 0, 100, 1, 7, 65536, 1, 0, 0, 0, 0, 0, 0}, /* past the report at cycle 4096 */
+        {"5x3", 9, 60, 3, 3, 9000, 2, 0, 0, 0, 0, 0, 0},
+        {"3x3x3", 5, 50, 4, 7, 16384, 1, 0, 0, 0, 0, 0, 0},
+        {"2x2x2x2", 0, 100, 1, 7, 16384, 1, 0, 0, 0, 0, 0, 0},
+        {"3x2x3x2", 11, 70, 2, 5, 12000, 1, 0, 0, 0, 0, 0, 0},
+        {"4x4x4", 0, 100, 1, 7, 24000, 1, 3, 2, 1, 0, 0, 0}, /* every credit binds */
+        {"5x4", 2, 100, 1, 2, 9000, 1, 2, 2, 2, 3, 5, 7},
+        {"4x4", 0, 100, 1, 1, 3000, 3, 0, 0, 2, 0, 0, 0},
+        {"6x5", 4, 100, 1, 6, 40000, 1, 4, 0, 0, 1, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (int)(rng % (uint64_t)(n)))
+    for (int i = 0; i < 40; i++) {
+        char topo[32];
+        int nd = 1 + RND(4), at = 0, nodes = 1;
+        for (int d = 0; d < nd; d++) {
+            int s = nd == 1 ? 2 + RND(9) : nd == 2 ? 2 + RND(5) : 2 + RND(nd == 3 ? 3 : 2);
+            nodes *= s;
+            at += snprintf(topo + at, sizeof topo - (size_t)at, "%s%d", d ? "x" : "", s);
+        }
+        bcase c = {topo, RND(16), 30 + RND(71), 1 + RND(1000), RND(8), 0, 1 + RND(2), 0, 0, 0, 0, 0, 0};
+        c.bytes = c.len ? RND(nodes > 30 ? 6000 : 12000) : 0;
+        if (RND(2)) { /* small buffers and credits, short latencies */
+            c.slots = 2 + RND(6), c.inj_slots = 2 + RND(6), c.pe_credits = 1 + RND(6);
+            c.link_lat = 1 + RND(40), c.inj_lat = 1 + RND(60), c.ej_lat = 1 + RND(60);
+        }
+        run_case(&c);
+    }
+#undef RND
+    print_message("packet engine: %zu deliveries equal to the cycle-exact model's\n", total);
+}
+
+static void test_refuse(void **state)
+{
+    (void)state;
+    tc_params p;
+    tc_workload w = {0};
+    tc_params_default(&p);
+    w.window = 1;
+    for (int k = 0; k < TC_WL_KINDS; k++) {
+        w.kind = (tc_wl_kind)k;
+        if (k == TC_WL_BCAST)
+            assert_null(tc_pkt_bcast_refuse(&p, &w));
+        else
+            assert_non_null(tc_pkt_bcast_refuse(&p, &w));
+    }
+    w.kind = TC_WL_BCAST;
+    p.mcast = TC_MCAST_FORK;
+    assert_non_null(tc_pkt_bcast_refuse(&p, &w));
+    p.mcast = TC_MCAST_PASSES;
+    p.plant = TC_PLANT_REPORT_ONE;
+    assert_non_null(tc_pkt_bcast_refuse(&p, &w));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_refuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
