@@ -188,7 +188,7 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
  * its data equal the operation applied to every member's contribution, no POISON. */
 static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res, pe_state *pe,
                       uint32_t *send, uint32_t *touched, uint64_t *stamp, tc_pe_in *in,
-                      void (*progress)(void *ctx, int done, int total), void *ctx)
+                      tc_wl_progress_fn progress, void *ctx)
 {
     const tc_topo *t = tc_net_topo(n);
     size_t nn = (size_t)t->n, nsend = 0;
@@ -262,8 +262,11 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             op->end = now;
             res->node_done[(size_t)j * nn + k] = now;
             got++;
-            if (++op->deliveries == members && progress)
-                progress(ctx, ++completed, w->repeat);
+            if (++op->deliveries == members && progress) {
+                tc_wl_progress pr = {tc_net_cycle(n) - start, got, members * (uint64_t)w->repeat, ++completed,
+                                     w->repeat};
+                progress(ctx, &pr);
+            }
             if (!p->listed && p->next < w->repeat && p->next < p->low + win) {
                 p->listed = 1;
                 send[nsend++] = k;
@@ -311,7 +314,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
 }
 
 int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res,
-              void (*progress)(void *ctx, int done, int total), void *ctx)
+              tc_wl_progress_fn progress, void *ctx)
 {
     const tc_topo *t = tc_net_topo(n);
     size_t nn = (size_t)t->n;
@@ -335,18 +338,25 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
     if (w->window > 1)
         rc = run_stream(n, rows, w, res, pe, send, touched, stamp, in, progress, ctx);
     else
-    for (int i = 0; i < w->repeat && !rc; i++) {
+    for (int i = 0, due0 = 0; i < w->repeat && !rc; i++) {
         size_t nsend;
         long due = build_op(w, t, rows, i, pe, send, &nsend, res->msg, sizeof res->msg);
         if (due < 0) {
             rc = -1;
             break;
         }
+        due0 = i ? due0 : (int)due; /* every operation of a run delivers as much as the first */
+        tc_wl_progress pr = {0, (uint64_t)due0 * (uint64_t)i, (uint64_t)due0 * (uint64_t)w->repeat, i, w->repeat};
         tc_op_result *op = &res->op[i];
         op->start = tc_net_cycle(n);
         while (due > 0 || nsend > 0) {
             uint64_t now = tc_net_cycle(n);
             size_t nt = 0;
+            if (progress && !(now & 8191)) {
+                pr.cycle = now - start;
+                pr.delivered = (uint64_t)due0 * (uint64_t)i + (uint64_t)(due0 - due);
+                progress(ctx, &pr);
+            }
             if (now - start >= w->max_cycles) {
                 snprintf(res->msg, sizeof res->msg,
                          "operation %d of %s: %ld deliveries still missing after %llu cycles", i + 1,
@@ -415,8 +425,12 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                 break;
             }
         }
-        if (progress)
-            progress(ctx, i + 1, w->repeat);
+        if (progress) {
+            pr.cycle = tc_net_cycle(n) - start;
+            pr.delivered = (uint64_t)due0 * (uint64_t)(i + 1);
+            pr.ops_done = i + 1;
+            progress(ctx, &pr);
+        }
     }
     res->cycles = tc_net_cycle(n) - start;
     if (!rc && res->errors)

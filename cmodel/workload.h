@@ -56,11 +56,20 @@ extern const char *const tc_wl_names[TC_WL_KINDS + 1]; /* NULL at the end */
 /* The packet node sends: header (type, tree, len data flits, SRC node, tag) and data. */
 void tc_wl_packet(tc_flit *pkt, int type, int node, int tree, int len, uint32_t tag);
 
-/* Runs w on n (its routing table written); progress(ctx, done, total) is called now
- * and then if not NULL. 0 if every operation completed without error reports;
- * otherwise -1 and res->msg says why. Free res with tc_wl_result_free(). */
-int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res,
-              void (*progress)(void *ctx, int done, int total), void *ctx);
+/* Where a run is, for a progress bar: called every few thousand cycles and as each
+ * operation completes. */
+typedef struct {
+    uint64_t cycle;           /* cycles simulated */
+    uint64_t delivered, due;  /* PE deliveries so far, and of the whole run */
+    int ops_done, ops;
+} tc_wl_progress;
+typedef void (*tc_wl_progress_fn)(void *ctx, const tc_wl_progress *p);
+
+/* Runs w on n (its routing table written); progress(ctx, ...) is called now and then
+ * if not NULL. 0 if every operation completed without error reports; otherwise -1
+ * and res->msg says why. Free res with tc_wl_result_free(). */
+int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res, tc_wl_progress_fn progress,
+              void *ctx);
 void tc_wl_result_free(tc_wl_result *res);
 
 #endif

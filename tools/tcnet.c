@@ -117,16 +117,6 @@ static const char *hint(const char *err)
     return "";
 }
 
-static void progress(void *ctx, int done, int total)
-{
-    const time_t *t0 = ctx;
-    int w = 40, fill = (int)((long)done * w / total);
-    fprintf(stderr, "\r[%.*s%*s] %d/%d operations, %lds", fill, "########################################", w - fill,
-            "", done, total, (long)(time(NULL) - *t0));
-    if (done == total)
-        fputc('\n', stderr);
-}
-
 static double clock_s(clockid_t c)
 {
     struct timespec ts;
@@ -135,6 +125,33 @@ static double clock_s(clockid_t c)
 }
 static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
+
+/* The progress bar, on stderr at most 4 times a second: deliveries (the share done),
+ * simulated cycles and their rate, operations, and the time left at that rate. */
+typedef struct {
+    double t0, shown;
+} bar;
+
+static void progress(void *ctx, const tc_wl_progress *p)
+{
+    bar *b = ctx;
+    double now = now_s(), el = now - b->t0, f = p->due ? (double)p->delivered / (double)p->due : 1.0;
+    int end = p->ops_done == p->ops;
+    if (!end && now - b->shown < 0.25)
+        return;
+    b->shown = now;
+    int w = 30, fill = (int)(f * w);
+    fprintf(stderr, "\r[%.*s%*s] %llu/%llu deliveries, cycle %llu (%.2f M cycles/s), operation %d/%d, %.0f s", fill,
+            "##############################", w - fill, "", (unsigned long long)p->delivered,
+            (unsigned long long)p->due, (unsigned long long)p->cycle, el > 0 ? (double)p->cycle / el * 1e-6 : 0.0,
+            p->ops_done, p->ops, el);
+    if (end)
+        fputs("            \n", stderr);
+    else if (f > 0.01)
+        fprintf(stderr, ", ~%.0f s left  ", el * (1.0 - f) / f);
+    else
+        fputs("            ", stderr);
+}
 
 int main(int argc, char **argv)
 {
@@ -303,7 +320,7 @@ int main(int argc, char **argv)
         return 2;
     }
     double t1 = now_s(), c1 = cpu_s();
-    time_t start = time(NULL);
+    bar start = {now_s(), 0.0};
     tc_wl_result res;
     int np = 2 * t->ndims;
     uint64_t *lf = calloc((size_t)t->n * (size_t)np, sizeof *lf); /* flits per link */
@@ -339,8 +356,9 @@ int main(int argc, char **argv)
         rc = 0;
     } else if (packet) {
         rc = tc_pkt_bcast_run(&p, t, rows, &w, &res, lf);
-        if (tc_config_enum(&cfg, "progress"))
-            progress(&start, w.repeat, w.repeat);
+        if (tc_config_enum(&cfg, "progress") && !rc)
+            progress(&start, &(tc_wl_progress){res.cycles, res.op[0].deliveries * (uint64_t)w.repeat,
+                                            res.op[0].deliveries * (uint64_t)w.repeat, w.repeat, w.repeat});
     } else {
         rc = tc_wl_run(n, rows, &w, &res, tc_config_enum(&cfg, "progress") ? progress : NULL, &start);
         for (int k = 0; k < t->n; k++)
