@@ -20,17 +20,20 @@ log=build/bench.log
   echo "## The network simulator (build/tcnet)"
   echo
   echo "The C model without observation records evaluates only the routers that have an"
-  echo "input or work to do, in node order so that the sweep over their state is sequential,"
-  echo "with that state on transparent huge pages; links and PCIe are timing wheels."
+  echo "input or work to do, and in them only the live units, in node order so that the sweep"
+  echo "over their state is sequential, with that state on transparent huge pages and the"
+  echo "buffers taken from a pool as they are first used; links and PCIe are timing wheels."
   echo "\`make test\` proves that"
   echo "mode equal to the full model (PE ports every cycle) and tcnet's latencies equal"
-  echo "to the RTL's. node-cycles/s = nodes x cycles simulated / run time (set-up, i.e."
-  echo "planning and checking the 16 trees, apart); memory is the peak resident size."
+  echo "to the RTL's. node-cycles/s = nodes x cycles simulated / the run's processor time"
+  echo "(set-up, i.e. planning and checking the 16 trees, apart; on this shared machine the"
+  echo "wall time, given too, also counts the other programs); memory is the peak resident"
+  echo "size, which depends on how much of the state the kernel puts on huge pages."
   echo "\`allreduce\` leaves most routers idle most cycles; in a \`barrier\` every router"
   echo "works in every phase."
   echo
-  echo "| torus | nodes | workload | cycles | set-up (s) | run (s) | node-cycles/s | memory (MB) | KB/node |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| torus | nodes | workload | cycles | set-up (s) | run (s) | processor (s) | node-cycles/s | memory (MB) | KB/node |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
 make -s build/tcsim build/tcnet
 for topo in 4x4x4 16x16x16 16x16x16x8; do
@@ -41,10 +44,10 @@ for topo in 4x4x4 16x16x16 16x16x16x8; do
     echo "$res" | grep -q FAILED && { echo "bench: tcnet $topo $wl failed" >&2; echo "$res" >&2; exit 1; }
     echo "$res" | awk -v t=$topo -v n=$n -v w=$wl '
       /simulated/ { c = $2 }
-      /set-up/ { su = $2; run = $5 }
+      /set-up/ { su = $2; run = $5; cpu = $8 }
       /^TIME/ { rss = $3 }
-      END { r = run < 0.001 ? 0.001 : run
-            printf "| %s | %d | %s | %d | %.2f | %.2f | %.1fM | %.0f | %.1f |\n", t, n, w, c, su, run, n * c / r / 1e6, rss / 1024, rss / n }' >>"$out"
+      END { r = cpu < 0.001 ? 0.001 : cpu
+            printf "| %s | %d | %s | %d | %.2f | %.2f | %.2f | %.1fM | %.0f | %.1f |\n", t, n, w, c, su, run, cpu, n * c / r / 1e6, rss / 1024, rss / n }' >>"$out"
   done
 done
 
@@ -75,14 +78,14 @@ done
   echo
   echo "## Run time against node count (tcnet, allreduce)"
   echo
-  echo "| torus | nodes | cycles | run (s) | ns per node-cycle |"
+  echo "| torus | nodes | cycles | processor (s) | ns per node-cycle |"
   echo "|---|---|---|---|---|"
 } >>"$out"
 for topo in 4x4 8x8 4x4x4 8x8x8 8x8x8x8 16x16x16 16x16x8x8 16x16x16x8 32x32x32 16x16x16x16; do
   n=$(nodes $topo)
   build/tcnet topo=$topo progress=off | tee -a "$log" | awk -v t=$topo -v n=$n '
     /simulated/ { c = $2 }
-    /set-up/ { run = $5 }
+    /set-up/ { run = $8 }
     END { printf "| %s | %d | %d | %.2f | %.1f |\n", t, n, c, run, run / (n * c) * 1e9 }' >>"$out"
 done
 
