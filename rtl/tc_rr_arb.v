@@ -3,7 +3,7 @@
 // The first requester is found by a binary tree of log2 levels, so the arbiter stays
 // shallow for the Reducer's 256 held results as for an output's units (a chain of
 // priority gates was 344 FO4 deep at 256 requesters; docs/synth.md). The tree is
-// written out node by node (a generate loop, not a loop in a function), so Verilator
+// written out level by level (a generate loop, not a loop in a function), so Verilator
 // builds it once instead of running a 256-step loop every evaluation (docs/bench.md).
 `default_nettype none
 
@@ -19,19 +19,6 @@ module tc_rr_arb #(
 );
   localparam integer W = 1 << IdxW; // requesters, padded to a power of two
 
-  // verilator coverage_off
-  // Height of node p of the tree in heap order (root 1, children of p at 2p and
-  // 2p + 1, requester i at W + i): IdxW at the root, 0 at a requester.
-  function automatic integer height(input integer p);
-    integer q;
-    begin
-      height = IdxW;
-      for (q = p; q > 1; q = q / 2)
-        height = height - 1;
-    end
-  endfunction
-  // verilator coverage_on
-
   reg  [IdxW-1:0] ptr_q;
   reg  [W-1:0]    req, upper;
   always @* begin
@@ -40,34 +27,38 @@ module tc_rr_arb #(
     upper = req & ({W{1'b1}} << ptr_q); // the requesters at or after the pointer
   end
 
-  // Two trees, over upper and over req: node p holds {any bit set below it, index of
-  // the lowest set bit relative to its leftmost requester} (split_var: each node is
-  // its own variable for Verilator, so the tree is no combinational loop to it).
-  wire [2*W-1:1]         any_up /*verilator split_var*/, any_all /*verilator split_var*/;
-  wire [2*W*IdxW-1:IdxW] idx_up /*verilator split_var*/, idx_all /*verilator split_var*/;
-  genvar p;
+  // Two trees, over upper and over req, level by level: node k of level l holds
+  // {any bit set among its 2^l requesters, index of the lowest set one relative to
+  // the first}, from nodes 2k and 2k + 1 of level l - 1. Each level is its own
+  // variable, so the tree is no combinational loop to Verilator.
+  genvar l, k;
   generate
-    for (p = 1; p < 2 * W; p = p + 1) begin : g_node
-      if (p >= W) begin : g_leaf
-        assign any_up[p]               = upper[p-W];
-        assign any_all[p]              = req[p-W];
-        assign idx_up[p*IdxW +: IdxW]  = {IdxW{1'b0}};
-        assign idx_all[p*IdxW +: IdxW] = {IdxW{1'b0}};
+    for (l = 0; l <= IdxW; l = l + 1) begin : g_lvl
+      wire [(W >> l)-1:0]      any_up, any_all;
+      wire [(W >> l)*IdxW-1:0] idx_up, idx_all;
+      if (l == 0) begin : g_leaf
+        assign any_up  = upper;
+        assign any_all = req;
+        assign idx_up  = {W*IdxW{1'b0}};
+        assign idx_all = {W*IdxW{1'b0}};
       end else begin : g_merge
-        localparam [IdxW-1:0] Right = 1 << (height(p) - 1); // offset of the right half
-        assign any_up[p]  = any_up[2*p] | any_up[2*p+1];
-        assign any_all[p] = any_all[2*p] | any_all[2*p+1];
-        assign idx_up[p*IdxW +: IdxW]  = any_up[2*p] ? idx_up[2*p*IdxW +: IdxW]
-                                                     : idx_up[(2*p+1)*IdxW +: IdxW] | Right;
-        assign idx_all[p*IdxW +: IdxW] = any_all[2*p] ? idx_all[2*p*IdxW +: IdxW]
-                                                      : idx_all[(2*p+1)*IdxW +: IdxW] | Right;
+        for (k = 0; k < (W >> l); k = k + 1) begin : g_node
+          localparam [IdxW-1:0] Right = 1 << (l - 1); // offset of the right half
+          assign any_up[k]  = g_lvl[l-1].any_up[2*k] | g_lvl[l-1].any_up[2*k+1];
+          assign any_all[k] = g_lvl[l-1].any_all[2*k] | g_lvl[l-1].any_all[2*k+1];
+          assign idx_up[k*IdxW +: IdxW]  = g_lvl[l-1].any_up[2*k] ? g_lvl[l-1].idx_up[2*k*IdxW +: IdxW]
+                                                                  : g_lvl[l-1].idx_up[(2*k+1)*IdxW +: IdxW] | Right;
+          assign idx_all[k*IdxW +: IdxW] = g_lvl[l-1].any_all[2*k] ? g_lvl[l-1].idx_all[2*k*IdxW +: IdxW]
+                                                                   : g_lvl[l-1].idx_all[(2*k+1)*IdxW +: IdxW] | Right;
+        end
       end
     end
   endgenerate
 
   always @* begin
-    gnt_o = any_all[1];
-    idx_o = any_up[1] ? idx_up[IdxW +: IdxW] : any_all[1] ? idx_all[IdxW +: IdxW] : {IdxW{1'b0}};
+    gnt_o = g_lvl[IdxW].any_all[0];
+    idx_o = g_lvl[IdxW].any_up[0] ? g_lvl[IdxW].idx_up[IdxW-1:0]
+          : g_lvl[IdxW].any_all[0] ? g_lvl[IdxW].idx_all[IdxW-1:0] : {IdxW{1'b0}};
   end
 
   always @(posedge clk_i or negedge rst_ni)
