@@ -2,7 +2,9 @@
 // moves the pointer past the winner. Same rule as rr_pick() in cmodel/router.c.
 // The first requester is found by a binary tree of log2 levels, so the arbiter stays
 // shallow for the Reducer's 256 held results as for an output's units (a chain of
-// priority gates was 344 FO4 deep at 256 requesters; docs/synth.md).
+// priority gates was 344 FO4 deep at 256 requesters; docs/synth.md). The tree is
+// written out level by level (a generate loop, not a loop in a function), so Verilator
+// builds it once instead of running a 256-step loop every evaluation (docs/bench.md).
 `default_nettype none
 
 module tc_rr_arb #(
@@ -17,38 +19,46 @@ module tc_rr_arb #(
 );
   localparam integer W = 1 << IdxW; // requesters, padded to a power of two
 
-  // {any bit set, index of the lowest set bit} of v: level l merges pairs of the
-  // nodes of level l - 1 (in place: node k reads nodes 2k and 2k + 1)
-  function [IdxW:0] lowest(input [W-1:0] v);
-    reg [W-1:0]      any;
-    reg [W*IdxW-1:0] idx;
-    integer l, k;
-    begin
-      any = v;
-      idx = {W*IdxW{1'b0}};
-      for (l = 0; l < IdxW; l = l + 1)
-        for (k = 0; k < (W >> (l + 1)); k = k + 1) begin
-          idx[k*IdxW +: IdxW] = any[2*k] ? idx[2*k*IdxW +: IdxW]
-                                          : idx[(2*k+1)*IdxW +: IdxW] | ({{(IdxW-1){1'b0}}, 1'b1} << l);
-          any[k] = any[2*k] | any[2*k+1];
-        end
-      lowest = {any[0], idx[IdxW-1:0]};
-    end
-  endfunction
-
   reg  [IdxW-1:0] ptr_q;
   reg  [W-1:0]    req, upper;
-  reg  [IdxW:0]   first_up, first_all;
-  integer i;
   always @* begin
     req = {W{1'b0}};
     req[N-1:0] = req_i;
-    for (i = 0; i < W; i = i + 1)
-      upper[i] = req[i] && i >= ptr_q;
-    first_up  = lowest(upper);
-    first_all = lowest(req);
-    gnt_o = first_all[IdxW];
-    idx_o = first_up[IdxW] ? first_up[IdxW-1:0] : first_all[IdxW] ? first_all[IdxW-1:0] : {IdxW{1'b0}};
+    upper = req & ({W{1'b1}} << ptr_q); // the requesters at or after the pointer
+  end
+
+  // Two trees, over upper and over req, level by level: node k of level l holds
+  // {any bit set among its 2^l requesters, index of the lowest set one relative to
+  // the first}, from nodes 2k and 2k + 1 of level l - 1. Each level is its own
+  // variable, so the tree is no combinational loop to Verilator.
+  genvar l, k;
+  generate
+    for (l = 0; l <= IdxW; l = l + 1) begin : g_lvl
+      wire [(W >> l)-1:0]      any_up, any_all;
+      wire [(W >> l)*IdxW-1:0] idx_up, idx_all;
+      if (l == 0) begin : g_leaf
+        assign any_up  = upper;
+        assign any_all = req;
+        assign idx_up  = {W*IdxW{1'b0}};
+        assign idx_all = {W*IdxW{1'b0}};
+      end else begin : g_merge
+        for (k = 0; k < (W >> l); k = k + 1) begin : g_node
+          localparam [IdxW-1:0] Right = 1 << (l - 1); // offset of the right half
+          assign any_up[k]  = g_lvl[l-1].any_up[2*k] | g_lvl[l-1].any_up[2*k+1];
+          assign any_all[k] = g_lvl[l-1].any_all[2*k] | g_lvl[l-1].any_all[2*k+1];
+          assign idx_up[k*IdxW +: IdxW]  = g_lvl[l-1].any_up[2*k] ? g_lvl[l-1].idx_up[2*k*IdxW +: IdxW]
+                                                                  : g_lvl[l-1].idx_up[(2*k+1)*IdxW +: IdxW] | Right;
+          assign idx_all[k*IdxW +: IdxW] = g_lvl[l-1].any_all[2*k] ? g_lvl[l-1].idx_all[2*k*IdxW +: IdxW]
+                                                                   : g_lvl[l-1].idx_all[(2*k+1)*IdxW +: IdxW] | Right;
+        end
+      end
+    end
+  endgenerate
+
+  always @* begin
+    gnt_o = g_lvl[IdxW].any_all[0];
+    idx_o = g_lvl[IdxW].any_up[0] ? g_lvl[IdxW].idx_up[IdxW-1:0]
+          : g_lvl[IdxW].any_all[0] ? g_lvl[IdxW].idx_all[IdxW-1:0] : {IdxW{1'b0}};
   end
 
   always @(posedge clk_i or negedge rst_ni)

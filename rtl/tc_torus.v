@@ -4,6 +4,10 @@
 // x + SizeX*(y + SizeY*(z + SizeZ*w)); the link in direction d of node n arrives at
 // input d^1 of its neighbour. A dimension of size 1 loops a node's links to itself
 // (never used by a valid tree); a dimension of size 2 has two links to the neighbour.
+// A node (tc_node) is a router with the delay lines of its outgoing links and its PE
+// channels; the last cycle of every link's delay is a register here, between nodes. Lemma 1 of the barrier (the phases of neighbours differ by at most 1) is
+// checked by the testbench on the observation records (tb/cosim.c), which no port
+// carries: monitors around the routers hand them over (tb/tc_router_mon.sv).
 `default_nettype none
 `include "tc_format.vh"
 
@@ -22,10 +26,7 @@ module tc_torus #(
   parameter integer RedFlits = 2,
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
   localparam integer NP = 2 * NumDims,
-  localparam integer FW = `TC_FLIT_W,
-  localparam integer Diameter = SizeX / 2 + SizeY / 2 + SizeZ / 2 + SizeW / 2,
-  localparam integer OBSW = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W +
-                            `TC_OBS_PH_W
+  localparam integer FW = `TC_FLIT_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
@@ -38,8 +39,7 @@ module tc_torus #(
   output wire [N-1:0]      inj_cred_o,
   output wire [N-1:0]      ej_valid_o,
   output wire [N*FW-1:0]   ej_flit_o,
-  input  wire [N-1:0]      ej_cred_i,
-  output wire [N*OBSW-1:0] obs_o
+  input  wire [N-1:0]      ej_cred_i
 );
   localparam integer LW = FW + 2; // {vc, valid, flit}
 
@@ -65,69 +65,40 @@ module tc_torus #(
   endfunction
   // verilator coverage_on
 
-  // Router outputs (before the link) and link outputs (after it), by [node][port].
-  wire [N*NP-1:0]    out_valid, out_vc;
-  wire [N*NP*FW-1:0] out_flit;
-  wire [N*NP*2-1:0]  out_cred;
-  wire [N*NP*LW-1:0] dl_link;
-  wire [N*NP*2-1:0]  dl_cred;
+  // Links at their far end, one array element per [node * NP + port]: each channel
+  // its own variable to Verilator, not a slice of one bus as wide as the torus.
+  wire [LW-1:0]     link [N*NP];
+  wire [1:0]        cred [N*NP];
 
   genvar n, d;
   generate
     for (n = 0; n < N; n = n + 1) begin : g_node
-      wire [NP-1:0]    in_valid, in_vc;
-      wire [NP*FW-1:0] in_flit;
-      wire [2*NP-1:0]  in_cred;
-      wire             r_inj_valid, r_ej_valid, r_inj_cred, r_ej_cred;
-      wire [FW-1:0]    r_inj_flit, r_ej_flit;
+      wire [NP-1:0]    in_valid, in_vc, out_valid, out_vc;
+      wire [NP*FW-1:0] in_flit, out_flit;
+      wire [2*NP-1:0]  in_cred, out_cred;
 
       for (d = 0; d < NP; d = d + 1) begin : g_port
         localparam integer Src = nbr(n, d) * NP + (d ^ 1);
-        tc_delay_line #(.Width(LW), .Latency(LinkLat)) u_link (
+        // the last cycle of the link's delay (the node has the others)
+        tc_delay_line #(.Width(LW), .Latency(1)) u_link (
           .clk_i  (clk_i),
           .rst_ni (rst_ni),
-          .in_i   ({out_vc[n*NP+d], out_valid[n*NP+d], out_flit[(n*NP+d)*FW +: FW]}),
-          .out_o  (dl_link[(n*NP+d)*LW +: LW])
+          .in_i   ({out_vc[d], out_valid[d], out_flit[d*FW +: FW]}),
+          .out_o  (link[n*NP+d])
         );
-        tc_delay_line #(.Width(2), .Latency(LinkLat)) u_cred (
+        tc_delay_line #(.Width(2), .Latency(1)) u_cred (
           .clk_i  (clk_i),
           .rst_ni (rst_ni),
-          .in_i   (out_cred[(n*NP+d)*2 +: 2]),
-          .out_o  (dl_cred[(n*NP+d)*2 +: 2])
+          .in_i   (out_cred[2*d +: 2]),
+          .out_o  (cred[n*NP+d])
         );
-        assign in_flit[d*FW +: FW] = dl_link[Src*LW +: FW];
-        assign in_valid[d]         = dl_link[Src*LW + FW];
-        assign in_vc[d]            = dl_link[Src*LW + FW + 1];
-        assign in_cred[2*d +: 2]   = dl_cred[Src*2 +: 2];
+        assign {in_vc[d], in_valid[d], in_flit[d*FW +: FW]} = link[Src];
+        assign in_cred[2*d +: 2] = cred[Src];
       end
 
-      tc_delay_line #(.Width(FW + 1), .Latency(InjLat)) u_inj (
-        .clk_i  (clk_i),
-        .rst_ni (rst_ni),
-        .in_i   ({inj_valid_i[n], inj_flit_i[n*FW +: FW]}),
-        .out_o  ({r_inj_valid, r_inj_flit})
-      );
-      tc_delay_line #(.Width(1), .Latency(InjLat)) u_inj_cred (
-        .clk_i  (clk_i),
-        .rst_ni (rst_ni),
-        .in_i   (r_inj_cred),
-        .out_o  (inj_cred_o[n])
-      );
-      tc_delay_line #(.Width(FW + 1), .Latency(EjLat)) u_ej (
-        .clk_i  (clk_i),
-        .rst_ni (rst_ni),
-        .in_i   ({r_ej_valid, r_ej_flit}),
-        .out_o  ({ej_valid_o[n], ej_flit_o[n*FW +: FW]})
-      );
-      tc_delay_line #(.Width(1), .Latency(EjLat)) u_ej_cred (
-        .clk_i  (clk_i),
-        .rst_ni (rst_ni),
-        .in_i   (ej_cred_i[n]),
-        .out_o  (r_ej_cred)
-      );
-
-      tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
-                  .Diameter(Diameter)) u_router (
+      tc_node #(.NumDims(NumDims), .SizeX(SizeX), .SizeY(SizeY), .SizeZ(SizeZ), .SizeW(SizeW), .LinkLat(LinkLat),
+                .InjLat(InjLat), .EjLat(EjLat), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits),
+                .RedFlits(RedFlits)) u_node (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),
         .node_id_i    (n[15:0]),
@@ -137,39 +108,18 @@ module tc_torus #(
         .link_valid_i (in_valid),
         .link_vc_i    (in_vc),
         .link_flit_i  (in_flit),
-        .link_cred_o  (out_cred[n*NP*2 +: 2*NP]),
-        .link_valid_o (out_valid[n*NP +: NP]),
-        .link_vc_o    (out_vc[n*NP +: NP]),
-        .link_flit_o  (out_flit[n*NP*FW +: NP*FW]),
+        .link_cred_o  (out_cred),
+        .link_valid_o (out_valid),
+        .link_vc_o    (out_vc),
+        .link_flit_o  (out_flit),
         .link_cred_i  (in_cred),
-        .inj_valid_i  (r_inj_valid),
-        .inj_flit_i   (r_inj_flit),
-        .inj_cred_o   (r_inj_cred),
-        .ej_valid_o   (r_ej_valid),
-        .ej_flit_o    (r_ej_flit),
-        .ej_cred_i    (r_ej_cred)
+        .inj_valid_i  (inj_valid_i[n]),
+        .inj_flit_i   (inj_flit_i[n*FW +: FW]),
+        .inj_cred_o   (inj_cred_o[n]),
+        .ej_valid_o   (ej_valid_o[n]),
+        .ej_flit_o    (ej_flit_o[n*FW +: FW]),
+        .ej_cred_i    (ej_cred_i[n])
       );
-      // The router has no observation port: this simulation top reads the record
-      // inside it (Yosys, which never builds the torus, skips the reference).
-`ifndef SYNTHESIS
-      assign obs_o[n*OBSW +: OBSW] = u_router.obs;
-`else
-      assign obs_o[n*OBSW +: OBSW] = {OBSW{1'b0}};
-`endif
-
-`ifdef TC_ASSERT
-      // Lemma 1 of seed 000: the barrier phases completed by neighbours differ by at
-      // most 1 (P_TOTAL of the observation records, modulo 2^16).
-      for (d = 0; d < NP; d = d + 2) begin : g_lemma1
-        localparam integer Nb = nbr(n, d);
-        localparam integer At = OBSW - `TC_OBS_PH_W + `TC_OBS_P_TOTAL_LSB;
-        wire [15:0] diff = obs_o[n*OBSW + At +: 16] - obs_o[Nb*OBSW + At +: 16];
-        always @(posedge clk_i)
-          if (diff != 16'd0 && diff != 16'd1 && diff != 16'hffff)
-            $error("tc_torus: lemma 1 broken: node %0d and its neighbour %0d are %0d phases apart", n, Nb,
-                   $signed(diff));
-      end
-`endif
     end
   endgenerate
 endmodule

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed of the C model as a network simulator (build/tcsim --fast: no observation
-# records, PE models and scoreboard included) and of the Verilated RTL on the same
-# 64-node torus and workloads. One core, wall time; writes docs/bench.md.
+# records, PE models and scoreboard included) and of the Verilated RTL, its builds
+# included (sim/rtl_bench.sh). One core, wall time; writes docs/bench.md.
 # Timing is noisy on a shared 2-core machine: each run is taken once, read the
 # figures as rough. Usage: sim/bench.sh (make bench)
 set -eu
@@ -51,28 +51,9 @@ for topo in 4x4x4 16x16x16 16x16x16x8; do
   done
 done
 
-rtl=build/cosim_8x8
-{
-  echo
-  echo "## C model against the Verilated RTL, 8x8 torus (64 nodes)"
-  echo
-  echo "The co-simulation harness drives both the same way, PE models and scoreboard"
-  echo "included: \`build/cosim_8x8 --fast\` runs the RTL alone (Verilator -O2, no trace"
-  echo "written, no observation records read), \`build/tcsim --topo 8x8 --fast\` the C model."
-  echo
-  echo "| workload | cycles | RTL wall (s) | RTL node-cycles/s | C model wall (s) | C model node-cycles/s | C model / RTL |"
-  echo "|---|---|---|---|---|---|---|"
-} >>"$out"
-for scen in allreduce random many_reduces; do
-  r=$(timed_sim "$log" $rtl --scen $scen --fast) || exit 1
-  c=$(timed_sim "$log" build/tcsim --topo 8x8 --scen $scen --fast) || exit 1
-  read -r cr wr _ <<<"$r"
-  read -r cc wc _ <<<"$c"
-  [ "$cr" = "$cc" ] || { echo "bench: RTL and C model ran $cr and $cc cycles on $scen" >&2; exit 1; }
-  awk -v s=$scen -v c=$cr -v wr=$wr -v wc=$wc 'BEGIN {
-    wr = wr < 0.01 ? 0.01 : wr; wc = wc < 0.01 ? 0.01 : wc
-    printf "| %s | %d | %.2f | %.2fM | %.2f | %.1fM | %.0fx |\n", s, c, wr, 64 * c / wr / 1e6, wc, 64 * c / wc / 1e6, wr / wc }' >>"$out"
-done
+# The Verilated tori: build and speed (sim/rtl_bench.sh, which rebuilds them)
+echo >>"$out"
+bash sim/rtl_bench.sh >>"$out" || exit 1
 
 {
   echo

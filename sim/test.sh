@@ -41,12 +41,23 @@ grep -E '^(PASS|FAIL)' "$LOGDIR/formal.log"
 count_lines "$LOGDIR/formal.log"
 
 echo "== co-simulation: RTL against C model, cycle by cycle"
+# Every Verilated build of make test at once, J jobs (a failed build shows below), then
+# every co-simulation run, J at a time, into its log; the results are read in order.
+make -s -j"$J" $(for net in $NETS; do echo build/cosim_$net; done) build/sc_$(make -s print-sc-net) build/alu_check \
+  >"$LOGDIR/build-rtl.log" 2>&1
+cosim_run() { # NET SEED: every scenario; random mixes; soak mixes on random tables
+  local args="--scen all"
+  [ "$2" -gt 1 ] && args="--scen random"; [ "$2" -gt 3 ] && args="--scen soak --table random"
+  build/cosim_$1 $args --seed $2 >"$LOGDIR/cosim_$1_$2.log" 2>&1
+}
+export -f cosim_run
+export LOGDIR
+for net in $NETS; do [ -x build/cosim_$net ] && for seed in 1 2 3 4 5 6; do echo "$net $seed"; done; done |
+  xargs -P "$J" -n 2 bash -c 'cosim_run "$@"' _
 for net in $NETS; do
   check "verilate and build build/cosim_$net" make -s build/cosim_$net
   [ -x build/cosim_$net ] || continue
-  for seed in 1 2 3 4 5 6; do # every scenario; random mixes; soak mixes on random tables
-    args="--scen all"; [ "$seed" -gt 1 ] && args="--scen random"; [ "$seed" -gt 3 ] && args="--scen soak --table random"
-    build/cosim_$net $args --seed $seed >"$LOGDIR/cosim_${net}_$seed.log" 2>&1
+  for seed in 1 2 3 4 5 6; do
     grep -E '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" | sed "s/\$/  seed $seed/"
     grep -qE '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" || { echo "FAIL  cosim_$net seed $seed: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/cosim_${net}_$seed.log"; }
     grep -q '^FAIL' "$LOGDIR/cosim_${net}_$seed.log" && sed -n '/MISMATCH\|violated\|lost\|duplicate\|waveform/p' "$LOGDIR/cosim_${net}_$seed.log" | head -20 | sed 's/^/      /'

@@ -447,9 +447,9 @@ static void write_gtkw(const char *gtkw, const char *fst, int node, int np, uint
     fprintf(f, "@200\n-router %d (cycle %" PRIu64 " of the run)\n@22\n", node, cycle);
     for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++) {
         if (sig[i].width > 1)
-            fprintf(f, "TOP.tc_torus.g_node[%d].u_router.%s[%d:0]\n", node, sig[i].name, sig[i].width - 1);
+            fprintf(f, "TOP.tc_torus.g_node[%d].u_node.u_router.%s[%d:0]\n", node, sig[i].name, sig[i].width - 1);
         else
-            fprintf(f, "TOP.tc_torus.g_node[%d].u_router.%s\n", node, sig[i].name);
+            fprintf(f, "TOP.tc_torus.g_node[%d].u_node.u_router.%s\n", node, sig[i].name);
     }
     fclose(f);
 }
@@ -952,6 +952,10 @@ int main(int argc, char **argv)
         mkdir(wave_dir, 0777); /* as a mismatch's waveform would */
         if (check_dir("wave", wave_dir))
             return 2;
+        if (o.use_rtl && !tc_dut_rtl_traces()) {
+            fprintf(stderr, "wave: this build has no tracing; make wave NET=... SCEN=... builds one that has\n");
+            return 2;
+        }
     }
     if (*tc_config_str(&cfg, "wavedrom")) {
         o.wavedrom = tc_config_str(&cfg, "wavedrom");
@@ -996,7 +1000,9 @@ int main(int argc, char **argv)
         o.fst = NULL;
         o.stop_at = 0;
         int f = run_scenario(&o, &mis, &node);
-        if (f && mis && o.use_rtl) {
+        if (f && mis && o.use_rtl && !tc_dut_rtl_traces()) {
+            fprintf(stderr, "  waveform: make wave NET=%s SCEN=%s (this build has no tracing)\n", net_name, o.scen);
+        } else if (f && mis && o.use_rtl) {
             /* Run the RTL again with a waveform up to the mismatch. */
             char fst[512], gtkw[512];
             const char *dir = wave_dir ? wave_dir : "build/wave";

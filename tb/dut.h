@@ -37,6 +37,8 @@ tc_net *tc_dut_cmodel_net(tc_dut *d);
 /* The RTL's parameters are fixed when it is Verilated: it reports them in p.
  * fst: write a waveform there (NULL: no trace). NULL if built without RTL. */
 tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen);
+/* Whether this binary's RTL can write a waveform (the wave builds: make wave). */
+int tc_dut_rtl_traces(void);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
 // Thin C++ shim between the C testbench and the Verilated torus (Vtc_torus): it only
-// moves bits between tc_dut calls and the model's ports.
+// moves bits between tc_dut calls and the model's ports, and takes the observation
+// records from the monitors around the routers (tb/dut_obs.h). Built
+// with tracing (VM_TRACE: the wave builds) it can write an FST.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,17 +11,22 @@
 
 #include "Vtc_torus.h"
 #include "verilated.h"
+#if VM_TRACE
 #include "verilated_fst_c.h"
+#endif
 
 #include "dut.h"
 #include "dut_built.h"
+#include "dut_obs.h"
 
 namespace {
 
 struct Rtl {
     VerilatedContext ctx;
     Vtc_torus *top;
+#if VM_TRACE
     VerilatedFstC *fst;
+#endif
     uint64_t time;
 };
 
@@ -43,8 +50,10 @@ void half_cycle(Rtl *r, int clk)
 {
     r->top->clk_i = clk;
     r->top->eval();
+#if VM_TRACE
     if (r->fst)
         r->fst->dump(r->time);
+#endif
     r->time++;
 }
 
@@ -85,16 +94,11 @@ void rtl_pe_in(tc_dut *d, int node, const tc_pe_in *in)
 void rtl_step(tc_dut *d, uint32_t *obs)
 {
     Rtl *r = rtl(d);
-    r->top->eval(); // inputs of this cycle settle before the observation is read
-    if (obs) {
-        const int bits = TC_OBS_BITS(d->nports), words = TC_OBS_WORDS(d->nports);
-        std::memset(obs, 0, sizeof(uint32_t) * words * d->nodes);
-        for (int n = 0; n < d->nodes; n++)
-            for (int b = 0; b < bits; b++)
-                if (get_bit(r->top->obs_o, n * bits + b))
-                    obs[n * words + (b >> 5)] |= 1u << (b & 31);
-    }
+    r->top->eval(); // inputs of this cycle settle before the edge
+    tc_obs_to = obs; // the monitors write the records of this cycle at its rising edge
+    tc_obs_words = TC_OBS_WORDS(d->nports);
     half_cycle(r, 1);
+    tc_obs_to = nullptr;
     half_cycle(r, 0);
 }
 
@@ -108,10 +112,12 @@ void rtl_close(tc_dut *d)
                        std::to_string(runs++) + ".dat";
     r->ctx.coveragep()->write(file.c_str());
 #endif
+#if VM_TRACE
     if (r->fst) {
         r->fst->close();
         delete r->fst;
     }
+#endif
     r->top->final();
     delete r->top;
     delete r;
@@ -125,24 +131,38 @@ const tc_dut_ops rtl_ops = {rtl_cfg, rtl_pe_out, rtl_pe_in, rtl_step, rtl_close,
 
 } // namespace
 
+extern "C" int tc_dut_rtl_traces(void) { return VM_TRACE; }
+
 extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
 {
+    tc_params_built(p);
+#if !VM_TRACE
+    if (fst) {
+        std::snprintf(err, errlen, "%s: this build has no tracing (only the wave builds do: make wave NET=... SCEN=...)",
+                      fst);
+        return nullptr;
+    }
+#else
     (void)err;
     (void)errlen;
-    tc_params_built(p);
+#endif
 
     Rtl *r = new Rtl;
     r->time = 0;
+#if VM_TRACE
     r->fst = nullptr;
     if (fst) {
         r->ctx.traceEverOn(true);
     }
+#endif
     r->top = new Vtc_torus(&r->ctx, "TOP");
+#if VM_TRACE
     if (fst) {
         r->fst = new VerilatedFstC;
         r->top->trace(r->fst, 99);
         r->fst->open(fst);
     }
+#endif
     tc_dut *d = static_cast<tc_dut *>(std::calloc(1, sizeof *d));
     d->name = "RTL";
     d->ops = &rtl_ops;

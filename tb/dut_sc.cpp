@@ -18,6 +18,7 @@
 
 #include "dut.h"
 #include "dut_built.h"
+#include "dut_obs.h"
 #include "sc_torus_cm.h"
 
 extern "C" int tc_cosim_main(int argc, char **argv);
@@ -54,7 +55,6 @@ struct Top {
         m->ej_valid_o(ej_valid);
         m->ej_flit_o(ej_flit);
         m->ej_cred_i(ej_cred);
-        m->obs_o(obs);
     }
 };
 Top *top;
@@ -68,7 +68,7 @@ void phase(bool clk)
 }
 void cycle()
 {
-    phase(false); // the inputs are taken, obs_o is this cycle's record
+    phase(false); // the inputs are taken
     phase(true);  // registers update
 }
 
@@ -111,7 +111,7 @@ void sc_step(tc_dut *d, uint32_t *obs)
     top->inj_flit.write(top->inj_flit_v);
     top->ej_cred.write(top->ej_cred_v);
     phase(false);
-    if (obs) {
+    if (obs && use_cm) { // the C model module drives its records at the falling edge
         const int words = TC_OBS_WORDS(d->nports);
         std::memset(obs, 0, sizeof(uint32_t) * words * d->nodes);
         const tc_sc_t<N * OBSW> o = top->obs.read();
@@ -120,7 +120,10 @@ void sc_step(tc_dut *d, uint32_t *obs)
                 if (tc_sc_get(o, n * OBSW + b))
                     obs[n * words + (b >> 5)] |= 1u << (b & 31);
     }
+    tc_obs_to = use_cm ? nullptr : obs; // the RTL's monitors write them at the rising edge
+    tc_obs_words = TC_OBS_WORDS(d->nports);
     phase(true);
+    tc_obs_to = nullptr;
 }
 
 void sc_close(tc_dut *d)
@@ -139,6 +142,8 @@ const tc_dut_ops sc_ops = {sc_cfg, sc_pe_out, sc_pe_in, sc_step, sc_close, sc_fa
 
 } // namespace
 
+extern "C" int tc_dut_rtl_traces(void) { return VM_TRACE; }
+
 extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
 {
     tc_params_built(p);
@@ -153,6 +158,7 @@ extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t e
         if (use_cm) {
             top->cm = new tc_torus_cm<N, OBSW>("torus", *p);
             top->bind(top->cm);
+            top->cm->obs_o(top->obs); // the RTL's records come from its monitors
         } else {
             Verilated::traceEverOn(true);
             top->rtl = new Vtc_torus("torus");

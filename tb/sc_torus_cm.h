@@ -2,8 +2,9 @@
 // (Vtc_torus from verilator --sc), so a SystemC platform can put either in its place.
 // Port timing is the RTL's: the inputs of a cycle are taken at the falling clock edge,
 // where the model steps one cycle and drives obs_o, the observation record of that
-// cycle (the RTL's is combinational, valid once the inputs settle); the registered
-// outputs change at the rising edge. rst_ni low starts the network anew.
+// cycle (the RTL has no such port: the monitors around its routers hand over its
+// records, tb/dut_obs.h); the registered outputs change at the rising edge. rst_ni
+// low starts the network anew.
 #ifndef TC_SC_TORUS_CM_H
 #define TC_SC_TORUS_CM_H
 

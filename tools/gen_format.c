@@ -38,7 +38,7 @@ static void md(void)
 #include "../cmodel/format.def"
 #undef TC_ROW
 #undef TC_OBS
-    puts("\n### Observation records (`obs_o` of the simulation top tc_torus)\n\n| field | bits | width |\n|---|---|---|");
+    puts("\n### Observation records (the internal wire `obs` of tc_router)\n\n| field | bits | width |\n|---|---|---|");
 #define TC_ROW(n, l, w)
 #define TC_OBS(n, l, w) printf("| %s | %d..%d | %d |\n", #n, (l) + (w) - 1, l, w);
 #include "../cmodel/format.def"

@@ -1,0 +1,71 @@
+// The router with its observation monitor, for Verilator builds only (tc_node
+// instantiates it when TC_ROUTER names it; Icarus and Yosys never see it). At each
+// rising clock edge it hands the router's observation record, an internal wire no
+// port carries, to the C++ shim through DPI, so the record is that of the cycle the
+// edge ends. Reading the record here rather than from tc_torus lets each node be
+// Verilated once as a hierarchical block (tb/sim.vlt), which nothing outside may
+// look into. Ports and parameters are tc_router's.
+`default_nettype none
+`include "tc_format.vh"
+
+module tc_router_mon #(
+  parameter integer NumDims = 2,
+  parameter integer Slots = 16,
+  parameter integer InjSlots = 40,
+  parameter integer PeCredits = 48,
+  parameter integer RedFlits = 2,
+  parameter integer Diameter = 1,
+  localparam integer NP = 2 * NumDims,
+  localparam integer FW = `TC_FLIT_W
+) (
+  input  wire              clk_i,
+  input  wire              rst_ni,
+  input  wire [15:0]       node_id_i,
+  input  wire              cfg_we_i,
+  input  wire [3:0]        cfg_tree_i,
+  input  wire [`TC_ROW_W-1:0] cfg_row_i,
+  input  wire [NP-1:0]     link_valid_i,
+  input  wire [NP-1:0]     link_vc_i,
+  input  wire [NP*FW-1:0]  link_flit_i,
+  output wire [2*NP-1:0]   link_cred_o,
+  output wire [NP-1:0]     link_valid_o,
+  output wire [NP-1:0]     link_vc_o,
+  output wire [NP*FW-1:0]  link_flit_o,
+  input  wire [2*NP-1:0]   link_cred_i,
+  input  wire              inj_valid_i,
+  input  wire [FW-1:0]     inj_flit_i,
+  output wire              inj_cred_o,
+  output wire              ej_valid_o,
+  output wire [FW-1:0]     ej_flit_o,
+  input  wire              ej_cred_i
+);
+  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
+              .Diameter(Diameter)) u_core (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .node_id_i    (node_id_i),
+    .cfg_we_i     (cfg_we_i),
+    .cfg_tree_i   (cfg_tree_i),
+    .cfg_row_i    (cfg_row_i),
+    .link_valid_i (link_valid_i),
+    .link_vc_i    (link_vc_i),
+    .link_flit_i  (link_flit_i),
+    .link_cred_o  (link_cred_o),
+    .link_valid_o (link_valid_o),
+    .link_vc_o    (link_vc_o),
+    .link_flit_o  (link_flit_o),
+    .link_cred_i  (link_cred_i),
+    .inj_valid_i  (inj_valid_i),
+    .inj_flit_i   (inj_flit_i),
+    .inj_cred_o   (inj_cred_o),
+    .ej_valid_o   (ej_valid_o),
+    .ej_flit_o    (ej_flit_o),
+    .ej_cred_i    (ej_cred_i)
+  );
+
+  localparam integer Width = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W;
+  localparam integer MaxW = 2048; // above the 4D router's record (1504 bits)
+  import "DPI-C" function void tc_obs_record(input int node, input bit [MaxW-1:0] rec);
+  always @(posedge clk_i)
+    tc_obs_record({16'd0, node_id_i}, {{(MaxW - Width){1'b0}}, u_core.obs});
+endmodule
