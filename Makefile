@@ -99,10 +99,12 @@ VL_WAVE  := --trace-fst
 define NET_RULES
 $(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
 	@mkdir -p $$(dir $$@) && rm -f $$@ # Verilator's make does not track the C libraries: force the link
+	@echo "verilating the $(1) torus into $$@ (log: $(B)/$(3).log)"; t0=$$$$(date +%s); \
 	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
 	  -CFLAGS "$(call net_d,$(1))" \
 	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/$(3).log 2>&1 \
-	  || { tail -30 $(B)/$(3).log; exit 1; }
+	  || { tail -30 $(B)/$(3).log; exit 1; }; \
+	echo "built $$@ in $$$$(( $$$$(date +%s) - t0 )) s"
 endef
 # NETS are co-simulated by make test and make regress; 8x8 (make bench) and 8x8x8
 # (docs/bench.md, by hand) are built on demand.
@@ -150,12 +152,14 @@ $(B)/alu_check: $(ALU_SRC) rtl/tc_format.vh tb/alu_rtl.cpp tb/alu_rtl.h $(B)/tb/
 	  $(CURDIR)/tb/alu_rtl.cpp $(CURDIR)/$(B)/tb/alu_check.o $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a \
 	  > $(B)/obj_alu.log 2>&1 || { tail -30 $(B)/obj_alu.log; exit 1; }
 N ?= 1000000
+## alu-check: N=1000000: the Verilated ALU against the C ALU
 alu-check: $(B)/alu_check
 	$(B)/alu_check $(N)
 
 # Random differential regression: seeded mixes of broadcasts and reduces on every
 # Verilated network, RTL against C model (make regress SEEDS=50).
 SEEDS ?= 20
+## regress: SEEDS=20: random mixes, RTL against C model, on every Verilated network
 regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
 	@fail=0; for n in $(NETS); do for s in $$(seq 1 $(SEEDS)); do \
 	  $(B)/cosim_$$n --scen random --seed $$s | grep -E '^(PASS|FAIL)' | sed "s/$$/  seed $$s/"; \
@@ -173,26 +177,36 @@ $(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
 	$(FUZZ_CC) $(WFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC)
 
 # ---------------------------------------------------------------- user targets
-.PHONY: bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz
+.PHONY: help bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz
 
+## help: this list
+help:
+	@echo "make TARGET (README.md; docs/getting-started.md):"
+	@sed -n 's/^## \([^:]*\): /  \1\t/p' $(firstword $(MAKEFILE_LIST)) | expand -t 16
+
+## sim: Verilate the default 4x4 torus and co-simulate every scenario, RTL against C model
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
 
 # make wave SCEN=bcast_leaf [NET=4x4]: FST + GTKWave save file in build/wave/
 NET  ?= $(firstword $(NETS))
 SCEN ?= bcast_leaf
+## wave: SCEN=bcast_leaf [NET=4x4]: an FST waveform and a GTKWave save file in build/wave/
 wave: $(B)/wave/cosim_$(NET)
 	@mkdir -p $(B)/wave
 	$(B)/wave/cosim_$(NET) --scen $(SCEN) --wave $(B)/wave
 	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then gtkwave $(B)/wave/$(NET)_$(SCEN).gtkw; \
 	 else echo "headless: open $(B)/wave/$(NET)_$(SCEN).gtkw in GTKWave"; fi
 
+## lint: Verilator -Wall, Icarus Verilog and Yosys on the RTL
 lint: rtl/tc_format.vh | deps
 	@bash sim/lint.sh
 
+## test: every test (unit, lint, formal, co-simulation, SystemC, C model, docs, soak slice); ends with "N passed, M failed"
 test: | deps deps-sc deps-fuzz deps-mpi
 	@bash sim/test.sh
 
+## bench: simulation speed, bandwidth, multicast, large tori, barriers, p2p, pipelined broadcast, allreduce streams, applications (docs/)
 # make bench: simulation speed of the C model and of the Verilated tori with their
 # builds (docs/bench.md; about 10 minutes of CPU for the builds), every
 # scenario on the large tori (docs/large.md), the streaming broadcast's bandwidth
@@ -209,6 +223,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/libtb.a $(B)/libtc.a rtl/tc_format
 	@bash sim/allreduce_stream.sh
 	@nice bash sim/apps.sh
 
+## apps: SpMV and the heat equation on 4D tori of 8 to 32768 nodes (docs/applications.md)
 # make apps: SpMV and the heat equation of Mukosey, Semenov and Simonov (2015) on 4D
 # tori of 8 to 32768 nodes, the all-gather model's calibration, the kernels' rates
 # (docs/applications.md).
@@ -227,52 +242,62 @@ $(B)/heat_mpi: tb/mpi/heat_mpi.c | $(B) deps-mpi
 	$(MPICC) $(WFLAGS) -O2 -o $@ $<
 $(B)/tcotf2: tools/tcotf2.c $(B)/libtc.a $(HDRS) | deps-mpi
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a -lotf2
+## trace-demo: an MPI heat program under mpirun, its collectives recorded and replayed on an 8x8x8 torus
 trace-demo: $(B)/libtcpmpi.so $(B)/heat_mpi $(B)/tcnet
 	TC_TRACE=$(B)/heat_mpi.trace mpirun $(MPIRUN_ROOT) --oversubscribe -np $(TRACE_RANKS) \
 	  -x LD_PRELOAD=$(CURDIR)/$(B)/libtcpmpi.so -x TC_TRACE $(B)/heat_mpi
 	$(B)/tcnet topo=8x8x8 workload=trace trace=$(B)/heat_mpi.trace progress=off
 
+## bench-8x8x8: the 512-node torus Verilated and co-simulated on every scenario (docs/bench-8x8x8.md)
 # make bench-8x8x8: the 512-node torus Verilated, its build time and memory, every
 # scenario co-simulated against the C model, its speed (docs/bench-8x8x8.md, which
 # make bench copies into docs/bench.md).
 bench-8x8x8: $(B)/tcsim $(B)/libtb.a $(B)/libtc.a rtl/tc_format.vh | deps-bench
 	bash sim/rtl_bench.sh 8x8x8 > $(B)/bench-8x8x8.md && mv $(B)/bench-8x8x8.md docs/bench-8x8x8.md
 
+## synth: Yosys and OpenSTA: cells, flops, SRAM bits and FO4 per block and router (docs/synth.md)
 # make synth: Yosys onto OSU 0.18 um and OpenSTA with constraints/tc_router.sdc,
 # per block and for the 1D to 4D routers, into docs/synth.md and docs/synth.csv.
 synth: rtl/tc_format.vh | deps-synth
 	@bash sim/synth.sh
 
+## sim-sc: the torus in SystemC: Verilated RTL and C model module against the C model
 # make sim-sc: the torus in SystemC, RTL and C model module, against the C model.
 sim-sc: | deps-sc
 	@bash sim/sc.sh
 print-sc-net:
 	@echo $(SC_NET)
 
+## coverage: RTL line and toggle coverage, C model line coverage (docs/coverage.md)
 # make coverage: RTL line and toggle coverage of the co-simulations, gcov line
 # coverage of the C model, into docs/coverage.md.
 coverage: $(foreach n,$(COV_NETS),$(B)/cov/cosim_$(n)) $(B)/gcov/tcsim $(B)/gcov/tcnet \
           $(patsubst tb/unit/%.c,$(B)/gcov/unit/%,$(UNIT_SRC)) | deps-cov
 	@bash sim/coverage.sh $(COV_NETS)
 
+## fuzz: FUZZ_SECONDS=60: libFuzzer on the table loader and the configuration parser
 # make fuzz: each fuzzer FUZZ_SECONDS seconds, both at once; no crash, leak or hang
 # (docs/robustness.md).
 fuzz: $(B)/fuzz/fuzz_table $(B)/fuzz/fuzz_config
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash sim/fuzz.sh
 
+## soak: SOAK_SEEDS=1-100: the C model over many seeds, tori and tables (docs/soak.md)
 # make soak: the C model over many seeds and tori, scenarios soak and random, the
 # default table and random tables, on all cores; one line per failing run that
 # reproduces it (docs/soak.md; SOAK_SEEDS=1000-1999 SOAK_TORI="4x4 3x3x3" ...).
 soak: $(B)/tcsim
 	@bash sim/soak.sh
 
+## formal: the blocks' invariants proved with yosys-smtbmc and z3 (docs/formal.md)
 # make formal: the blocks' invariants proved with yosys-smtbmc and z3 (also in make test).
 formal: rtl/tc_format.vh | deps
 	@bash sim/formal.sh
 
+## docs: regenerate timing diagrams, format tables and the numbers docs quote
 docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
 	@bash sim/docs.sh
 
+## clean: remove build/
 clean:
 	rm -rf $(B)
 

@@ -92,6 +92,9 @@ if [ -x build/alu_check ]; then
 fi
 
 echo "== docs follow the design"
+check "make help lists every target a user runs (each with its line in the Makefile)" bash -c \
+  "want=\$(sed -n 's/^\.PHONY: //p' Makefile | tr ' ' '\n' | grep -vE '^(deps|deps-.*|print-.*)\$' | sort); \
+   got=\$(make -s help | awk 'NR > 1 { print \$1 }' | sort); echo \"\$want\" >&2; [ \"\$want\" = \"\$got\" ]"
 first=${NETS%% *}
 check "docs/timing/*.json equal the diagrams drawn from the RTL's trace and from the C model's" bash -c \
   "rm -rf build/timing && mkdir -p build/timing && \
