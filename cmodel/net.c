@@ -315,7 +315,7 @@ void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in)
     n->pe_in[k] = *in; /* the last call of the cycle counts */
 }
 
-/* Lemma 1 of seed 000: the phases of neighbours differ by at most 1. */
+/* Lemma 1 of Makagon and Syromyatnikov (2012): the phases of neighbours differ by at most 1. */
 static void check_lemma1(tc_net *n, uint32_t k)
 {
     for (int d = 0; d < n->np && !n->fault[0]; d++) {

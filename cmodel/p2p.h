@@ -1,4 +1,4 @@
-/* The point-to-point baseline of seed 001: unicast packets with dimension-order
+/* The point-to-point baseline of Mukosey, Semenov and Simonov (2015): unicast packets with dimension-order
  * routing over the same torus, links and PCIe channels as the collective subnet, and
  * the software collectives built on them (binomial broadcast and reduce, recursive
  * doubling allreduce and all-gather, dissemination barrier).

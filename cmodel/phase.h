@@ -1,4 +1,4 @@
-/* Phase counters of the multiphase barrier (seed 000), the twin of rtl/tc_phase.v. A
+/* Phase counters of the multiphase barrier (Makagon, Syromyatnikov, 2012), the twin of rtl/tc_phase.v. A
  * phase packet (or the barrier-complete packet for the PE) is made only after every
  * packet that was in the router when it became due has left: the fence. */
 #ifndef TC_PHASE_H

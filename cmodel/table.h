@@ -1,5 +1,5 @@
 /* Collective routing table: 16 rows per router (one per TreeId), its validity rules
- * (SPEC section 3), a dimension-ordered tree planner and a text loader. */
+ * (docs/microarchitecture.md), a dimension-ordered tree planner and a text loader. */
 #ifndef TC_TABLE_H
 #define TC_TABLE_H
 
@@ -17,7 +17,7 @@ typedef uint32_t tc_row; /* packed as format.def TC_ROW fields */
 tc_row tc_row_make(int root, int toroot, int pe, unsigned dirs);
 
 /* Checks one tree over the whole network. 0 if valid; otherwise the number of the
- * broken rule (1-3 from SPEC section 3; 4: a member does not reach the root;
+ * broken rule (1-3: the routing rules of the design; 4: a member does not reach the root;
  * 5: a field names a direction the torus does not have or Dir_sum is wrong;
  * 6: a node other than the root has Pe = 0 and no down direction, a transit leaf),
  * and err names the tree, the node and the rule. */

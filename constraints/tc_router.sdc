@@ -1,7 +1,7 @@
 # Timing constraints of the router and of each of its blocks (read by OpenSTA in
 # `make synth`, sim/synth.sh). Units: ns, pF (the OSU 0.18 um library).
 
-# The router clock: 500 MHz (seed 001, the 2013 "Angara" router chip), 2 ns.
+# The router clock: 500 MHz (Mukosey, Semenov, Simonov, 2015: the "Angara" router chip), 2 ns.
 create_clock -name clk -period 2.0 [get_ports clk_i]
 set_clock_uncertainty 0.05 [get_clocks clk]
 

@@ -148,7 +148,7 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
             }
 }
 
-/* Lemma 1 of seed 000 on the observation records: the barrier phases completed by
+/* Lemma 1 of Makagon and Syromyatnikov (2012) on the observation records: the barrier phases completed by
  * neighbours differ by at most 1. */
 static void check_lemma1(side *s, const tc_topo *t, const uint32_t *obs, size_t ow, uint64_t cycle)
 {
