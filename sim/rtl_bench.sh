@@ -42,7 +42,9 @@ flags() {
 ### How the tori are built
 
 A Verilated torus (`make build/cosim_NET`, the Makefile's `NET_RULES`) is built so
-that its cost grows with the router once and with the node count only in wiring:
+that the router's logic is compiled once, whatever the node count. The top level
+still holds each node's block wrapper and link registers once per node: that part
+grows with the node count, and at 512 nodes (8x8x8) it is most of the build.
 
 - **One node, Verilated once** (`--hierarchical`, `hier_block tc_node` in
   `tb/sim.vlt`). Flat, Verilator emits every router instance's logic again (16 copies
@@ -77,8 +79,8 @@ that its cost grows with the router once and with the node count only in wiring:
   the default `-Os` at a modest compile cost.
 - `ccache` for the generated C++ (`OBJCACHE`), when installed: an unchanged
   rebuild takes seconds. The figures below are measured without it.
-- DFG stays on: the issue of long concatenation chains (Verilator issue 5174) came
-  from the flat buses as wide as the torus, and with `-fno-dfg` Verilator 5.006
+- DFG stays on: its long concatenation chains came from the flat buses as wide as
+  the torus, which are gone, and with `-fno-dfg` Verilator 5.006
   finds a combinational loop (UNOPTFLAT, which halves speed) in the phase counters'
   fence (`clear` in `rtl/tc_phase.v`) that DFG removes.
 - `--assert` and `TC_ASSERT`: the RTL's own checks stop the run on `$error`.
