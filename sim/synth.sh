@@ -410,12 +410,32 @@ explain() {
       echo "completion is written when tc_phase's fence is clear (\`send_o\`, \`done_o\`), which waits for"
       echo "every fenced result the Reducer holds or makes this cycle (\`fenced_o\`, decided from the"
       echo "contribution's header and its entry)." ;;
-    g_unit\[$((2 * np + 1))\].u_unit/u_mem*)
-      if [ "$s" = u_reducer/u_mem ]; then
-        echo "It ends in the result buffer's SRAM: a result's data flit, the Reducer's ALU combining the"
-        echo "partial result read from its SRAM with the contribution's flit, written on (the same ALU"
-        echo "path as inside the Reducer alone)."
-      fi ;;
+    g_unit\[$((2 * np + 1))\].u_unit/u_mem* | u_reducer/u_mem*)
+      case $s in
+        u_reducer/u_mem*)
+          echo "The Reducer's ALU: the partial result read from the Reducer's SRAM combined with the"
+          echo "contribution's data flit, written back, or into the result buffer for the last one." ;;
+        u_credit_block/up_cred_q*)
+          echo "It starts at the credits of a tree (\`up_cred_q\`): whether a held result may leave"
+          echo "(\`up_ok_o\`) makes it one of the copy arbiter's 256 requests, whose grant (\`cp_pick\`)"
+          echo "is the address the copy reads." ;;
+      esac ;;
+    g_unit\[$((2 * np + 1))\].u_unit/nfull_q*)
+      echo "It ends in the result buffer's count of full slots (\`nfull_q\`), one more when the Reducer"
+      echo "writes a result's last flit this cycle (\`res_valid_o\`, decided from the contribution's"
+      echo "header and its look-ups: the entry among 256, the tree's row of the table)." ;;
+    u_credit_block/seq_q* | u_credit_block/gen_* | u_credit_block/report_due_q*)
+      echo "It ends in the credit block's choice of the packet it writes into the report buffer: a"
+      echo "phase packet or the barrier's completion goes first when tc_phase's fence is clear, which"
+      echo "waits for every fenced result the Reducer holds or makes this cycle (\`fenced_o\`)." ;;
+    u_reducer/fenced_q* | u_reducer/ready_q* | u_credit_block/due_q* | u_credit_block/since_q*)
+      case $s in
+        u_credit_block/up_cred_q*)
+          echo "It starts at the credits of a tree (\`up_cred_q\`): whether a held result may leave"
+          echo "(\`up_ok_o\`) makes it one of the copy arbiter's 256 requests; the grant (\`cp_start\`,"
+          echo "\`cp_pick\`) clears that entry's held and fenced bits and counts the result made, per"
+          echo "tree, in the credit block." ;;
+      esac ;;
     g_out*)
       if [ "$s" != "${s#g_unit\[$((2 * np + 1))\].}" ]; then
         echo "It starts at the result buffer: its room (\`can_write_o\`) lets the Reducer start to copy a"
