@@ -73,35 +73,51 @@ module tc_credit_block #(
   reg [2*FW-1:0] gen_data_q;
 
   // ---- the error of this cycle, and how many there were ----
-  // The Reducer's error is reported first but counted last: it comes late in the
-  // cycle (after the Reducer's table and entry look-ups), so it joins the count at
-  // the end of the adder chain rather than its start.
-  reg [RecW-1:0] rec;
-  reg [4:0]      nev;
+  // The record is the Reducer's error if there is one, else the first unit's (lowest u)
+  // drop, else the first unit's route error; the count adds them all. Both are trees,
+  // not chains over the units: the first of each kind is one-hot (a unit whose lower
+  // units have none), the record an AND-OR of the units' records, the count a
+  // balanced adder tree (ones()).
+  wire [NU-1:0] err_any;
+  reg  [NU-1:0] drop_first, err_first;
+  reg  [RecW-1:0] rec;
   integer u;
   always @* begin
     rec = {RecW{1'b0}};
-    nev = 5'd0;
-    for (u = 0; u < NU; u = u + 1)
-      if (drop_i[u]) begin
-        if (nev == 5'd0)
-          rec = {ErrCredit, wr_hdr_i[u*FW + `TC_HDR_TREE_LSB +: 4], wr_hdr_i[u*FW + `TC_HDR_RID_LSB +: 4],
-                 u[4:0], wr_hdr_i[u*FW + `TC_HDR_TAG_LSB +: 32]};
-        nev = nev + 5'd1;
-      end
-    for (u = 0; u < NU; u = u + 1)
-      if (route_err_i[u*4 +: 4] != 4'd0) begin
-        if (nev == 5'd0)
-          rec = {route_err_i[u*4 +: 4], head_i[u*FW + `TC_HDR_TREE_LSB +: 4], head_i[u*FW + `TC_HDR_RID_LSB +: 4],
-                 u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]};
-        nev = nev + 5'd1;
-      end
-    if (red_err_i != 4'd0) begin
+    for (u = 0; u < NU; u = u + 1) begin
+      drop_first[u] = drop_i[u] && (drop_i & ({NU{1'b1}} >> (NU - u))) == {NU{1'b0}};
+      err_first[u]  = err_any[u] && (err_any & ({NU{1'b1}} >> (NU - u))) == {NU{1'b0}} && drop_i == {NU{1'b0}};
+      rec = rec | ({RecW{drop_first[u]}} & {ErrCredit, wr_hdr_i[u*FW + `TC_HDR_TREE_LSB +: 4],
+                     wr_hdr_i[u*FW + `TC_HDR_RID_LSB +: 4], u[4:0], wr_hdr_i[u*FW + `TC_HDR_TAG_LSB +: 32]})
+                | ({RecW{err_first[u]}} & {route_err_i[u*4 +: 4], head_i[u*FW + `TC_HDR_TREE_LSB +: 4],
+                     head_i[u*FW + `TC_HDR_RID_LSB +: 4], u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]});
+    end
+    if (red_err_i != 4'd0)
       rec = {red_err_i, red_hdr_i[`TC_HDR_TREE_LSB +: 4], red_hdr_i[`TC_HDR_RID_LSB +: 4], red_unit_i,
              red_hdr_i[`TC_HDR_TAG_LSB +: 32]};
-      nev = nev + 5'd1;
-    end
   end
+  genvar ge;
+  generate
+    for (ge = 0; ge < NU; ge = ge + 1) begin : g_err
+      assign err_any[ge] = route_err_i[ge*4 +: 4] != 4'd0;
+    end
+  endgenerate
+  // the number of bits set in v (modulo 64), by a balanced tree of adders: level l adds
+  // pairs of the sums of level l - 1 (in place: sum k reads sums 2k and 2k + 1)
+  function automatic [5:0] ones(input [63:0] v);
+    reg [64*6-1:0] sum;
+    integer l, k;
+    begin
+      for (k = 0; k < 64; k = k + 1)
+        sum[k*6 +: 6] = {5'd0, v[k]};
+      for (l = 0; l < 6; l = l + 1)
+        for (k = 0; k < (32 >> l); k = k + 1)
+          sum[k*6 +: 6] = sum[2*k*6 +: 6] + sum[(2*k+1)*6 +: 6];
+      ones = sum[5:0];
+    end
+  endfunction
+  wire [63:0] ev_bits = {{(63 - 2 * NU){1'b0}}, red_err_i != 4'd0, err_any, drop_i};
+  wire [5:0]  nev     = ones(ev_bits);
 
   // ---- what is written into the report buffer this cycle ----
   reg [3:0] cred_tree;
@@ -124,7 +140,7 @@ module tc_credit_block #(
   wire gen_credit = room && !pop && !gen_phase && !gen_done && !gen_report && any_due;
   assign gen_phase_o = gen_phase;
   assign gen_done_o  = gen_done;
-  wire push       = nev != 5'd0 && n_q < Depth[2:0];
+  wire push       = ev_bits != 64'd0 && n_q < Depth[2:0];
 
   wire [RecW-1:0] head = q_q[0];
   assign valid_o = gen_idx_q != 2'd0 || pop || gen_phase || gen_done || gen_report || gen_credit;
@@ -165,7 +181,7 @@ module tc_credit_block #(
   wire [3:0]  red_tree = red_hdr_i[`TC_HDR_TREE_LSB +: 4];
   wire [7:0]  total_n  = {1'b0, total_q} + {7'd0, red_last_i};
   wire [12:0] cyc_n    = {1'b0, cyc_q} + 13'd1;
-  wire [8:0]  lost_sum = {1'b0, pop ? 8'd0 : lost_q} + {4'd0, nev} - {8'd0, push};
+  wire [8:0]  lost_sum = {1'b0, pop ? 8'd0 : lost_q} + {3'd0, nev} - {8'd0, push};
 
   always @(posedge clk_i or negedge rst_ni)
     if (!rst_ni) begin
@@ -186,18 +202,25 @@ module tc_credit_block #(
       gen_idx_q    <= gen_report ? 2'd1 : (gen_idx_q == 2'd2 ? 2'd0 : gen_idx_q + {1'b0, gen_idx_q != 2'd0});
     end
 
+  // the link units whose RC takes a CREDIT packet without error this cycle
+  reg [2*NP-1:0] cred_rx;
+  integer c;
+  always @*
+    for (c = 0; c < 2 * NP; c = c + 1)
+      cred_rx[c] = route_i[c] && !err_any[c] && head_i[c*FW + `TC_HDR_TYPE_LSB +: 4] == TypeCredit;
+
   genvar gt, gk;
   generate
     for (gt = 0; gt < `TC_TREES; gt = gt + 1) begin : g_tree
-      reg [3:0] got;
+      // the credit packets of this tree the link units take this cycle (modulo 32, as
+      // the counter adds 8 each)
+      reg [2*NP-1:0] cred;
       integer k;
-      always @* begin
-        got = 4'd0;
+      always @*
         for (k = 0; k < 2 * NP; k = k + 1)
-          if (route_i[k] && route_err_i[k*4 +: 4] == 4'd0 &&
-              head_i[k*FW + `TC_HDR_TYPE_LSB +: 4] == TypeCredit && head_i[k*FW + `TC_HDR_TREE_LSB +: 4] == gt)
-            got = got + 4'd1;
-      end
+          cred[k] = cred_rx[k] && head_i[k*FW + `TC_HDR_TREE_LSB +: 4] == gt;
+      wire [5:0] got = ones({{(64 - 2 * NP){1'b0}}, cred});
+      wire       unused_got = got[5];
       wire       res_now  = red_last_i && red_tree == gt;
       wire       made_now = made_i && made_tree_i == gt;
       wire       sent     = made_now && !table_i[gt*`TC_ROW_W + `TC_ROW_ROOT_LSB]; // goes up
@@ -214,7 +237,7 @@ module tc_credit_block #(
           done_q[gt]    <= done_q[gt] + {15'd0, res_now};
           since_q[gt]   <= since[2:0];
           due_q[gt]     <= (since[3] && has_children && due != 2'd3) ? due + 2'd1 : due;
-          up_cred_q[gt] <= up_cred_q[gt] + {got, 3'd0} - {7'd0, sent};
+          up_cred_q[gt] <= up_cred_q[gt] + {got[4:0], 3'd0} - {7'd0, sent};
         end
       always @(posedge clk_i)
         if (gen_report)

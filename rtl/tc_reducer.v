@@ -113,7 +113,8 @@ module tc_reducer #(
   tc_rr_arb #(.N(256), .IdxW(8)) u_cp_arb (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .req_i  (cp_elig & {256{cp_can}}),
+    .req_i  (cp_elig),
+    .en_i   (cp_can),
     .gnt_o  (cp_start),
     .idx_o  (cp_pick)
   );

@@ -61,12 +61,29 @@ module tc_router #(
   wire [OBSW-1:0] obs;
 
   // ---- collective routing table ----
-  reg [`TC_TREES*`TC_ROW_W-1:0] table_q;
+  // Four registers, written alike, hold the same table, so that no flip-flop drives
+  // every block: every unit's route computation reads a tree's row early in long
+  // paths (the head header's route decision into the credit block's counts), and so
+  // does the Reducer (a contribution's header to the result buffer's write, its packet
+  // count and tc_phase's fence). table_q serves the PEGroup FIFO, the result and the
+  // report buffer and the credit block; up_table_q the links' VCUp buffers,
+  // down_table_q their VCDown buffers, red_table_q the Reducer.
+  reg [`TC_TREES*`TC_ROW_W-1:0] table_q, up_table_q, down_table_q, red_table_q;
   always @(posedge clk_i or negedge rst_ni)
-    if (!rst_ni)
-      table_q <= {`TC_TREES*`TC_ROW_W{1'b0}};
-    else if (cfg_we_i)
-      table_q[cfg_tree_i*`TC_ROW_W +: `TC_ROW_W] <= cfg_row_i;
+    if (!rst_ni) begin
+      table_q      <= {`TC_TREES*`TC_ROW_W{1'b0}};
+      up_table_q   <= {`TC_TREES*`TC_ROW_W{1'b0}};
+      down_table_q <= {`TC_TREES*`TC_ROW_W{1'b0}};
+      red_table_q  <= {`TC_TREES*`TC_ROW_W{1'b0}};
+    end else if (cfg_we_i) begin
+      table_q[cfg_tree_i*`TC_ROW_W +: `TC_ROW_W]      <= cfg_row_i;
+      up_table_q[cfg_tree_i*`TC_ROW_W +: `TC_ROW_W]   <= cfg_row_i;
+      down_table_q[cfg_tree_i*`TC_ROW_W +: `TC_ROW_W] <= cfg_row_i;
+      red_table_q[cfg_tree_i*`TC_ROW_W +: `TC_ROW_W]  <= cfg_row_i;
+    end
+`ifdef FORMAL_TC_ROUTER
+  always @* if (rst_ni) assert(up_table_q == table_q && down_table_q == table_q && red_table_q == table_q);
+`endif
 
   // ---- units ----
   wire [NU*NO-1:0] req;       // unit u requests output o: bit u*NO+o
@@ -86,7 +103,7 @@ module tc_router #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .node_id_i   (node_id_i),
-    .table_i     (table_q),
+    .table_i     (red_table_q),
     .in_valid_i  (red_valid),
     .in_flit_i   (red_flit),
     .src_i       (red_src),
@@ -205,7 +222,7 @@ module tc_router #(
         .is_bcast_i  (u == 2 * NP),
         .is_result_i (u == 2 * NP + 1),
         .is_report_i (u == 2 * NP + 2),
-        .table_i     (table_q),
+        .table_i     (u >= 2 * NP ? table_q : u % 2 == 1 ? down_table_q : up_table_q),
         .ph_err_i    (ph_err[u*4 +: 4]),
         .wr_valid_i  (wr_valid),
         .wr_flit_i   (wr_flit),
@@ -259,14 +276,17 @@ module tc_router #(
           avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
           cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
           elig[k] = !busy_q && req[k*NO + o] && !stream[k] && // one pass at a time through a read port
-                    (o == NP + 1 ? !red_block : avail >= (cont ? 8'd1 : 8'd2));
+                    (o == NP + 1 || avail >= (cont ? 8'd1 : 8'd2));
         end
       end
 
+      // the Reducer's input grants nothing while a held result is copied (red_block,
+      // late in the cycle: it gates the grant, not the requests)
       tc_rr_arb #(.N(NU), .IdxW(5)) u_arb (
         .clk_i  (clk_i),
         .rst_ni (rst_ni),
         .req_i  (elig),
+        .en_i   (o != NP + 1 || !red_block),
         .gnt_o  (gnt),
         .idx_o  (gidx)
       );

@@ -2,9 +2,14 @@
 // moves the pointer past the winner. Same rule as rr_pick() in cmodel/router.c.
 // The first requester is found by a binary tree of log2 levels, so the arbiter stays
 // shallow for the Reducer's 256 held results as for an output's units (a chain of
-// priority gates was 344 FO4 deep at 256 requesters; docs/synth.md). The tree is
-// written out level by level (a generate loop, not a loop in a function), so Verilator
-// builds it once instead of running a 256-step loop every evaluation (docs/bench.md).
+// priority gates, one requester after another, is as deep as there are requesters).
+// The tree is written out level by level (a generate loop, not a loop in a function),
+// so Verilator builds it once instead of running a 256-step loop every evaluation
+// (docs/bench.md). en_i gates the grant, not the requests: with en_i low nothing is
+// granted and the pointer stays, as with no request, but a condition that is known
+// late in the cycle (the Reducer's copy waits for the result buffer's room, the
+// Reducer's input for the copy) joins at the end instead of passing through the
+// search. idx_o names the winner only with gnt_o.
 `default_nettype none
 
 module tc_rr_arb #(
@@ -14,6 +19,7 @@ module tc_rr_arb #(
   input  wire            clk_i,
   input  wire            rst_ni,
   input  wire [N-1:0]    req_i,
+  input  wire            en_i,
   output reg             gnt_o,
   output reg  [IdxW-1:0] idx_o
 );
@@ -56,7 +62,7 @@ module tc_rr_arb #(
   endgenerate
 
   always @* begin
-    gnt_o = g_lvl[IdxW].any_all[0];
+    gnt_o = en_i && g_lvl[IdxW].any_all[0];
     idx_o = g_lvl[IdxW].any_up[0] ? g_lvl[IdxW].idx_up[IdxW-1:0]
           : g_lvl[IdxW].any_all[0] ? g_lvl[IdxW].idx_all[IdxW-1:0] : {IdxW{1'b0}};
   end

@@ -61,6 +61,10 @@ module tc_vc_unit #(
   reg             routed_q, routed_d, out_vc_q, out_vc_d;
   reg [NO-1:0]    pend_q, pend_d;
   reg             drop_q, drop_d;  // dropping the packet being received
+  reg             room_q, room_d;  // always !full_q[wr_slot_q] (below)
+  reg             hf_q, hf_d;      // always full_q[rd_slot_q]
+  reg             nf_q, nf_d;      // always full_q[next_slot(rd_slot_q)]
+  reg [CW-1:0]    nfull_q, nfull_d;// always the number of full slots
   reg [1:0]       hv_q, hv_d;      // bit i: hdr i holds the header of slot rd_slot + i
   reg             pf_q, pf_d;      // a header read ahead, into hdr1 next cycle
   reg [FW-1:0]    hdr0_q, hdr0_d, hdr1_q, hdr1_d;
@@ -76,7 +80,7 @@ module tc_vc_unit #(
   wire       tail    = wr_valid_i && wr_idx_q == cur_len;
   // A header that finds no free slot broke the sender's credits (a PE that ignores
   // them): the whole packet is dropped and reported, nothing else is disturbed.
-  wire       overflow = wr_valid_i && first && full_q[wr_slot_q];
+  wire       overflow = wr_valid_i && first && !room_q;
   wire       dropping = first ? overflow : drop_q;
   wire       ev_full  = tail && !dropping;
 
@@ -131,7 +135,7 @@ module tc_vc_unit #(
 
   // ---- RC: route decision of the head packet, or of the next one as the head is freed
   // (tc_vc_unit_route() in cmodel/vc_unit.c) ----
-  wire ahead = free_o && full_q[rd_next] && hv_q[1];
+  wire ahead = free_o && nf_q && hv_q[1];
   wire [`TC_FLIT_W-1:0] head = ahead ? hdr1_q : hdr0_q;
   assign rc_hdr_o = head;
   wire [3:0]  h_type = head[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W];
@@ -204,21 +208,40 @@ module tc_vc_unit #(
   end
 
   assign free_o = routed_q && pend_q == {NO{1'b0}} && !stream;
-  wire do_route = free_o ? ahead : !routed_q && full_q[rd_slot_q] && hv_q[0];
+  wire do_route = free_o ? ahead : !routed_q && hf_q && hv_q[0];
   assign req_o = routed_q ? pend_q : {NO{1'b0}};
   assign route_o = do_route;
   assign err_o = do_route ? r_err : 4'd0;
   assign drop_o = overflow;
-  assign can_write_o = !full_q[wr_slot_q];
-  reg [CW-1:0] npkt;
-  integer k;
-  always @* begin
-    npkt = {{(CW-1){1'b0}}, wr_idx_d != 3'd0 && !drop_d};
-    for (k = 0; k < Slots; k = k + 1)
-      npkt = npkt + {{(CW-1){1'b0}}, full_d[k]};
-  end
-  assign npkt_o = npkt;
+  assign can_write_o = room_q;
+  // The packets after this cycle: the full slots (nfull_q, less the head freed) and the
+  // packet being written if it is kept (a write this cycle: its header is not dropped;
+  // none: one is under way), which is known late, for the result buffer, and only
+  // picks one of two counts.
+  wire [CW-1:0] held = nfull_q - {{(CW-1){1'b0}}, free_o};
+  wire          wr_on = wr_valid_i ? !dropping : wr_idx_q != 3'd0 && !drop_q;
+  assign npkt_o = wr_on ? held + {{(CW-1){1'b0}}, 1'b1} : held;
   assign out_vc_o = out_vc_q;
+
+  // The write slot is free: room_q, a register that always holds !full_q[wr_slot_q],
+  // as it takes the value full_d and wr_slot_d will give. So the writers that wait for
+  // room (the Reducer, the credit block) and a header's drop check read a flip-flop,
+  // not a slot looked up. A packet written whole moves on to the next slot; a slot
+  // other than the one written is full after this cycle if it is now and is not the
+  // head that is freed. (The proof below asserts the equality.)
+  // The same for the head slot and the one after it (hf_q, nf_q: the route decision
+  // and the header read ahead wait on them) and the number of full slots (nfull_q):
+  // this cycle frees the head, if free_o, and fills the write slot, if ev_full.
+  wire [SW-1:0] wr_next = next_slot(wr_slot_q);
+  always @* begin
+    room_d  = ev_full ? wr_next != wr_slot_q && (!full_q[wr_next] || (free_o && rd_slot_q == wr_next))
+                      : room_q || (free_o && rd_slot_q == wr_slot_q);
+    hf_d    = free_o ? (nf_q && rd_next != rd_slot_q) || (ev_full && rd_next == wr_slot_q)
+                     : hf_q || (ev_full && rd_slot_q == wr_slot_q);
+    nf_d    = free_o ? (full_q[pf_slot] && pf_slot != rd_slot_q) || (ev_full && pf_slot == wr_slot_q)
+                     : nf_q || (ev_full && rd_next == wr_slot_q);
+    nfull_d = nfull_q - {{(CW-1){1'b0}}, free_o} + {{(CW-1){1'b0}}, ev_full};
+  end
 
   // ---- next state (the order of tc_vc_unit_commit) ----
   // the slot a header written now sits at, counted from the head after this cycle's free
@@ -294,6 +317,10 @@ module tc_vc_unit #(
       routed_q  <= 1'b0;
       pend_q    <= {NO{1'b0}};
       drop_q    <= 1'b0;
+      room_q    <= 1'b1;
+      hf_q      <= 1'b0;
+      nf_q      <= 1'b0;
+      nfull_q   <= {CW{1'b0}};
       hv_q      <= 2'b00;
       pf_q      <= 1'b0;
     end else begin
@@ -305,6 +332,10 @@ module tc_vc_unit #(
       routed_q  <= routed_d;
       pend_q    <= pend_d;
       drop_q    <= drop_d;
+      room_q    <= room_d;
+      hf_q      <= hf_d;
+      nf_q      <= nf_d;
+      nfull_q   <= nfull_d;
       hv_q      <= hv_d;
       pf_q      <= pf_d;
     end
@@ -412,6 +443,8 @@ module tc_vc_unit #(
 
   always @* if (rst_ni) begin
     assert(!overflow);                             // never drops a packet
+    assert(room_q == !full_q[wr_slot_q]);          // the registers that stand for the slots' state
+    assert(hf_q == full_q[rd_slot_q] && nf_q == full_q[rd_next] && nfull_q == f_full);
     assert(!free_o || full_q[rd_slot_q]);          // never frees an empty slot
     assert(!routed_q || (full_q[rd_slot_q] && hv_q[0]));
     assert(f_full + {3'd0, wr_idx_q != 3'd0} == f_out);

@@ -76,7 +76,7 @@ EOF
     for (v = 0; v < $NU; v = v + 1) begin : g_u
       assign elig[v] = req[v*$NO + o] && ok_q[v*$NO + o] && !stream_q[v];
     end
-    tc_rr_arb #(.N($NU), .IdxW($IW)) u_arb (.clk_i(clk_i), .rst_ni(rst_ni), .req_i(elig), .gnt_o(gnt), .idx_o(idx));
+    tc_rr_arb #(.N($NU), .IdxW($IW)) u_arb (.clk_i(clk_i), .rst_ni(rst_ni), .req_i(elig), .en_i(1'b1), .gnt_o(gnt), .idx_o(idx));
     always @* for (u = 0; u < $NU; u = u + 1) grant_d[u*$NO + o] = gnt && idx == u;
   end
 endmodule

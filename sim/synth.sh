@@ -218,23 +218,24 @@ describe [list $worst]
 # a path's arrival plus setup is k - slack (a path end found is deleted by the next search)
 set k [expr {[$worst data_arrival_time] + [$worst margin] + [$worst slack]}]
 report_checks -path_delay max -from $regs_from -to $regs_to -format full -digits 3
-# Every endpoint whose worst path (arrival plus setup) exceeds the goal, grouped by the
-# blocks it starts and ends in: how many, the worst of them, and that path in full.
+# Every endpoint whose worst path (arrival plus setup) exceeds the limit (the
+# aspiration), grouped by the blocks it starts and ends in: how many, the worst of
+# them, and that path in full.
 set over [find_timing_paths -path_delay max -from $regs_from -to $regs_to -group_count 1000000 \
-  -endpoint_count 1 -slack_max [expr {$k - $goal * $fo4 * 1e-9}]]
+  -endpoint_count 1 -slack_max [expr {$k - $limit * $fo4 * 1e-9}]]
 set groups [dict create]
 foreach pe $over {
   lassign [ends $pe] s e
   set key "[block_of $s] -> [block_of $e]"
   set d [expr {([$pe data_arrival_time] + [$pe margin]) * 1e9 / $fo4}]
-  if {$d <= $goal} { continue }
+  if {$d <= $limit} { continue }
   if {![dict exists $groups $key]} { dict set groups $key [list 0 0 "" ""] }
   lassign [dict get $groups $key] n m ps pe2
   incr n
   if {$d > $m} { set m $d; set ps $s; set pe2 $e }
   dict set groups $key [list $n $m $ps $pe2]
 }
-puts "=== over $goal FO4"
+puts "=== over $limit FO4"
 dict for {key v} $groups {
   lassign $v n m s e
   puts [format "Over: %s | %d | %.1f | %s | %s" $key $n $m [reg_name $s] [reg_name $e]]
@@ -310,7 +311,7 @@ read_liberty $OUT/$r.macros.lib
 read_verilog $OUT/$r.v
 link_design $m
 read_sdc $SDC
-set goal $GOAL
+set limit $ASPIRATION
 set fo4 $FO4
 source $OUT/report.tcl
 EOF
@@ -390,26 +391,61 @@ explain() {
     u_credit_block/q_q* | u_credit_block/n_q* | u_credit_block/lost_q*)
       echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`): a unit's drop (\`drop_o\`, a header"
       echo "that finds its slot full) or route error (\`err_o\`, RC's verdict on its head header) joins"
-      echo "the cycle's count of errors (\`nev\`), which adds the units' drops and then their route"
-      echo "errors one after another while it selects the first of them (\`rec\`): a chain as long"
-      echo "as the units, $((2 * np + 3)) here." ;;
+      echo "the cycle's count of errors (\`nev\`, an adder tree over the units' error bits) and the record"
+      echo "of the first of them (\`rec\`, one-hot AND-OR over the units); the RC before it picks the head"
+      echo "header, reads its tree's row of the table and decides." ;;
     u_credit_block/up_cred_q*)
       echo "It ends in the credits a tree may still send up (\`up_cred_q\`): per tree, the link units"
       echo "whose RC this cycle takes a CREDIT packet of it without error (\`route_o\`, \`err_o\`, the head"
-      echo "header's type and tree) are counted (\`got\`) one unit after another, after each unit's RC"
-      echo "(its head header, the tree's table row, the verdict)." ;;
+      echo "header's type and tree) are counted (\`got\`, an adder tree), after each unit's RC (its head"
+      echo "header, the tree's row of the table, the verdict)." ;;
     u_phase/fence_q*)
       echo "It ends in tc_phase's fence (\`fence_q\`), which takes the packets each fenced unit holds"
       echo "after the cycle (\`npkt_o\`); the result buffer's count includes a packet the Reducer begins"
       echo "to write this cycle (\`res_valid_o\`), which the Reducer decides from the contribution's"
-      echo "header and its tree's row of the table (\`table_q\`: the root bit, the contributions expected)." ;;
+      echo "header and its look-ups: the entry (busy, count, sources seen) among 256, and the tree's row"
+      echo "of its copy of the table (\`red_table_q\`: the root bit, the contributions expected)." ;;
+    g_unit\[$((2 * np + 2))\].*)
+      echo "It ends in the report buffer, written by the credit block: a phase packet or the barrier's"
+      echo "completion is written when tc_phase's fence is clear (\`send_o\`, \`done_o\`), which waits for"
+      echo "every fenced result the Reducer holds or makes this cycle (\`fenced_o\`, decided from the"
+      echo "contribution's header and its entry)." ;;
+    g_unit\[$((2 * np + 1))\].u_unit/u_mem* | u_reducer/u_mem*)
+      case $s in
+        u_reducer/u_mem*)
+          echo "The Reducer's ALU: the partial result read from the Reducer's SRAM combined with the"
+          echo "contribution's data flit, written back, or into the result buffer for the last one." ;;
+        u_credit_block/up_cred_q*)
+          echo "It starts at the credits of a tree (\`up_cred_q\`): whether a held result may leave"
+          echo "(\`up_ok_o\`) makes it one of the copy arbiter's 256 requests, whose grant (\`cp_pick\`)"
+          echo "is the address the copy reads." ;;
+      esac ;;
+    g_unit\[$((2 * np + 1))\].u_unit/nfull_q*)
+      echo "It ends in the result buffer's count of full slots (\`nfull_q\`), one more when the Reducer"
+      echo "writes a result's last flit this cycle (\`res_valid_o\`, decided from the contribution's"
+      echo "header and its look-ups: the entry among 256, the tree's row of the table)." ;;
+    u_credit_block/seq_q* | u_credit_block/gen_* | u_credit_block/report_due_q*)
+      echo "It ends in the credit block's choice of the packet it writes into the report buffer: a"
+      echo "phase packet or the barrier's completion goes first when tc_phase's fence is clear, which"
+      echo "waits for every fenced result the Reducer holds or makes this cycle (\`fenced_o\`)." ;;
+    u_reducer/fenced_q* | u_reducer/ready_q* | u_credit_block/due_q* | u_credit_block/since_q*)
+      case $s in
+        u_credit_block/up_cred_q*)
+          echo "It starts at the credits of a tree (\`up_cred_q\`): whether a held result may leave"
+          echo "(\`up_ok_o\`) makes it one of the copy arbiter's 256 requests; the grant (\`cp_start\`,"
+          echo "\`cp_pick\`) clears that entry's held and fenced bits and counts the result made, per"
+          echo "tree, in the credit block." ;;
+      esac ;;
     g_out*)
       if [ "$s" != "${s#g_unit\[$((2 * np + 1))\].}" ]; then
-        echo "It starts at the result buffer's write slot: its room (\`can_write_o\`) lets the Reducer"
-        echo "start to copy a held result (\`cp_can\` gates the 256 requests of the copy arbiter, whose"
-        echo "grant is \`cp_start\`); a copy bars the Reducer input's output from granting (\`block_o\`,"
-        echo "the router's \`red_block\`), and that output's arbiter selects the header its output"
-        echo "register loads (\`flit_q\`, \`len_q\`)."
+        echo "It starts at the result buffer: its room (\`can_write_o\`) lets the Reducer start to copy a"
+        echo "held result (the copy arbiter's grant, \`cp_start\`); a copy bars the Reducer input's output"
+        echo "from granting (\`block_o\`, the router's \`red_block\`, which gates that arbiter's grant), and"
+        echo "the grant decides what the output register loads (\`flit_q\`, \`len_q\`)."
+      else
+        echo "It ends in an output register (\`flit_q\`, \`len_q\`, \`owner_q\`): the units' requests (\`req_o\`)"
+        echo "pass the output's checks (credits, one pass per read port) into its round-robin arbiter,"
+        echo "whose winner selects the header the register loads."
       fi ;;
   esac
 }
@@ -502,6 +538,19 @@ EOF
     echo "\`link_flit_o\` or \`ej_flit_o\` its \`flit_q\`. \`g_unit[u]\` is unit u (u = 2 x port + VC for"
     echo "the links, then the PEGroup FIFO, the result and the report buffer), \`g_out[o]\` output o"
     echo "(the links, the PE, the Reducer)."
+    echo
+    cat <<EOF
+What keeps the paths short, with every cycle as before (the C model is unchanged): the credit
+block counts the cycle's errors and the credit packets per tree with adder trees and picks
+the first error one-hot, where it used chains over the units; the Reducer's copy arbiter
+and the Reducer input's arbiter take their late condition (the result buffer's room, a
+copy under way) as an enable of the grant, not of every request; every buffer keeps
+registers equal to its write slot's room, its head slot's and the next slot's full bits
+and its number of full slots, each computed a cycle ahead from the next state, so no path
+looks a slot up; and four equal registers hold the routing table (for the Reducer, the
+VCUp buffers, the VCDown buffers, and the rest), so that no flip-flop drives every block.
+The formal proofs (docs/formal.md) show each such register equal to what it stands for.
+EOF
     for r in $ROWS; do
       [ "$(val $r abc_fallback)" = 1 ] && echo "In $r ABC failed on the credit block with that script, which was mapped by ABC's own (area) script there instead: its paths are longer than they need be."
     done
@@ -515,17 +564,17 @@ EOF
       echo "FO4 spent along it, block by block (each up to its last cell on the path; the first"
       echo "includes the clock-to-output): $(split_text "$(val $r split)" $np)."
       local over=0
-      awk -v g=$GOAL '/^Over: / { split(substr($0, 7), f, " \\| "); if (f[3] + 0 > g) n++ } END { exit !n }' $OUT/$r.sta.log && over=1
+      awk -v g=$ASPIRATION '/^Over: / { split(substr($0, 7), f, " \\| "); if (f[3] + 0 > g) n++ } END { exit !n }' $OUT/$r.sta.log && over=1
       if [ $over = 0 ]; then # else it is the first of the list below
         explain "$(val $r start)" "$(val $r end)" $np
         slow_text "$(slow_stage $OUT/$r.sta.log "")" "$(val $r start)"
       fi
       echo
       [ $over = 0 ] || {
-        echo "Endpoints over $GOAL FO4, by the blocks their worst paths start and end in (each group's"
-        echo "worst path with its FO4 per block):"
+        echo "Endpoints over the aspiration of $ASPIRATION FO4, by the blocks their worst paths start and"
+        echo "end in (each group's worst path with its FO4 per block):"
         echo
-        awk '/^Over: / { print }' $OUT/$r.sta.log | awk -F' [|] ' -v g=$GOAL '{ sub(/^Over: /, "", $1); if ($3 + 0 > g) print $3 "|" $1 "|" $2 "|" $4 "|" $5 }' |
+        awk '/^Over: / { print }' $OUT/$r.sta.log | awk -F' [|] ' -v g=$ASPIRATION '{ sub(/^Over: /, "", $1); if ($3 + 0 > g) print $3 "|" $1 "|" $2 "|" $4 "|" $5 }' |
           sort -t'|' -k1,1 -rn | while IFS='|' read -r fo key n s e; do
             local sp
             sp=$(path_split $OUT/$r.sta.log "=== over $key" | paste -sd,)
