@@ -1,4 +1,4 @@
-// Credit block (seed 001, 2.4) and error reports. It counts the results that enter
+// Credit block (Mukosey, Semenov, Simonov, 2015, section 2.4) and error reports. It counts the results that enter
 // the result buffer per tree (their ReduceIds are free again at the Reducer); every 8
 // results of a tree it owes that tree's children a credit packet (each lets a child
 // send 8 more results up); it holds, per tree, how many results this node may still

@@ -1,4 +1,4 @@
-// Phase counters of the multiphase barrier (seed 000; SPEC section 4). The PE's
+// Phase counters of the multiphase barrier (Makagon, Syromyatnikov, 2012). The PE's
 // request (type BARRIER, routed by the Broadcaster to no output) starts phase 0. In
 // each phase the node sends one phase packet to every neighbour (written into the
 // report buffer by tc_credit_block, which copies it to every link) and waits for one

@@ -1,4 +1,4 @@
-// Reducer (seed 001, 2.3): for every (TreeId, ReduceId) a count of contributions and
+// Reducer (Mukosey, Semenov, Simonov, 2015, section 2.3): for every (TreeId, ReduceId) a count of contributions and
 // the partial result. A contribution streams in one flit a cycle from the Reducer's
 // output register; its header is counted, each data flit is combined by the ALU with
 // the stored partial result (the first contribution is stored as it is). The last

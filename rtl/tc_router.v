@@ -1,4 +1,4 @@
-// Router of the collective subnet (seed 001, figures 3-5): per link input a VCUp and
+// Router of the collective subnet (Mukosey, Semenov, Simonov, 2015, figures 3-5): per link input a VCUp and
 // a VCDown buffer, the PEGroup FIFO with the Broadcaster for PE injection, the
 // Reducer with its result buffer, the 16-row collective routing table, and per
 // output (links, PE ejection, Reducer) a round-robin switch allocator with credit
