@@ -468,16 +468,18 @@ static void write_filters(const char *dir)
     }
 }
 
-/* The view's header: the file, the window from cycle `from` to `to`, the marker. */
-static void gtkw_head(FILE *f, const char *dump, uint64_t from, uint64_t to, uint64_t marker)
+/* The view's header: the file, the window from cycle `from` to `to`, the marker and
+ * marker A (UINT64_MAX: none). */
+static void gtkw_head(FILE *f, const char *dump, uint64_t from, uint64_t to, uint64_t marker, uint64_t marker_a)
 {
     double span = (double)(wave_ps(to) - wave_ps(from)), zoom = 0;
     for (double px = span / 1100 * 200; px > 1; px /= 2) /* GTKWave's zoom: 2^-zoom / 200 time units a pixel */
         zoom -= 1;
     fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n[size] 1500 900\n[sst_width] 1\n"
-            "[signals_width] 330\n[sst_expanded] 0\n*%.6f %" PRIu64,
+            "[signals_width] 430\n[sst_expanded] 0\n*%.6f %" PRIu64,
             dump, wave_ps(from), zoom, wave_ps(marker));
-    for (int i = 0; i < 26; i++)
+    fprintf(f, " %" PRId64, marker_a == UINT64_MAX ? -1 : (int64_t)wave_ps(marker_a)); /* named marker A */
+    for (int i = 1; i < 26; i++)
         fputs(" -1", f);
     fputc('\n', f);
 }
@@ -600,9 +602,9 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
     gtkw_group(f, title, GRP_END);
 }
 
-/* The RTL's view: the routers of the key event, the window from..to, the marker. */
+/* The RTL's view: the routers of the key event, the window from..to, the markers. */
 static void write_gtkw(const char *gtkw, const char *fst, const char *dir, const int *nodes, const char *const *roles,
-                       int nn, const tc_params *p, uint64_t from, uint64_t to, uint64_t marker)
+                       int nn, const tc_params *p, uint64_t from, uint64_t to, uint64_t marker, uint64_t marker_a)
 {
     FILE *f = fopen(gtkw, "w");
     if (!f) {
@@ -610,7 +612,7 @@ static void write_gtkw(const char *gtkw, const char *fst, const char *dir, const
         return;
     }
     write_filters(dir);
-    gtkw_head(f, fst, from, to, marker);
+    gtkw_head(f, fst, from, to, marker, marker_a);
     for (int i = 0; i < nn; i++)
         gtkw_router(f, dir, nodes[i], roles[i], 2 * p->ndims, p->slots, p->inj_slots);
     fclose(f);
@@ -723,7 +725,7 @@ static void write_mismatch_view(const char *vcd, const char *gtkw, const uint32_
         fprintf(stderr, "%s: %s\n", gtkw, strerror(errno));
         return;
     }
-    gtkw_head(f, vcd, from, at + 1, at);
+    gtkw_head(f, vcd, from, at + 1, at, UINT64_MAX);
     for (int s = 0; s < 2; s++) {
         char title[64];
         snprintf(title, sizeof title, "%s: node %d", side_title[s], node);
@@ -865,7 +867,7 @@ typedef struct {
     const char *mis_dir;   /* write a mismatch's view (write_mismatch_view) here, or NULL */
     /* out: the first delivery (the waveform's key event): cycle, node, the packet's
      * source and first injection; key_node -1 if none */
-    uint64_t key_cycle, key_inj;
+    uint64_t key_cycle, key_inj, key_out; /* key_out: the router granted its PE output (UINT64_MAX: unknown) */
     int key_node, key_src;
 } run_opts;
 
@@ -1157,6 +1159,11 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             o->key_node = e->node;
             o->key_src = st.exp[e->tag - 1].src;
             o->key_inj = sd[0].sb.first_inj[e->tag - 1] == UINT64_MAX ? 0 : sd[0].sb.first_inj[e->tag - 1];
+            o->key_out = UINT64_MAX;
+            for (size_t j = 0; j < i; j++)
+                if (sd[0].log.ev[j].kind == TC_EV_GRANT && sd[0].log.ev[j].idx == np && sd[0].log.ev[j].node == e->node &&
+                    sd[0].log.ev[j].tag == e->tag)
+                    o->key_out = sd[0].log.ev[j].cycle;
         }
     }
     for (int d = 0; d < nd; d++) {
@@ -1352,7 +1359,7 @@ int main(int argc, char **argv)
             int nodes[2] = {node, w.key_src};
             const char *roles[2] = {"the mismatch", "source of the first delivery"};
             write_gtkw(gtkw, fst, dir, nodes, roles, w.key_node >= 0 && w.key_src != node ? 2 : 1, &o.p,
-                       mis > 101 ? mis - 101 : 0, mis + 19, mis - 1);
+                       mis > 101 ? mis - 101 : 0, mis + 10, mis - 1, UINT64_MAX);
             fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
         } else if (!f && wave_dir && o.use_rtl && !strcmp(scen, o.scen)) {
             /* The first delivery: its node and the packet's source, from the injection on. */
@@ -1370,13 +1377,19 @@ int main(int argc, char **argv)
                 w.key_node = w.key_src = 0;
                 w.key_cycle = w.key_inj = 0;
             }
+            /* The marker where the router grants the packet its PE output, ej_lat cycles
+             * before the PE sees it; marker A at the PE's delivery (its tail); the
+             * window from the injection's arrival at the source router. */
             int nodes[2] = {w.key_node, w.key_src};
             const char *roles[2] = {"first delivery", "its source"};
-            uint64_t from = w.key_inj > 10 ? w.key_inj - 10 : 0;
+            uint64_t out = w.key_out != UINT64_MAX ? w.key_out : w.key_cycle;
+            uint64_t from = w.key_inj + (uint64_t)o.p.inj_lat > 10 ? w.key_inj + (uint64_t)o.p.inj_lat - 10 : 0;
+            from = from < out ? from : 0;
             write_gtkw(gtkw, fst, wave_dir, nodes, roles, w.key_src != w.key_node ? 2 : 1, &o.p, from,
-                       w.key_cycle + 10 + (w.key_cycle - from) / 10, w.key_cycle);
-            fprintf(stderr, "  waveform: %s (gtkwave %s), marker at cycle %" PRIu64 ": node %d receives tag of node %d\n",
-                    fst, gtkw, w.key_cycle, w.key_node, w.key_src);
+                       out + 10 + (out - from) / 8, out, w.key_cycle);
+            fprintf(stderr, "  waveform: %s (gtkwave %s): marker at cycle %" PRIu64 ", router %d ejects the first "
+                    "delivery, from node %d (marker A: its PE has it all, cycle %" PRIu64 ")\n",
+                    fst, gtkw, out, w.key_node, w.key_src, w.key_cycle);
         }
         if (f)
             nfail++;
