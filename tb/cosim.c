@@ -475,7 +475,7 @@ static void gtkw_head(FILE *f, const char *dump, uint64_t from, uint64_t to, uin
     double span = (double)(wave_ps(to) - wave_ps(from)), zoom = 0;
     for (double px = span / 1100 * 200; px > 1; px /= 2) /* GTKWave's zoom: 2^-zoom / 200 time units a pixel */
         zoom -= 1;
-    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n[size] 1500 900\n[sst_width] 1\n"
+    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n[size] 1400 860\n[sst_width] 1\n"
             "[signals_width] 430\n[sst_expanded] 0\n*%.6f %" PRIu64,
             dump, wave_ps(from), zoom, wave_ps(marker));
     fprintf(f, " %" PRId64, marker_a == UINT64_MAX ? -1 : (int64_t)wave_ps(marker_a)); /* named marker A */
@@ -1379,14 +1379,13 @@ int main(int argc, char **argv)
             }
             /* The marker where the router grants the packet its PE output, ej_lat cycles
              * before the PE sees it; marker A at the PE's delivery (its tail); the
-             * window from the injection's arrival at the source router. */
+             * window the packet's passage through the router (its arrival, a few cycles
+             * before), narrow enough to read the decoded fields. */
             int nodes[2] = {w.key_node, w.key_src};
             const char *roles[2] = {"first delivery", "its source"};
             uint64_t out = w.key_out != UINT64_MAX ? w.key_out : w.key_cycle;
-            uint64_t from = w.key_inj + (uint64_t)o.p.inj_lat > 10 ? w.key_inj + (uint64_t)o.p.inj_lat - 10 : 0;
-            from = from < out ? from : 0;
-            write_gtkw(gtkw, fst, wave_dir, nodes, roles, w.key_src != w.key_node ? 2 : 1, &o.p, from,
-                       out + 10 + (out - from) / 8, out, w.key_cycle);
+            write_gtkw(gtkw, fst, wave_dir, nodes, roles, w.key_src != w.key_node ? 2 : 1, &o.p,
+                       out > 12 ? out - 12 : 0, out + 12, out, w.key_cycle);
             fprintf(stderr, "  waveform: %s (gtkwave %s): marker at cycle %" PRIu64 ", router %d ejects the first "
                     "delivery, from node %d (marker A: its PE has it all, cycle %" PRIu64 ")\n",
                     fst, gtkw, out, w.key_node, w.key_src, w.key_cycle);
