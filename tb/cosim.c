@@ -454,7 +454,7 @@ static void write_filters(const char *dir)
 #undef TC_CONST
     };
     for (size_t e = 0; e < sizeof enums / sizeof enums[0]; e++) {
-        char path[600];
+        char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, enums[e].file);
         FILE *f = fopen(path, "w");
         if (!f) {
@@ -506,7 +506,7 @@ static void gtkw_sig(FILE *f, const char *flags, const char *filter, const char 
 /* A packet header's decoded fields: the monitor's wires PFX{type,tree,rid,op,src,tag}. */
 static void gtkw_hdr(FILE *f, const char *dir, const char *path, const char *pfx, int op)
 {
-    char n[64], ft[600], fo[600];
+    char n[64], ft[4200], fo[4200];
     snprintf(ft, sizeof ft, "%s/tc_type.gtkwf", dir);
     snprintf(fo, sizeof fo, "%s/tc_op.gtkwf", dir);
 #define HDR_SIG(field, flags, filt, w) snprintf(n, sizeof n, "%s" field, pfx), gtkw_sig(f, flags, filt, path, n, w)
@@ -611,10 +611,13 @@ static void write_gtkw(const char *gtkw, const char *fst, const char *dir, const
         fprintf(stderr, "%s: %s\n", gtkw, strerror(errno));
         return;
     }
-    write_filters(dir);
+    char abs[4096]; /* GTKWave looks for the filters from where it runs */
+    if (!realpath(dir, abs))
+        snprintf(abs, sizeof abs, "%s", dir);
+    write_filters(abs);
     gtkw_head(f, fst, from, to, marker, marker_a);
     for (int i = 0; i < nn; i++)
-        gtkw_router(f, dir, nodes[i], roles[i], 2 * p->ndims, p->slots, p->inj_slots);
+        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->slots, p->inj_slots);
     fclose(f);
 }
 
