@@ -14,15 +14,19 @@ rm -rf "$D" && mkdir -p "$D"
 make -s -j2 "$BIN" >"$LOGDIR/wave-build.log" 2>&1 || { tail -20 "$LOGDIR/wave-build.log"; echo "FAIL  make $BIN"; exit 1; }
 ps_of() { echo $(( (3 + 2 * 16 + 2 * $1) * 1000 )); } # tb/dut_rtl.cpp: 2 ns cycles after reset and the 16 trees
 
-# view GTKW MARKER_PS: GTKWave loads every signal of GTKW, its marker at MARKER_PS
+# view GTKW MARKER_PS: GTKWave loads every signal of GTKW, its marker at MARKER_PS, in
+# the window, which starts where the file says
 view() {
-  local out n want marker
+  local out n want marker win start
   out=$(timeout 120 xvfb-run -a gtkwave -S sim/wave_check.tcl "$1" 2>&1) || { echo "$out" | tail -5; return 1; }
   n=$(echo "$out" | sed -n 's/^WAVECHECK signals //p')
   want=$(grep -c '^[A-Za-z]' "$1") # the traces' lines (the rest: flags @, comments -, options [ * ^)
   marker=$(echo "$out" | sed -n 's/^WAVECHECK marker //p')
-  echo "$1: $n of $want signals loaded, marker $marker (want $2); window $(echo "$out" | sed -n 's/^WAVECHECK window //p')"
-  [ -n "$n" ] && [ "$n" -eq "$want" ] && [ "$want" -gt 0 ] && [ "$marker" = "$2" ]
+  win=($(echo "$out" | sed -n 's/^WAVECHECK window //p'))
+  start=$(sed -n 's/^\[timestart\] //p' "$1")
+  echo "$1: $n of $want signals loaded, marker $marker (want $2); window ${win[*]} (want from $start)"
+  [ -n "$n" ] && [ "$n" -eq "$want" ] && [ "$want" -gt 0 ] && [ "$marker" = "$2" ] &&
+    [ "${win[0]}" = "$start" ] && [ "$marker" -ge "${win[0]}" ] && [ "$marker" -le "${win[1]}" ]
 }
 
 # A passing run: the view at the first delivery (the cycle cosim names).

@@ -722,6 +722,7 @@ static void write_mismatch_view(const char *vcd, const char *gtkw, const uint32_
                     }
             }
     }
+    fprintf(f, "#%" PRIu64 "\n", wave_ps(2 * at + 2 - from)); /* the dump's end past the view's window */
     fclose(f);
 
     if (!(f = fopen(gtkw, "w"))) {
@@ -1354,7 +1355,7 @@ int main(int argc, char **argv)
             snprintf(gtkw, sizeof gtkw, "%s/%s_%s.gtkw", dir, net_name, o.scen);
             run_opts w = o;
             w.fst = fst;
-            w.stop_at = mis + 20;
+            w.stop_at = mis + 200; /* past the view's window, which GTKWave would otherwise move to 0 */
             w.mis_dir = NULL;
             uint64_t m2;
             int n2;
