@@ -702,20 +702,20 @@ static void write_mismatch_view(const char *vcd, const char *gtkw, const uint32_
     for (uint64_t t = from; t <= at + 1; t++) {
         fprintf(f, "#%" PRIu64 "\n", wave_ps(t));
         id = 0;
-        for (int s = 0; s < 2 && t <= at; s++)
+        for (int s = 0; s < 2; s++) /* after the mismatch: x, not recorded */
             for (int i = 0; i < OBS_PARTS(np); i++) {
-                obs_part(np, i, part, sizeof part, &lsb);
                 const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
                 for (size_t k = 0; k < nf; k++)
                     if (!strncmp(obs_fields[k].name, pfx, 2)) {
-                        uint64_t v = tc_bv_get(hist[s] + (t % (uint64_t)nh) * ow, lsb + (unsigned)obs_fields[k].lsb,
-                                               (unsigned)obs_fields[k].width);
+                        uint64_t v = t > at ? 0 : tc_bv_get(hist[s] + (t % (uint64_t)nh) * ow,
+                                                            lsb + (unsigned)obs_fields[k].lsb,
+                                                            (unsigned)obs_fields[k].width);
                         if (obs_fields[k].width == 1) {
-                            fprintf(f, "%d%c%c\n", (int)v, 33 + id / 94, 33 + id % 94);
+                            fprintf(f, "%c%c%c\n", t > at ? 'x' : '0' + (int)v, 33 + id / 94, 33 + id % 94);
                         } else {
                             fputc('b', f);
                             for (int b = obs_fields[k].width - 1; b >= 0; b--)
-                                fputc('0' + (int)((v >> b) & 1), f);
+                                fputc(t > at ? 'x' : '0' + (int)((v >> b) & 1), f);
                             fprintf(f, " %c%c\n", 33 + id / 94, 33 + id % 94);
                         }
                         id++;
