@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GTKWave views of make wave (docs/waves.md) on the 5-node ring: the first
-# delivery's view of a passing run, and a planted mismatch's two views (the RTL's FST
+# delivery's views of a passing broadcast and allreduce, and a planted mismatch's two views (the RTL's FST
 # and both sides' records), each opened in GTKWave under Xvfb: every signal the save
 # file lists must load, and the marker must sit at the cycle the run reported.
 # Prints a PASS/FAIL line per check.
@@ -34,6 +34,11 @@ $BIN --scen bcast_leaf --wave "$D" >"$LOGDIR/wave-bcast.log" 2>&1
 check "wave: bcast_leaf passes and writes its FST" grep -q "^PASS  $NET *bcast_leaf" "$LOGDIR/wave-bcast.log"
 c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-bcast.log")
 check "wave: GTKWave opens the bcast_leaf view at its first delivery (cycle ${c:-?})" view "$D/${NET}_bcast_leaf.gtkw" "$(ps_of "${c:-0}")"
+
+# A reduce's result has no source node: the view shows its tree's root instead.
+$BIN --scen allreduce --wave "$D" >"$LOGDIR/wave-allreduce.log" 2>&1
+c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-allreduce.log")
+check "wave: GTKWave opens the allreduce view at its first delivery (cycle ${c:-?})" view "$D/${NET}_allreduce.gtkw" "$(ps_of "${c:-0}")"
 
 # A mismatch planted in the C model's record of node 2 at cycle 400.
 TC_PLANT_OBS=400,2,3 $BIN --scen bcast_leaf --wave "$D" >"$LOGDIR/wave-mismatch.log" 2>&1

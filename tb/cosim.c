@@ -870,7 +870,7 @@ typedef struct {
     tc_params p;
     const char *mis_dir;   /* write a mismatch's view (write_mismatch_view) here, or NULL */
     /* out: the first delivery (the waveform's key event): cycle, node, the packet's
-     * source and first injection; key_node -1 if none */
+     * source (a reduce's result: its tree's root) and first injection; key_node -1 if none */
     uint64_t key_cycle, key_inj, key_out; /* key_out: the router granted its PE output (UINT64_MAX: unknown) */
     int key_node, key_src;
 } run_opts;
@@ -1162,6 +1162,11 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             o->key_cycle = e->cycle;
             o->key_node = e->node;
             o->key_src = st.exp[e->tag - 1].src;
+            for (int k = 0; k < topo.n && o->key_src < 0; k++) /* a reduce's result: from its tree's root */
+                if (TC_RGET(TC_ROWP(rows, k, TC_HGET(&st.exp[e->tag - 1].flit[0], TREE)), ROOT))
+                    o->key_src = k;
+            if (o->key_src < 0)
+                o->key_src = e->node;
             o->key_inj = sd[0].sb.first_inj[e->tag - 1] == UINT64_MAX ? 0 : sd[0].sb.first_inj[e->tag - 1];
             o->key_out = UINT64_MAX;
             for (size_t j = 0; j < i; j++)
@@ -1386,7 +1391,7 @@ int main(int argc, char **argv)
              * window the packet's passage through the router (its arrival, a few cycles
              * before), narrow enough to read the decoded fields. */
             int nodes[2] = {w.key_node, w.key_src};
-            const char *roles[2] = {"first delivery", "its source"};
+            const char *roles[2] = {"first delivery", "its source (a reduce's: the root)"};
             uint64_t out = w.key_out != UINT64_MAX ? w.key_out : w.key_cycle;
             write_gtkw(gtkw, fst, wave_dir, nodes, roles, w.key_src != w.key_node ? 2 : 1, &o.p,
                        out > 12 ? out - 12 : 0, out + 12, out, w.key_cycle);
