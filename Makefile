@@ -190,11 +190,12 @@ help:
 sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
 
-# make wave SCEN=bcast_leaf [NET=4x4]: FST + GTKWave save file in build/wave/
+# make wave SCEN=bcast_leaf [NET=4x4]: FST + GTKWave save file in build/wave/, opened at
+# the first delivery (or a mismatch, with both sides' records): docs/waves.md
 NET  ?= $(firstword $(NETS))
 SCEN ?= bcast_leaf
-## wave: SCEN=bcast_leaf [NET=4x4]: an FST waveform and a GTKWave save file in build/wave/
-wave: $(B)/wave/cosim_$(NET)
+## wave: SCEN=bcast_leaf [NET=4x4]: an FST waveform and a GTKWave view in build/wave/ (docs/waves.md)
+wave: $(B)/wave/cosim_$(NET) | deps-sc
 	@mkdir -p $(B)/wave
 	$(B)/wave/cosim_$(NET) --scen $(SCEN) --wave $(B)/wave
 	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then gtkwave $(B)/wave/$(NET)_$(SCEN).gtkw; \

@@ -3,7 +3,9 @@
 APT_PKGS   := gcc g++ make python3 zlib1g-dev verilator iverilog yosys z3 libcmocka-dev
 APT_BENCH  := time python3-matplotlib
 APT_SYNTH  := qflow-tech-osu018 opensta
-APT_SC     := libsystemc-dev gtkwave
+# gtkwave, xvfb: make wave's views, checked headless in make test (sim/waves.sh);
+# x11-apps, netpbm: their screenshots in docs (sim/wave_shots.sh)
+APT_SC     := libsystemc-dev gtkwave xvfb x11-apps netpbm
 APT_COV    := python3
 APT_FUZZ   := clang libclang-rt-14-dev llvm-14
 APT_MPI    := openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools

@@ -272,6 +272,12 @@ check "tcnet json onto a directory refused first" refuses "json: cannot write '$
 check "tcnet csv and json written when they can be" bash -c "build/tcnet topo=4x4 progress=off csv=$R/ok json=$R/ok.json && \
   [ -s $R/ok.ops.csv ] && [ -s $R/ok.nodes.csv ] && [ -s $R/ok.links.csv ] && python3 -m json.tool $R/ok.json"
 
+echo "== waveforms: make wave's GTKWave views, opened under Xvfb (docs/waves.md)"
+bash sim/waves.sh >"$LOGDIR/waves.log" 2>&1
+grep -E '^(PASS|FAIL)' -A3 "$LOGDIR/waves.log" | grep -v '^--'
+grep -qE '^(PASS|FAIL)' "$LOGDIR/waves.log" || { echo "FAIL  sim/waves.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/waves.log"; }
+count_lines "$LOGDIR/waves.log"
+
 echo "== deadlock freedom: the checker on 1D-4D tori, planner and random tables, and the planted bugs (docs/deadlock.md)"
 bash sim/deadlock.sh >"$LOGDIR/deadlock.log" 2>&1
 grep -E '^FAIL' -B12 "$LOGDIR/deadlock.log" | head -40

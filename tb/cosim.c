@@ -427,29 +427,326 @@ static void report_obs_mismatch(side *sd, int nd, int node, uint64_t cycle)
     fprintf(stderr, "  cycle window: %" PRIu64 "..%" PRIu64 "\n", cycle > 50 ? cycle - 50 : 0, cycle);
 }
 
-/* GTKWave save file: the ports of one router, the view around the cycle of interest. */
-static void write_gtkw(const char *gtkw, const char *fst, int node, int np, uint64_t cycle)
+/* GTKWave views (make wave, docs/waves.md). Times in the RTL's FST: two steps of
+ * TC_WAVE_HALF_PS per cycle; the run's cycle 0 starts after reset (3 steps) and the
+ * table writes (a cycle a tree): see tb/dut_rtl.cpp. */
+static uint64_t wave_ps(uint64_t cycle) { return (3 + 2 * TC_TREES + 2 * cycle) * (uint64_t)TC_WAVE_HALF_PS; }
+
+/* The translate filters of the header's enumerations, from format.def's constants
+ * TYPE_* and OP_*: "DIR/tc_type.gtkwf" and "DIR/tc_op.gtkwf" (hex value, name). */
+static void write_filters(const char *dir)
+{
+    static const struct {
+        const char *file, *prefix;
+    } enums[] = {{"tc_type.gtkwf", "TYPE_"}, {"tc_op.gtkwf", "OP_"}};
+    static const struct {
+        const char *name;
+        int value;
+    } consts[] = {
+#define TC_HDR(n, l, w)
+#define TC_ROW(n, l, w)
+#define TC_OBS(n, l, w)
+#define TC_CONST(n, v) {#n, v},
+#include "../cmodel/format.def"
+#undef TC_HDR
+#undef TC_ROW
+#undef TC_OBS
+#undef TC_CONST
+    };
+    for (size_t e = 0; e < sizeof enums / sizeof enums[0]; e++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, enums[e].file);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "%s: %s\n", path, strerror(errno));
+            continue;
+        }
+        for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
+            if (!strncmp(consts[i].name, enums[e].prefix, strlen(enums[e].prefix)))
+                fprintf(f, "%X %s\n", (unsigned)consts[i].value, consts[i].name + strlen(enums[e].prefix));
+        fclose(f);
+    }
+}
+
+/* The view's header: the file, the window from cycle `from` to `to`, the marker and
+ * marker A (UINT64_MAX: none). */
+static void gtkw_head(FILE *f, const char *dump, uint64_t from, uint64_t to, uint64_t marker, uint64_t marker_a)
+{
+    double span = (double)(wave_ps(to) - wave_ps(from)), zoom = 0;
+    for (double px = span / 1100 * 200; px > 1; px /= 2) /* GTKWave's zoom: 2^-zoom / 200 time units a pixel */
+        zoom -= 1;
+    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n[size] 1400 860\n[sst_width] 1\n"
+            "[signals_width] 430\n[sst_expanded] 0\n*%.6f %" PRIu64,
+            dump, wave_ps(from), zoom, wave_ps(marker));
+    fprintf(f, " %" PRId64, marker_a == UINT64_MAX ? -1 : (int64_t)wave_ps(marker_a)); /* named marker A */
+    for (int i = 1; i < 26; i++)
+        fputs(" -1", f);
+    fputc('\n', f);
+}
+/* A group's start (GTKWave's flags 800200; c00200: closed, a click opens it) or end. */
+enum { GRP_OPEN, GRP_CLOSED, GRP_END };
+static void gtkw_group(FILE *f, const char *name, int how)
+{
+    fprintf(f, "@%s\n-%s\n", how == GRP_END ? "1000200" : how == GRP_CLOSED ? "c00200" : "800200", name);
+}
+static void gtkw_comment(FILE *f, const char *text) { fprintf(f, "@200\n-%s\n", text); }
+
+/* A trace: flags (GTKWave's: 22 hex, 28 binary, 24 decimal, 2022 through the file
+ * filter `filter`), the full name with its range (width > 1). */
+static void gtkw_sig(FILE *f, const char *flags, const char *filter, const char *path, const char *name, int width)
+{
+    if (filter)
+        fprintf(f, "^1 %s\n", filter);
+    fprintf(f, "@%s\n%s.%s", flags, path, name);
+    if (width > 1)
+        fprintf(f, "[%d:0]", width - 1);
+    fputc('\n', f);
+}
+
+/* A packet header's decoded fields: the monitor's wires PFX{type,tree,rid,op,src,tag}. */
+static void gtkw_hdr(FILE *f, const char *dir, const char *path, const char *pfx, int op)
+{
+    char n[64], ft[4200], fo[4200];
+    snprintf(ft, sizeof ft, "%s/tc_type.gtkwf", dir);
+    snprintf(fo, sizeof fo, "%s/tc_op.gtkwf", dir);
+#define HDR_SIG(field, flags, filt, w) snprintf(n, sizeof n, "%s" field, pfx), gtkw_sig(f, flags, filt, path, n, w)
+    HDR_SIG("type", "2022", ft, TC_HDR_TYPE_W);
+    HDR_SIG("tree", "24", NULL, TC_HDR_TREE_W);
+    HDR_SIG("rid", "24", NULL, TC_HDR_RID_W);
+    if (op)
+        HDR_SIG("op", "2022", fo, TC_HDR_OP_W);
+    HDR_SIG("src", "24", NULL, TC_HDR_SRC_W);
+    HDR_SIG("tag", "22", NULL, TC_HDR_TAG_W);
+#undef HDR_SIG
+}
+
+/* One router's view, a group for each block: its PE and link ports with the header
+ * fields decoded, the VC units (occupancy, head packet), the output arbiters, the
+ * Reducer, the credit block and the phase counters. */
+static void gtkw_router(FILE *f, const char *dir, int node, const char *role, int np, int slots, int inj_slots)
+{
+    char title[96], p[96], c[112], s[160], name[64];
+    int nu = 2 * np + 3, no = np + 2;
+    snprintf(title, sizeof title, "router %d: %s", node, role);
+    snprintf(p, sizeof p, "TOP.tc_torus.g_node[%d].u_node.u_router", node);
+    snprintf(c, sizeof c, "%s.u_core", p);
+    gtkw_group(f, title, GRP_OPEN);
+    gtkw_group(f, "PE ports", GRP_OPEN);
+    gtkw_sig(f, "28", NULL, p, "clk_i", 1);
+    gtkw_sig(f, "28", NULL, p, "inj_valid_i", 1);
+    gtkw_hdr(f, dir, p, "inj_", 1);
+    gtkw_sig(f, "28", NULL, p, "inj_cred_o", 1);
+    gtkw_sig(f, "28", NULL, p, "ej_valid_o", 1);
+    gtkw_hdr(f, dir, p, "ej_", 1);
+    gtkw_sig(f, "28", NULL, p, "ej_cred_i", 1);
+    gtkw_group(f, "PE ports", GRP_END);
+    gtkw_group(f, "links out", GRP_OPEN);
+    gtkw_comment(f, "bit p: port p = dimension p/2, + then -");
+    gtkw_sig(f, "28", NULL, p, "link_valid_o", np);
+    gtkw_sig(f, "28", NULL, p, "link_vc_o", np);
+    gtkw_sig(f, "22", NULL, p, "link_cred_i", 2 * np);
+    for (int o = 0; o < np; o++) {
+        snprintf(s, sizeof s, "%s.g_out[%d]", p, o);
+        snprintf(name, sizeof name, "port %d: the flit sent", o);
+        gtkw_comment(f, name);
+        gtkw_hdr(f, dir, s, "link_", 0);
+    }
+    gtkw_group(f, "links out", GRP_END);
+    gtkw_group(f, "VC units", GRP_OPEN);
+    gtkw_comment(f, "units 2p, 2p+1: port p's VC0, VC1; then PE, results, reports");
+    for (int u = 0; u < nu; u++) {
+        snprintf(s, sizeof s, "%s.g_unit[%d].u_unit", c, u);
+        snprintf(name, sizeof name, "unit %d: full slots, head packet", u);
+        gtkw_comment(f, name);
+        gtkw_sig(f, "28", NULL, s, "full_q", u == 2 * np ? inj_slots : slots);
+        gtkw_sig(f, "28", NULL, s, "hv_q", 2);
+        gtkw_sig(f, "28", NULL, s, "pend_q", no);
+        snprintf(s, sizeof s, "%s.g_head[%d]", p, u);
+        gtkw_hdr(f, dir, s, "head_", 0);
+    }
+    gtkw_group(f, "VC units", GRP_END);
+    gtkw_group(f, "arbiters", GRP_OPEN);
+    gtkw_comment(f, "outputs 0..2D-1 links, then PE, Reducer: grant, unit");
+    for (int o = 0; o < no; o++) {
+        snprintf(s, sizeof s, "%s.g_out[%d].u_arb", c, o);
+        gtkw_sig(f, "28", NULL, s, "gnt_o", 1);
+        gtkw_sig(f, "24", NULL, s, "idx_o", 5);
+    }
+    gtkw_group(f, "arbiters", GRP_END);
+    gtkw_group(f, "Reducer", GRP_CLOSED);
+    snprintf(s, sizeof s, "%s.u_reducer", c);
+    gtkw_sig(f, "28", NULL, s, "first_q", 1);
+    gtkw_sig(f, "28", NULL, s, "last_q", 1);
+    gtkw_sig(f, "24", NULL, s, "tree_q", 4);
+    gtkw_sig(f, "24", NULL, s, "rid_q", 4);
+    gtkw_sig(f, "24", NULL, s, "idx_q", 3);
+    gtkw_sig(f, "24", NULL, s, "h_cnt", 4);
+    gtkw_sig(f, "22", NULL, s, "waddr_full", 32);
+    gtkw_sig(f, "22", NULL, s, "raddr_full", 32);
+    gtkw_sig(f, "28", NULL, s, "cp_on_q", 1);
+    gtkw_sig(f, "24", NULL, s, "cp_slot_q", 8);
+    gtkw_group(f, "Reducer", GRP_END);
+    gtkw_group(f, "credit block", GRP_CLOSED);
+    snprintf(s, sizeof s, "%s.u_credit_block", c);
+    gtkw_sig(f, "24", NULL, s, "n_q", 3);
+    gtkw_sig(f, "24", NULL, s, "lost_q", 8);
+    gtkw_group(f, "credit block", GRP_END);
+    gtkw_group(f, "phase counters", GRP_CLOSED);
+    snprintf(s, sizeof s, "%s.u_phase", c);
+    gtkw_sig(f, "24", NULL, s, "mode_q", 2);
+    gtkw_sig(f, "24", NULL, s, "ph_q", 13);
+    gtkw_sig(f, "24", NULL, s, "target_q", 13);
+    gtkw_sig(f, "24", NULL, s, "total_q", 16);
+    gtkw_sig(f, "28", NULL, s, "cnt_q", 2 * np);
+    gtkw_group(f, "phase counters", GRP_END);
+    gtkw_group(f, title, GRP_END);
+}
+
+/* The RTL's view: the routers of the key event, the window from..to, the markers. */
+static void write_gtkw(const char *gtkw, const char *fst, const char *dir, const int *nodes, const char *const *roles,
+                       int nn, const tc_params *p, uint64_t from, uint64_t to, uint64_t marker, uint64_t marker_a)
 {
     FILE *f = fopen(gtkw, "w");
-    if (!f)
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", gtkw, strerror(errno));
         return;
-    const struct {
-        const char *name;
-        int width;
-    } sig[] = {{"clk_i", 1},           {"rst_ni", 1},         {"link_valid_i", np},  {"link_vc_i", np},
-               {"link_flit_i", np * 128}, {"link_cred_o", 2 * np}, {"link_valid_o", np}, {"link_vc_o", np},
-               {"link_flit_o", np * 128}, {"link_cred_i", 2 * np}, {"inj_valid_i", 1},  {"inj_flit_i", 128},
-               {"inj_cred_o", 1},       {"ej_valid_o", 1},     {"ej_flit_o", 128},    {"ej_cred_i", 1}};
-    /* Two time steps per cycle; the run's cycle 0 starts after reset (3 steps) and
-     * the table writes (one cycle a tree): see tb/dut_rtl.cpp. */
-    uint64_t t0 = 3 + 2 * TC_TREES, at = t0 + 2 * cycle;
-    fprintf(f, "[dumpfile] \"%s\"\n[timestart] %" PRIu64 "\n", fst, at > t0 + 120 ? at - 120 : t0);
-    fprintf(f, "@200\n-router %d (cycle %" PRIu64 " of the run)\n@22\n", node, cycle);
-    for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++) {
-        if (sig[i].width > 1)
-            fprintf(f, "TOP.tc_torus.g_node[%d].u_node.u_router.%s[%d:0]\n", node, sig[i].name, sig[i].width - 1);
-        else
-            fprintf(f, "TOP.tc_torus.g_node[%d].u_node.u_router.%s\n", node, sig[i].name);
+    }
+    char abs[4096]; /* GTKWave looks for the filters from where it runs */
+    if (!realpath(dir, abs))
+        snprintf(abs, sizeof abs, "%s", dir);
+    write_filters(abs);
+    gtkw_head(f, fst, from, to, marker, marker_a);
+    for (int i = 0; i < nn; i++)
+        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->slots, p->inj_slots);
+    fclose(f);
+}
+
+/* The parts of an observation record (tc_router.v's obs): a unit's, an output's, the
+ * Reducer's, the phase counters'. */
+typedef struct {
+    const char *name;
+    int lsb, width;
+} obs_field;
+static const obs_field obs_fields[] = {
+#define TC_HDR(n, l, w)
+#define TC_ROW(n, l, w)
+#define TC_CONST(n, v)
+#define TC_OBS(n, l, w) {#n, l, w},
+#include "../cmodel/format.def"
+#undef TC_OBS
+};
+#define OBS_PARTS(np) (2 * (np) + 3 + (np) + 2 + 2)
+/* Part i of the record: its name, its first bit, the prefix of its fields (U_, O_, R_, P_). */
+static const char *obs_part(int np, int i, char *name, size_t len, unsigned *lsb)
+{
+    int nu = 2 * np + 3, no = np + 2;
+    if (i < nu) {
+        snprintf(name, len, "unit%d", i);
+        *lsb = (unsigned)i * TC_OBS_UNIT_W;
+        return "U_";
+    }
+    if (i < nu + no) {
+        snprintf(name, len, "out%d", i - nu);
+        *lsb = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)(i - nu) * TC_OBS_OUT_W;
+        return "O_";
+    }
+    snprintf(name, len, i == nu + no ? "reducer" : "phase");
+    *lsb = i == nu + no ? TC_OBS_RED_LSB(np) : TC_OBS_PH_LSB(np);
+    return i == nu + no ? "R_" : "P_";
+}
+
+/* The mismatch view: a VCD of the decoded observation records of one node on both
+ * sides (scopes rtl and cmodel, the same names), cycles from..at of the history
+ * hist[side][cycle % nh] (the node's records), and its GTKWave save file with the
+ * parts that differ somewhere in the window, the marker at the mismatch cycle `at`. */
+static void write_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *const hist[2], int nh, int np,
+                                int node, uint64_t from, uint64_t at)
+{
+    size_t ow = (size_t)TC_OBS_WORDS(np), nf = sizeof obs_fields / sizeof obs_fields[0];
+    static const char *const side_name[2] = {"rtl", "cmodel"}, *const side_title[2] = {"RTL", "C model"};
+    char part[32];
+    unsigned lsb;
+    int differ[OBS_PARTS(TC_MAX_PORTS)] = {0};
+    FILE *f = fopen(vcd, "w");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", vcd, strerror(errno));
+        return;
+    }
+    for (int i = 0; i < OBS_PARTS(np); i++) {
+        const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+        for (uint64_t t = from; t <= at; t++)
+            for (size_t k = 0; k < nf; k++)
+                if (!strncmp(obs_fields[k].name, pfx, 2))
+                    differ[i] |= tc_bv_get(hist[0] + (t % (uint64_t)nh) * ow, lsb + (unsigned)obs_fields[k].lsb,
+                                           (unsigned)obs_fields[k].width) !=
+                                 tc_bv_get(hist[1] + (t % (uint64_t)nh) * ow, lsb + (unsigned)obs_fields[k].lsb,
+                                           (unsigned)obs_fields[k].width);
+    }
+    fprintf(f, "$comment node %d's observation records, RTL and C model, cycles %" PRIu64 "..%" PRIu64
+            " $end\n$timescale 1ps $end\n", node, from, at);
+    int id = 0;
+    for (int s = 0; s < 2; s++) {
+        fprintf(f, "$scope module %s $end\n", side_name[s]);
+        for (int i = 0; i < OBS_PARTS(np); i++) {
+            const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+            fprintf(f, "$scope module %s $end\n", part);
+            for (size_t k = 0; k < nf; k++)
+                if (!strncmp(obs_fields[k].name, pfx, 2))
+                    fprintf(f, "$var wire %d %c%c %s $end\n", obs_fields[k].width, 33 + id / 94, 33 + id % 94,
+                            obs_fields[k].name + 2), id++;
+            fputs("$upscope $end\n", f);
+        }
+        fputs("$upscope $end\n", f);
+    }
+    fputs("$enddefinitions $end\n", f);
+    for (uint64_t t = from; t <= at + 1; t++) {
+        fprintf(f, "#%" PRIu64 "\n", wave_ps(t));
+        id = 0;
+        for (int s = 0; s < 2; s++) /* after the mismatch: x, not recorded */
+            for (int i = 0; i < OBS_PARTS(np); i++) {
+                const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+                for (size_t k = 0; k < nf; k++)
+                    if (!strncmp(obs_fields[k].name, pfx, 2)) {
+                        uint64_t v = t > at ? 0 : tc_bv_get(hist[s] + (t % (uint64_t)nh) * ow,
+                                                            lsb + (unsigned)obs_fields[k].lsb,
+                                                            (unsigned)obs_fields[k].width);
+                        if (obs_fields[k].width == 1) {
+                            fprintf(f, "%c%c%c\n", t > at ? 'x' : '0' + (int)v, 33 + id / 94, 33 + id % 94);
+                        } else {
+                            fputc('b', f);
+                            for (int b = obs_fields[k].width - 1; b >= 0; b--)
+                                fputc(t > at ? 'x' : '0' + (int)((v >> b) & 1), f);
+                            fprintf(f, " %c%c\n", 33 + id / 94, 33 + id % 94);
+                        }
+                        id++;
+                    }
+            }
+    }
+    fprintf(f, "#%" PRIu64 "\n", wave_ps(2 * at + 2 - from)); /* the dump's end past the view's window */
+    fclose(f);
+
+    if (!(f = fopen(gtkw, "w"))) {
+        fprintf(stderr, "%s: %s\n", gtkw, strerror(errno));
+        return;
+    }
+    gtkw_head(f, vcd, from, at + 1, at, UINT64_MAX);
+    for (int s = 0; s < 2; s++) {
+        char title[64];
+        snprintf(title, sizeof title, "%s: node %d", side_title[s], node);
+        gtkw_group(f, title, GRP_OPEN);
+        for (int i = 0; i < OBS_PARTS(np); i++) {
+            const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+            if (!differ[i])
+                continue;
+            char path[64];
+            snprintf(path, sizeof path, "%s.%s", side_name[s], part);
+            gtkw_comment(f, path);
+            for (size_t k = 0; k < nf; k++)
+                if (!strncmp(obs_fields[k].name, pfx, 2))
+                    gtkw_sig(f, obs_fields[k].width == 1 ? "28" : "22", NULL, path, obs_fields[k].name + 2,
+                             obs_fields[k].width);
+        }
+        gtkw_group(f, title, GRP_END);
     }
     fclose(f);
 }
@@ -571,10 +868,15 @@ typedef struct {
                               only; 2: beside a C model with them, PE ports compared every cycle */
     int table_random;      /* --table random: tc_random_table from the seed, else tc_default_table */
     tc_params p;
+    const char *mis_dir;   /* write a mismatch's view (write_mismatch_view) here, or NULL */
+    /* out: the first delivery (the waveform's key event): cycle, node, the packet's
+     * source (a reduce's result: its tree's root) and first injection; key_node -1 if none */
+    uint64_t key_cycle, key_inj, key_out; /* key_out: the router granted its PE output (UINT64_MAX: unknown) */
+    int key_node, key_src;
 } run_opts;
 
 /* Runs one scenario; returns 0 on PASS, the cycle of a mismatch + 1 otherwise in *mis. */
-static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
+static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
 {
     char err[256];
     tc_topo topo;
@@ -618,10 +920,14 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
 
     int np = 2 * p.ndims;
     size_t ow = (size_t)TC_OBS_WORDS(np);
+    enum { HIST = 64 }; /* the cycles a mismatch's view shows */
+    uint32_t *hist[MAX_DUTS] = {NULL};
     for (int d = 0; d < nd; d++) {
         side *s = &sd[d];
         s->pe = calloc((size_t)topo.n, sizeof *s->pe);
         s->obs = calloc((size_t)topo.n * ow, sizeof(uint32_t));
+        if (o->mis_dir && nd == 2 && !s->noobs)
+            hist[d] = calloc((size_t)HIST * (size_t)topo.n * ow, sizeof(uint32_t));
         tc_evlog_init(&s->log, topo.n, np);
         sb_init(&s->sb, &topo, rows, &st);
         for (int k = 0; k < topo.n; k++) {
@@ -679,6 +985,8 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
         for (int d = 0; d < nd; d++) {
             const char *fault;
             sd[d].dut->ops->step(sd[d].dut, sd[d].noobs ? NULL : sd[d].obs);
+            if (hist[d])
+                memcpy(hist[d] + (t % HIST) * (size_t)topo.n * ow, sd[d].obs, (size_t)topo.n * ow * sizeof(uint32_t));
             if (!sd[d].noobs) {
                 for (int k = 0; k < topo.n; k++)
                     tc_evlog_decode(&sd[d].log, t, k, sd[d].obs + (size_t)k * ow);
@@ -693,6 +1001,24 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
             for (int k = 0; k < topo.n; k++)
                 if (memcmp(sd[0].obs + (size_t)k * ow, sd[1].obs + (size_t)k * ow, ow * sizeof(uint32_t))) {
                     report_obs_mismatch(sd, nd, k, t);
+                    if (hist[0] && hist[1]) {
+                        char vcd[600], gtkw[600];
+                        uint32_t *mine[2];
+                        for (int d = 0; d < 2; d++) {
+                            mine[d] = malloc(sizeof(uint32_t) * HIST * ow);
+                            for (int c = 0; c < HIST; c++)
+                                memcpy(mine[d] + (size_t)c * ow, hist[d] + ((size_t)c * (size_t)topo.n + (size_t)k) * ow,
+                                       ow * sizeof(uint32_t));
+                        }
+                        mkdir(o->mis_dir, 0777);
+                        snprintf(vcd, sizeof vcd, "%s/%s_%s_mismatch.vcd", o->mis_dir, o->net_name, o->scen);
+                        snprintf(gtkw, sizeof gtkw, "%s/%s_%s_mismatch.gtkw", o->mis_dir, o->net_name, o->scen);
+                        write_mismatch_view(vcd, gtkw, (const uint32_t *const *)mine, HIST, np, k,
+                                            t >= HIST ? t - HIST + 1 : 0, t);
+                        fprintf(stderr, "  both sides' records: %s (gtkwave %s)\n", vcd, gtkw);
+                        free(mine[0]);
+                        free(mine[1]);
+                    }
                     *mis_cycle = t + 1;
                     *mis_node = k;
                     fail = 1;
@@ -829,7 +1155,28 @@ static int run_scenario(const run_opts *o, uint64_t *mis_cycle, int *mis_node)
                *mis_cycle - 1, *mis_node);
     }
 
+    o->key_node = -1;
+    for (size_t i = 0; i < sd[0].log.n && o->key_node < 0; i++) {
+        const tc_event *e = &sd[0].log.ev[i];
+        if (e->kind == TC_EV_DELIVER && e->tag >= 1 && e->tag <= (uint32_t)st.nexp) {
+            o->key_cycle = e->cycle;
+            o->key_node = e->node;
+            o->key_src = st.exp[e->tag - 1].src;
+            for (int k = 0; k < topo.n && o->key_src < 0; k++) /* a reduce's result: from its tree's root */
+                if (TC_RGET(TC_ROWP(rows, k, TC_HGET(&st.exp[e->tag - 1].flit[0], TREE)), ROOT))
+                    o->key_src = k;
+            if (o->key_src < 0)
+                o->key_src = e->node;
+            o->key_inj = sd[0].sb.first_inj[e->tag - 1] == UINT64_MAX ? 0 : sd[0].sb.first_inj[e->tag - 1];
+            o->key_out = UINT64_MAX;
+            for (size_t j = 0; j < i; j++)
+                if (sd[0].log.ev[j].kind == TC_EV_GRANT && sd[0].log.ev[j].idx == np && sd[0].log.ev[j].node == e->node &&
+                    sd[0].log.ev[j].tag == e->tag)
+                    o->key_out = sd[0].log.ev[j].cycle;
+        }
+    }
     for (int d = 0; d < nd; d++) {
+        free(hist[d]);
         for (int k = 0; k < topo.n; k++) {
             free(sd[d].pe[k].queue);
             free(sd[d].pe[k].got);
@@ -998,12 +1345,14 @@ int main(int argc, char **argv)
             continue;
         o.scen = tc_scenario_names[k];
         o.fst = NULL;
+        o.mis_dir = wave_dir ? wave_dir : "build/wave";
         o.stop_at = 0;
         int f = run_scenario(&o, &mis, &node);
         if (f && mis && o.use_rtl && !tc_dut_rtl_traces()) {
             fprintf(stderr, "  waveform: make wave NET=%s SCEN=%s (this build has no tracing)\n", net_name, o.scen);
         } else if (f && mis && o.use_rtl) {
-            /* Run the RTL again with a waveform up to the mismatch. */
+            /* Run the RTL again with a waveform up to the mismatch: the mismatching
+             * node and the packet's source around it. */
             char fst[512], gtkw[512];
             const char *dir = wave_dir ? wave_dir : "build/wave";
             mkdir(dir, 0777);
@@ -1011,13 +1360,18 @@ int main(int argc, char **argv)
             snprintf(gtkw, sizeof gtkw, "%s/%s_%s.gtkw", dir, net_name, o.scen);
             run_opts w = o;
             w.fst = fst;
-            w.stop_at = mis + 20;
+            w.stop_at = mis + 200; /* past the view's window, which GTKWave would otherwise move to 0 */
+            w.mis_dir = NULL;
             uint64_t m2;
             int n2;
             run_scenario(&w, &m2, &n2);
-            write_gtkw(gtkw, fst, node, 2 * o.p.ndims, mis - 1);
+            int nodes[2] = {node, w.key_src};
+            const char *roles[2] = {"the mismatch", "source of the first delivery"};
+            write_gtkw(gtkw, fst, dir, nodes, roles, w.key_node >= 0 && w.key_src != node ? 2 : 1, &o.p,
+                       mis > 101 ? mis - 101 : 0, mis + 10, mis - 1, UINT64_MAX);
             fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
         } else if (!f && wave_dir && o.use_rtl && !strcmp(scen, o.scen)) {
+            /* The first delivery: its node and the packet's source, from the injection on. */
             char fst[512], gtkw[512];
             snprintf(fst, sizeof fst, "%s/%s_%s.fst", wave_dir, net_name, o.scen);
             snprintf(gtkw, sizeof gtkw, "%s/%s_%s.gtkw", wave_dir, net_name, o.scen);
@@ -1027,8 +1381,23 @@ int main(int argc, char **argv)
             uint64_t m2;
             int n2;
             run_scenario(&w, &m2, &n2);
-            write_gtkw(gtkw, fst, 0, 2 * o.p.ndims, 0);
-            fprintf(stderr, "  waveform: %s (gtkwave %s)\n", fst, gtkw);
+            if (w.key_node < 0) {
+                fprintf(stderr, "  %s: no packet delivered: the view opens at cycle 0 on router 0\n", o.scen);
+                w.key_node = w.key_src = 0;
+                w.key_cycle = w.key_inj = 0;
+            }
+            /* The marker where the router grants the packet its PE output, ej_lat cycles
+             * before the PE sees it; marker A at the PE's delivery (its tail); the
+             * window the packet's passage through the router (its arrival, a few cycles
+             * before), narrow enough to read the decoded fields. */
+            int nodes[2] = {w.key_node, w.key_src};
+            const char *roles[2] = {"first delivery", "its source (a reduce's: the root)"};
+            uint64_t out = w.key_out != UINT64_MAX ? w.key_out : w.key_cycle;
+            write_gtkw(gtkw, fst, wave_dir, nodes, roles, w.key_src != w.key_node ? 2 : 1, &o.p,
+                       out > 12 ? out - 12 : 0, out + 12, out, w.key_cycle);
+            fprintf(stderr, "  waveform: %s (gtkwave %s): marker at cycle %" PRIu64 ", router %d ejects the first "
+                    "delivery, from node %d (marker A: its PE has it all, cycle %" PRIu64 ")\n",
+                    fst, gtkw, out, w.key_node, w.key_src, w.key_cycle);
         }
         if (f)
             nfail++;

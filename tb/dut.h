@@ -29,6 +29,7 @@ struct tc_dut {
     tc_params p;
     int nodes, nports;
     void *impl;
+    uint64_t steps; /* run cycles stepped (the C model's planted mismatch counts them) */
 };
 
 tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen);
@@ -37,6 +38,8 @@ tc_net *tc_dut_cmodel_net(tc_dut *d);
 /* The RTL's parameters are fixed when it is Verilated: it reports them in p.
  * fst: write a waveform there (NULL: no trace). NULL if built without RTL. */
 tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen);
+/* Picoseconds per half clock cycle in the RTL's waveforms: a 2 ns cycle. */
+#define TC_WAVE_HALF_PS 1000
 /* Whether this binary's RTL can write a waveform (the wave builds: make wave). */
 int tc_dut_rtl_traces(void);
 

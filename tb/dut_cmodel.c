@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "dut.h"
@@ -15,7 +16,20 @@ static void cm_cfg(tc_dut *d, int tree, const tc_row *rows)
 }
 static void cm_pe_out(tc_dut *d, int node, tc_pe_out *out) { tc_net_pe_out(d->impl, node, out); }
 static void cm_pe_in(tc_dut *d, int node, const tc_pe_in *in) { tc_net_pe_in(d->impl, node, in); }
-static void cm_step(tc_dut *d, uint32_t *obs) { tc_net_step(d->impl, obs); }
+/* A simulation-only fault for testing the mismatch report and its waveforms (sim/test.sh):
+ * TC_PLANT_OBS=CYCLE,NODE,BIT flips that bit of that node's observation record at that
+ * run cycle, as a bug in the model would. */
+static void cm_step(tc_dut *d, uint32_t *obs)
+{
+    tc_net_step(d->impl, obs);
+    const char *plant = getenv("TC_PLANT_OBS");
+    unsigned long long cycle;
+    int node, bit;
+    if (obs && plant && sscanf(plant, "%llu,%d,%d", &cycle, &node, &bit) == 3 && cycle == d->steps &&
+        node >= 0 && node < d->nodes && bit >= 0 && bit < 32 * TC_OBS_WORDS(d->nports))
+        obs[(size_t)node * (size_t)TC_OBS_WORDS(d->nports) + (size_t)bit / 32] ^= 1u << (bit % 32);
+    d->steps++;
+}
 static void cm_close(tc_dut *d)
 {
     tc_net_free(d->impl);

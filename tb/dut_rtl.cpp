@@ -43,16 +43,17 @@ template <std::size_t W> bool get_bit(const VlWide<W> &v, int i) { return (v[i >
 
 Rtl *rtl(tc_dut *d) { return static_cast<Rtl *>(d->impl); }
 
-// Two FST time steps per cycle: reset takes steps 0-2, the 16 trees of the table
-// one cycle each, so run cycle t rises at 3 + 32 + 2 t (write_gtkw() in tb/cosim.c
-// relies on it).
+// Two FST time steps per cycle, each TC_WAVE_HALF_PS picoseconds (the trace's unit,
+// Verilator's default 1 ps), so that GTKWave shows a 2 ns cycle (500 MHz): reset takes
+// steps 0-2, the 16 trees of the table one cycle each, so run cycle t rises at step
+// 3 + 32 + 2 t (write_gtkw() in tb/cosim.c relies on it).
 void half_cycle(Rtl *r, int clk)
 {
     r->top->clk_i = clk;
     r->top->eval();
 #if VM_TRACE
     if (r->fst)
-        r->fst->dump(r->time);
+        r->fst->dump(r->time * TC_WAVE_HALF_PS);
 #endif
     r->time++;
 }

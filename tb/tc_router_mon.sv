@@ -63,6 +63,30 @@ module tc_router_mon #(
     .ej_cred_i    (ej_cred_i)
   );
 
+  // Header fields of the flits leaving the router, of the PE's injected flit and of
+  // the VC units' head packets, as wires for the waveforms only (make wave, docs/waves.md): the positions come from
+  // tc_format.vh (cmodel/format.def). Nothing reads them; the co-simulation builds
+  // drop them.
+`define TC_MON_FIELDS(pfx, flit) \
+  wire [`TC_HDR_TYPE_W-1:0] pfx``type = flit[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W]; \
+  wire [`TC_HDR_TREE_W-1:0] pfx``tree = flit[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W]; \
+  wire [`TC_HDR_RID_W-1:0]  pfx``rid  = flit[`TC_HDR_RID_LSB +: `TC_HDR_RID_W]; \
+  wire [`TC_HDR_OP_W-1:0]   pfx``op   = flit[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]; \
+  wire [`TC_HDR_SRC_W-1:0]  pfx``src  = flit[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]; \
+  wire [`TC_HDR_TAG_W-1:0]  pfx``tag  = flit[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
+  `TC_MON_FIELDS(inj_, inj_flit_i)
+  `TC_MON_FIELDS(ej_, ej_flit_o)
+  for (genvar p = 0; p < NP; p++) begin : g_out
+    wire [FW-1:0] flit = link_flit_o[p*FW +: FW];
+    `TC_MON_FIELDS(link_, flit)
+  end
+  // The head packet of each VC unit (its read-ahead header register; valid with hv_q[0])
+  for (genvar u = 0; u < 2 * NP + 3; u++) begin : g_head
+    wire [FW-1:0] flit = u_core.g_unit[u].u_unit.hdr0_q;
+    `TC_MON_FIELDS(head_, flit)
+  end
+`undef TC_MON_FIELDS
+
   localparam integer Width = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W;
   localparam integer MaxW = 2048; // above the 4D router's record (1504 bits)
   import "DPI-C" function void tc_obs_record(input int node, input bit [MaxW-1:0] rec);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The GTKWave views of make wave (docs/waves.md) on the 5-node ring: the first
+# delivery's views of a passing broadcast and allreduce, and a planted mismatch's two views (the RTL's FST
+# and both sides' records), each opened in GTKWave under Xvfb: every signal the save
+# file lists must load, and the marker must sit at the cycle the run reported.
+# Prints a PASS/FAIL line per check.
+set -u
+cd "$(dirname "$0")/.."
+source sim/lib.sh
+NET=5
+BIN=build/wave/cosim_$NET
+D=build/wave-test
+rm -rf "$D" && mkdir -p "$D"
+make -s -j2 "$BIN" >"$LOGDIR/wave-build.log" 2>&1 || { tail -20 "$LOGDIR/wave-build.log"; echo "FAIL  make $BIN"; exit 1; }
+ps_of() { echo $(( (3 + 2 * 16 + 2 * $1) * 1000 )); } # tb/dut_rtl.cpp: 2 ns cycles after reset and the 16 trees
+
+# view GTKW MARKER_PS: GTKWave loads every signal of GTKW, its marker at MARKER_PS, in
+# the window, which starts where the file says
+view() {
+  local out n want marker win start
+  out=$(timeout 120 xvfb-run -a gtkwave -S sim/wave_check.tcl "$1" 2>&1) || { echo "$out" | tail -5; return 1; }
+  n=$(echo "$out" | sed -n 's/^WAVECHECK signals //p')
+  want=$(grep -c '^[A-Za-z]' "$1") # the traces' lines (the rest: flags @, comments -, options [ * ^)
+  marker=$(echo "$out" | sed -n 's/^WAVECHECK marker //p')
+  win=($(echo "$out" | sed -n 's/^WAVECHECK window //p'))
+  start=$(sed -n 's/^\[timestart\] //p' "$1")
+  echo "$1: $n of $want signals loaded, marker $marker (want $2); window ${win[*]} (want from $start)"
+  [ -n "$n" ] && [ "$n" -eq "$want" ] && [ "$want" -gt 0 ] && [ "$marker" = "$2" ] &&
+    [ "${win[0]}" = "$start" ] && [ "$marker" -ge "${win[0]}" ] && [ "$marker" -le "${win[1]}" ]
+}
+
+# A passing run: the view at the first delivery (the cycle cosim names).
+$BIN --scen bcast_leaf --wave "$D" >"$LOGDIR/wave-bcast.log" 2>&1
+check "wave: bcast_leaf passes and writes its FST" grep -q "^PASS  $NET *bcast_leaf" "$LOGDIR/wave-bcast.log"
+c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-bcast.log")
+check "wave: GTKWave opens the bcast_leaf view at its first delivery (cycle ${c:-?})" view "$D/${NET}_bcast_leaf.gtkw" "$(ps_of "${c:-0}")"
+
+# A reduce's result has no source node: the view shows its tree's root instead.
+$BIN --scen allreduce --wave "$D" >"$LOGDIR/wave-allreduce.log" 2>&1
+c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-allreduce.log")
+check "wave: GTKWave opens the allreduce view at its first delivery (cycle ${c:-?})" view "$D/${NET}_allreduce.gtkw" "$(ps_of "${c:-0}")"
+
+# A mismatch planted in the C model's record of node 2 at cycle 400.
+TC_PLANT_OBS=400,2,3 $BIN --scen bcast_leaf --wave "$D" >"$LOGDIR/wave-mismatch.log" 2>&1
+check "wave: the planted mismatch is reported at cycle 400, node 2" grep -q "mismatch at cycle 400 node 2" "$LOGDIR/wave-mismatch.log"
+check "wave: GTKWave opens the RTL's view at the mismatch" view "$D/${NET}_bcast_leaf.gtkw" "$(ps_of 400)"
+check "wave: GTKWave opens both sides' records at the mismatch" view "$D/${NET}_bcast_leaf_mismatch.gtkw" "$(ps_of 400)"
+check "wave: the records' view shows only the part that differs (unit 0) on each side" bash -c \
+  "grep -c '^-rtl\.\|^-cmodel\.' $D/${NET}_bcast_leaf_mismatch.gtkw | grep -qx 2"
