@@ -43,3 +43,13 @@ timed_sim() {
                      /^TIME/ { w = $2; m = $3 }
                      END { print c, w, m }'
 }
+
+# refuses WANT CMD...: CMD exits non-zero within REFUSE_SECONDS (10; no hang) and its
+# output says WANT.
+refuses() {
+  local want=$1 out rc
+  shift
+  out=$(timeout "${REFUSE_SECONDS:-10}" "$@" 2>&1 </dev/null); rc=$?
+  echo "exit $rc: $out"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -qF -- "$want" <<<"$out"
+}
