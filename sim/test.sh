@@ -116,6 +116,18 @@ for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
   count_lines "$LOGDIR/tcsim_$topo.log"
 done
 
+# The scenarios' own timing at larger diameters (--fast: 16x16's credits once had the
+# second use of a ReduceId reach interior nodes before the first completed there), and
+# every scenario that takes any table on random trees.
+for run in "16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9x7 --scen all --table random --seed 3" \
+           "5x3x2 --scen all --table random --seed 1" "3x3x3x3 --scen all --table random --seed 2"; do
+  log="$LOGDIR/tcsim_fast_${run// /_}.log"
+  build/tcsim --topo $run --fast >"$log" 2>&1
+  grep -E '^(PASS|FAIL)' "$log" | sed "s/\$/  (--topo $run --fast)/"
+  grep -qE '^(PASS|FAIL)' "$log" || { echo "FAIL  tcsim --topo $run: no result"; FAILED=$((FAILED + 1)); tail -5 "$log"; }
+  count_lines "$log"
+done
+
 echo "== point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
@@ -206,6 +218,9 @@ for bad in "--seed -1:seed '-1': not an integer" "--seed abc:seed 'abc': not an 
            "--bogus 1:unknown option '--bogus'" "stray:'stray': expected --key value or key=value"; do
   check "tcsim ${bad%%:*} refused" refuses "${bad#*:}" build/tcsim ${bad%%:*} --scen bcast_leaf
 done
+check "tcsim: a scenario written for the planner's trees refused on random tables" \
+  refuses "scen = bcast_root: written for the planner's trees (table = default), not random tables" \
+  build/tcsim --scen bcast_root --table random
 check "tcsim --events beyond the torus refused" refuses "events = 5: not a node of the 2-node torus" \
   build/tcsim --topo 2 --events 5 --scen bcast_leaf
 check "tcsim --wavedrom into a missing directory refused first" refuses "wavedrom '$R/none/x': cannot write there: No such file" \

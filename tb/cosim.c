@@ -1338,10 +1338,23 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (o.table_random && tc_scenario_default_table_only(scen)) {
+        fprintf(stderr, "scen = %s: written for the planner's trees (table = default), not random tables\n", scen);
+        return 2;
+    }
+    if (o.table_random && !strcmp(scen, "all")) {
+        printf("table = random: leaving out the scenarios written for the planner's trees:");
+        for (int k = 0; tc_scenario_names[k]; k++)
+            if (tc_scenario_default_table_only(tc_scenario_names[k]))
+                printf(" %s", tc_scenario_names[k]);
+        printf("\n");
+    }
     for (int k = 0; tc_scenario_names[k]; k++) {
         uint64_t mis;
         int node;
         if (strcmp(scen, "all") && strcmp(scen, tc_scenario_names[k]))
+            continue;
+        if (o.table_random && tc_scenario_default_table_only(tc_scenario_names[k]))
             continue;
         o.scen = tc_scenario_names[k];
         o.fst = NULL;

@@ -11,6 +11,16 @@ const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "stream",
                                          "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
                                          "bad_barrier", "tree_barrier", "soak", NULL};
 
+int tc_scenario_default_table_only(const char *name)
+{
+    static const char *const only[] = {"bcast_root",       "bcast_leaf", "stream",      "transit",         "bad_input",
+                                       "credit_violation", "bad_reduce", "barrier_b2b", "barrier_traffic", NULL};
+    for (int k = 0; only[k]; k++)
+        if (!strcmp(name, only[k]))
+            return 1;
+    return 0;
+}
+
 static uint64_t mix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
@@ -20,6 +30,21 @@ static uint64_t mix(uint64_t x)
 }
 
 static int tree_root(const tc_topo *t, int tree) { return (int)(((long)tree * t->n) / TC_TREES); }
+
+/* Hops from the farthest member of the tree to its root. */
+static int tree_height(const tc_topo *t, const tc_row *rows, int tree)
+{
+    int height = 0;
+    for (int node = 0; node < t->n; node++) {
+        int hops = 0;
+        if (!TC_RGET(TC_ROWP(rows, node, tree), VALID))
+            continue;
+        for (int m = node; !TC_RGET(TC_ROWP(rows, m, tree), ROOT); hops++)
+            m = tc_neighbour(t, m, (int)TC_RGET(TC_ROWP(rows, m, tree), TOROOT));
+        height = hops > height ? hops : height;
+    }
+    return height;
+}
 
 
 void tc_default_table(const tc_topo *t, tc_row *rows)
@@ -580,14 +605,24 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * must hold the 17th (the second use of ReduceId 0) until the root, having
          * completed 8 reduces, sends them a credit. Without the credit block the 17th
          * would meet ReduceId 0 still in flight at the root (ERR_RID_REUSE). */
-        int root = tree_root(t, 2);
+        /* Unlike the PE contract of docs/deadlock.md, a PE sends its second use of a
+         * ReduceId before it has the first's result: the credit block is what keeps
+         * the two apart up the tree. Only down the tree must the first use be complete
+         * at every node before that node's PE contributes again (else ERR_RID_REUSE):
+         * the contributions of the first round climb at most `height` hops of
+         * link_lat + 8 cycles behind 16 x 5 two-flit contributions at a Reducer (the
+         * 200), and the root's PE waits as long again for the second round's wave. */
+        int root = tc_tree_root(t, rows, 2);
+        uint64_t again = (uint64_t)tree_height(t, rows, 2) * (uint64_t)(p->link_lat + 8) + 200;
+        again = again > 400 ? again : 400;
+        uint64_t late = again + 2600 > 3000 ? again + 2600 : 3000;
         for (int round = 0; round < 2; round++)
             for (int rid = 0; rid < (round ? 2 : 16); rid++) {
                 uint32_t tag = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 2, rid, TC_OP_SUM, TC_LANE_64, 1, 0,
-                                             round ? 400 : 0, seed + (uint64_t)(round * 16 + rid));
-                tc_pkt *p = contribution(s, root, tag);
-                if (p)
-                    p->cycle = 3000 + (uint64_t)(round * 16 + rid);
+                                             round ? again : 0, seed + (uint64_t)(round * 16 + rid));
+                tc_pkt *c = contribution(s, root, tag);
+                if (c)
+                    c->cycle = late + (uint64_t)(round * 16 + rid);
             }
     } else if (!strcmp(name, "many_reduces")) {
         /* 16 trees x 16 ReduceIds in flight at once: 256 reduces, each node's report
