@@ -118,10 +118,19 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     tc_credit_block_ev ce;
 
     /* Reducer: fed by its output register (a copy: the register is committed first),
-     * writes the result buffer. */
-    tc_reducer_in ri = {r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
-                        !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
-    tc_reducer_eval(&r->red, &ri, &re);
+     * writes the result buffer. Without observation records, the Reducer, the phase
+     * counters and the credit block are skipped in a cycle in which they are quiet
+     * (most cycles of a stream): their events are all 0 and their commits change
+     * nothing but the report timer. */
+    unsigned red_quiet = !obs && tc_reducer_quiet(&r->red, rop->q.valid);
+    tc_reducer_in ri = {0};
+    if (red_quiet) {
+        re = (tc_reducer_ev){.cp_pick = -1};
+    } else {
+        ri = (tc_reducer_in){r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
+                             !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
+        tc_reducer_eval(&r->red, &ri, &re);
+    }
 
     /* Units: frees, and RC of the head packets (of the next ones where the head is
      * freed). busy_from: a pass of the unit has flits still to read. */
@@ -149,8 +158,16 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     }
 
     /* Phase counters, then the credit block's flit for the report buffer. */
-    tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
-    tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
+    unsigned ph_quiet = red_quiet && tc_phase_quiet(&r->ph, np, s.route);
+    if (ph_quiet)
+        pe = (tc_phase_ev){0, 0, 0, 0, 0, 0, {0}, 0};
+    else
+        tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
+    unsigned cb_quiet = !obs && !pe.send && !pe.done && tc_credit_block_quiet(&r->cb);
+    if (cb_quiet)
+        ce = (tc_credit_block_ev){0, 0, 0, 0, 0, 0, {0, 0, {{0, 0}}}, {0, 0, 0, 0, 0}, 0, 0};
+    else
+        tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 
     /* BW: which unit each input flit writes; then the errors of this cycle. */
     memset(s.wr, 0, sizeof s.wr);
@@ -165,10 +182,14 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             tc_vc_unit_bw(&r->u[u], u, &s);
             act |= 1u << u;
         }
-    tc_errrec red_err = {0, 0, 0, 0, 0};
-    if (re.err)
-        red_err = (tc_errrec){re.err, re.tree, re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
-    tc_credit_block_errors(&r->cb, np, &red_err, &s, &ce);
+    /* no error, no credit from a parent, no result: the credit block's commit is the report timer's tick */
+    unsigned cb_still = cb_quiet && !s.ovf && !s.route && !re.err && !(re.hdr && re.last) && !re.made;
+    if (!cb_still) {
+        tc_errrec red_err = {0, 0, 0, 0, 0};
+        if (re.err)
+            red_err = (tc_errrec){re.err, re.tree, re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
+        tc_credit_block_errors(&r->cb, np, &red_err, &s, &ce);
+    }
 
     /* Switch allocation: one round-robin arbiter per output, over units with credit. */
     for (int o = 0; o < no; o++)
@@ -272,9 +293,14 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
             tc_vc_unit_commit(&r->u[u], u, &s);
     }
-    tc_reducer_commit(&r->red, &ri, &re, pe.snap);
-    tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
-    tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
+    if (!red_quiet)
+        tc_reducer_commit(&r->red, &ri, &re, pe.snap);
+    if (cb_still)
+        tc_credit_block_idle_cycle(&r->cb);
+    else
+        tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
+    if (!ph_quiet || ce.gen_phase || ce.gen_done)
+        tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
     for (unsigned m = act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
         r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u;
