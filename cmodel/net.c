@@ -422,12 +422,12 @@ static int push_outputs(tc_net *n, uint32_t k, uint64_t c)
     const tc_router *r = &n->r[k];
     tc_slot *lk = &n->link[(c + 1 + (uint64_t)n->p.link_lat) % n->wl];
     int ok = 1;
-    for (size_t d = 0; d < np; d++)
-        if (r->o[d].q.valid || r->cred_q[d]) {
-            ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
-            n->flits[k * np + d] += r->o[d].q.valid;
-        }
-    if (r->o[TC_O_PE(np)].q.valid)
+    for (unsigned m = (r->qmask & ((1u << np) - 1)) | r->cqmask; m; m &= m - 1) {
+        size_t d = (size_t)__builtin_ctz(m);
+        ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
+        n->flits[k * np + d] += r->o[d].q.valid;
+    }
+    if ((r->qmask >> TC_O_PE(np)) & 1)
         ok &= !slot_push(&n->ej[(c + 1 + (uint64_t)n->p.ej_lat) % n->we], (tc_arrival){k, 0, 0, r->o[TC_O_PE(np)].q});
     if (r->inj_cred_q)
         ok &= !slot_push(&n->inj_c[(c + 1 + (uint64_t)n->p.inj_lat) % n->wi],
@@ -471,7 +471,7 @@ static void run_router(tc_net *n, uint32_t k, uint64_t c0, int nb, uint32_t *obs
             memset(&in, 0, sizeof in);
             continue;
         }
-        if (!obs && !any && tc_router_idle(r))
+        if (!obs && !any && !busy) /* idle since its last cycle, which busy is of */
             tc_router_idle_cycle(r);
         else
             tc_router_cycle(r, &in, obs ? obs + k * (size_t)TC_OBS_WORDS(n->np) : NULL);

@@ -52,9 +52,8 @@ int tc_router_idle(const tc_router *r)
         return 0;
     if (r->live) /* a unit with a packet or a read pending */
         return 0;
-    for (int o = 0; o < TC_NOUTS(np); o++)
-        if (r->o[o].busy || r->o[o].q.valid)
-            return 0;
+    if (r->qmask) /* an output streaming has its register valid */
+        return 0;
     unsigned all_cnt = 1;
     for (int p = 0; p < np; p++) {
         if (r->cred_q[p])
@@ -111,7 +110,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     int np = r->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np), ored = TC_O_RED(np);
     const tc_unit *resu = &r->u[TC_U_RESULT(np)], *repu = &r->u[TC_U_REPORT(np)];
     const tc_outp *rop = &r->o[ored];
-    unsigned busy_from = 0, grant_u[TC_MAX_OUTS];
+    unsigned busy_from = 0, grant_u[TC_MAX_OUTS], granted = 0; /* granted: bit o, grant_u[o] is a unit */
     tc_unit_sig s;
     tc_reducer_ev re;
     tc_phase_ev pe;
@@ -170,18 +169,24 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 
     /* BW: which unit each input flit writes; then the errors of this cycle. */
+    /* wr: the units written; cm: the outputs a credit returns to */
+    unsigned wr = 0, cm = (unsigned)(in->ej_cred != 0) << TC_O_PE(np);
     memset(s.wr, 0, sizeof s.wr);
-    for (int p = 0; p < np; p++) /* a link flit goes to the unit of its VC */
-        if (in->link[p].valid && in->link[p].vc < 2)
+    for (int p = 0; p < np; p++) { /* a link flit goes to the unit of its VC */
+        if (in->link[p].valid && in->link[p].vc < 2) {
             s.wr[2 * p + in->link[p].vc] = &in->link[p];
+            wr |= 1u << (2 * p + in->link[p].vc);
+        }
+        cm |= (unsigned)(in->cred[p] != 0) << p;
+    }
     s.wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
     s.wr[TC_U_RESULT(np)] = re.res.valid ? &re.res : NULL;
     s.wr[TC_U_REPORT(np)] = ce.rep.valid ? &ce.rep : NULL;
-    for (int u = 0; u < nu; u++)
-        if (s.wr[u]) {
-            tc_vc_unit_bw(&r->u[u], u, &s);
-            act |= 1u << u;
-        }
+    wr |= (unsigned)in->inj.valid << TC_U_BCAST(np) | (unsigned)re.res.valid << TC_U_RESULT(np) |
+          (unsigned)ce.rep.valid << TC_U_REPORT(np);
+    for (unsigned m = wr; m; m &= m - 1)
+        tc_vc_unit_bw(&r->u[__builtin_ctz(m)], __builtin_ctz(m), &s);
+    act |= wr;
     /* no error, no credit from a parent, no result: the credit block's commit is the report timer's tick */
     unsigned cb_still = cb_quiet && !s.ovf && !s.route && !re.err && !(re.hdr && re.last) && !re.made;
     if (!cb_still) {
@@ -207,6 +212,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             s.grant[u] = pend;
             for (unsigned m = pend; m; m &= m - 1)
                 grant_u[__builtin_ctz(m)] = (unsigned)u;
+            granted |= pend;
             next = (unsigned)(u + 1) % (unsigned)nu;
         }
         r->fork_ptr = (uint8_t)next; /* state, but read by nothing else in this cycle */
@@ -230,6 +236,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             }
             if (elig) {
                 grant_u[o] = rr_pick(elig, r->o[o].ptr);
+                granted |= 1u << o;
                 s.grant[grant_u[o]] |= 1u << o;
             }
         }
@@ -255,12 +262,13 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_phase_obs(&r->ph, &pe, ce.gen_phase, ce.gen_done, obs, TC_OBS_PH_LSB(np));
     }
 
-    /* Commit. Outputs first: they read head packets before any slot is freed. */
-    for (int o = 0; o < no; o++) {
+    /* Commit. Outputs first: they read head packets before any slot is freed. The
+     * others (no credit, no grant, the register clear, so not streaming) do not change. */
+    unsigned qv = 0;
+    for (unsigned om = r->qmask | granted | cm; om; om &= om - 1) {
+        int o = __builtin_ctz(om);
         tc_outp *op = &r->o[o];
         unsigned g = grant_u[o];
-        if (!op->busy && g == ~0u && !op->q.valid && !(o < np ? in->cred[o] : o == TC_O_PE(np) && in->ej_cred))
-            continue; /* nothing changes: no credit, no flit, the register already clear */
         if (o < np) {
             for (unsigned vc = 0; vc < 2; vc++)
                 op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -
@@ -287,7 +295,9 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         } else {
             memset(&op->q, 0, sizeof op->q);
         }
+        qv |= (unsigned)op->q.valid << o;
     }
+    r->qmask = (uint16_t)qv;
     for (unsigned m = act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
         if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
@@ -305,8 +315,11 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         int u = __builtin_ctz(m);
         r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u;
     }
-    for (int p = 0; p < np; p++)
+    r->cqmask = 0;
+    for (int p = 0; p < np; p++) {
         r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
+        r->cqmask |= (uint8_t)((r->cred_q[p] != 0) << p);
+    }
     r->inj_cred_q = (uint8_t)((s.free >> TC_U_BCAST(np)) & 1);
 }
 
