@@ -121,17 +121,8 @@ static int take_mem(tc_net *n, tc_unit *un)
     return un->mem != NULL;
 }
 
-/* The units that flits arrive at this cycle have their SRAM. */
-static int give_mem(tc_net *n, tc_router *r, const tc_router_in *in)
-{
-    int ok = 1;
-    for (int d = 0; d < r->nports; d++)
-        if (in->link[d].valid && in->link[d].vc < 2 && !r->u[2 * d + in->link[d].vc].mem)
-            ok &= take_mem(n, &r->u[2 * d + in->link[d].vc]);
-    if (in->inj.valid && !r->u[TC_U_BCAST(r->nports)].mem)
-        ok &= take_mem(n, &r->u[TC_U_BCAST(r->nports)]);
-    return ok;
-}
+/* Unit u, which a flit arrives at, has its SRAM: 0 if out of memory. */
+static int give_mem(tc_net *n, tc_unit *un) { return un->mem || take_mem(n, un); }
 
 /* Router k is evaluated in the sweep that begins at cycle c0 (its arrivals listed from head[k]). */
 static void activate(tc_net *n, uint32_t k, uint64_t c0)
@@ -452,31 +443,42 @@ static void run_router(tc_net *n, uint32_t k, uint64_t c0, int nb, uint32_t *obs
         unsigned any = x >= 0 && n->arr[x].off == off; /* a flit or a credit arrives (all are valid or non-zero) */
         if (!any && !busy && !obs && c % TC_REPORT_CYCLES != TC_REPORT_CYCLES - 1)
             continue;
+        int mem = 1;
+        unsigned ports = 0; /* the link inputs written into in, cleared after the cycle */
         for (; x >= 0 && n->arr[x].off == off; x = n->nxt[x]) {
             const tc_input *a = &n->arr[x];
             if (a->port == KIND_INJ) {
                 in.inj = a->w;
+                mem &= give_mem(n, &r->u[TC_U_BCAST(n->np)]);
             } else if (a->port == KIND_EJC) {
                 in.ej_cred = a->cred;
             } else {
                 in.link[a->port] = a->w;
                 in.cred[a->port] = a->cred;
+                ports |= 1u << a->port;
+                if (a->w.valid && a->w.vc < 2)
+                    mem &= give_mem(n, &r->u[2 * a->port + a->w.vc]);
             }
         }
         uint16_t total = r->ph.total;
         r->cb.cyc = (uint16_t)(c % TC_REPORT_CYCLES); /* it ticked while the router slept */
-        if (any && !give_mem(n, r, &in)) {
+        if (mem && !obs && !any && !busy) /* idle since its last cycle, which busy is of */
+            tc_router_idle_cycle(r);
+        else if (mem)
+            tc_router_cycle(r, &in, obs ? obs + k * (size_t)TC_OBS_WORDS(n->np) : NULL);
+        if (any) {
+            for (; ports; ports &= ports - 1) {
+                memset(&in.link[__builtin_ctz(ports)], 0, sizeof in.link[0]);
+                in.cred[__builtin_ctz(ports)] = 0;
+            }
+            memset(&in.inj, 0, sizeof in.inj);
+            in.ej_cred = 0;
+        }
+        if (!mem) {
             if (!n->fault[0])
                 snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the buffers", (unsigned long long)c);
-            memset(&in, 0, sizeof in);
             continue;
         }
-        if (!obs && !any && !busy) /* idle since its last cycle, which busy is of */
-            tc_router_idle_cycle(r);
-        else
-            tc_router_cycle(r, &in, obs ? obs + k * (size_t)TC_OBS_WORDS(n->np) : NULL);
-        if (any)
-            memset(&in, 0, sizeof in);
         busy = !tc_router_idle(r); /* an idle router drives nothing */
         if (busy)
             push_outputs(n, k, c);
