@@ -302,6 +302,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         int u = __builtin_ctz(m);
         if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
             tc_vc_unit_commit(&r->u[u], u, &s);
+        r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u; /* only the commit changes a unit */
     }
     if (!red_quiet)
         tc_reducer_commit(&r->red, &ri, &re, pe.snap);
@@ -311,10 +312,6 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
     if (!ph_quiet || ce.gen_phase || ce.gen_done)
         tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
-    for (unsigned m = act; m; m &= m - 1) {
-        int u = __builtin_ctz(m);
-        r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u;
-    }
     r->cqmask = 0;
     for (int p = 0; p < np; p++) {
         r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
