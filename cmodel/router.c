@@ -52,18 +52,16 @@ int tc_router_idle(const tc_router *r)
         return 0;
     if (r->live) /* a unit with a packet or a read pending */
         return 0;
-    if (r->qmask) /* an output streaming has its register valid */
+    if (r->qmask || r->cqmask) /* an output streaming has its register valid */
         return 0;
-    unsigned all_cnt = 1;
-    for (int p = 0; p < np; p++) {
-        if (r->cred_q[p])
-            return 0;
+    uint64_t due[2];
+    memcpy(due, r->cb.cred_due, sizeof due);
+    if (due[0] | due[1])
+        return 0;
+    unsigned all_cnt = ph->active;
+    for (int p = 0; p < np && all_cnt; p++)
         all_cnt &= r->ph.cnt[p] != 0;
-    }
-    for (int t = 0; t < TC_TREES; t++)
-        if (r->cb.cred_due[t])
-            return 0;
-    return !(ph->active && all_cnt);
+    return !all_cnt;
 }
 
 void tc_router_idle_cycle(tc_router *r) { tc_credit_block_idle_cycle(&r->cb); }
@@ -169,16 +167,20 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 
     /* BW: which unit each input flit writes; then the errors of this cycle. */
-    /* wr: the units written; cm: the outputs a credit returns to */
-    unsigned wr = 0, cm = (unsigned)(in->ej_cred != 0) << TC_O_PE(np);
+    /* wr: the units written; cm: the outputs a credit returns to (a bit per byte of
+     * in->cred that is not 0, gathered by a multiply) */
+    uint64_t cb8;
+    _Static_assert(sizeof in->cred == 8, "a credit byte per port, 8 ports");
+    memcpy(&cb8, in->cred, sizeof cb8);
+    cb8 |= cb8 >> 4, cb8 |= cb8 >> 2, cb8 |= cb8 >> 1;
+    unsigned wr = 0, cm = (unsigned)(((cb8 & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56) |
+                          (unsigned)(in->ej_cred != 0) << TC_O_PE(np);
     memset(s.wr, 0, sizeof s.wr);
-    for (int p = 0; p < np; p++) { /* a link flit goes to the unit of its VC */
+    for (int p = 0; p < np; p++) /* a link flit goes to the unit of its VC */
         if (in->link[p].valid && in->link[p].vc < 2) {
             s.wr[2 * p + in->link[p].vc] = &in->link[p];
             wr |= 1u << (2 * p + in->link[p].vc);
         }
-        cm |= (unsigned)(in->cred[p] != 0) << p;
-    }
     s.wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
     s.wr[TC_U_RESULT(np)] = re.res.valid ? &re.res : NULL;
     s.wr[TC_U_REPORT(np)] = ce.rep.valid ? &ce.rep : NULL;
@@ -312,10 +314,12 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
     if (!ph_quiet || ce.gen_phase || ce.gen_done)
         tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
-    r->cqmask = 0;
-    for (int p = 0; p < np; p++) {
-        r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
-        r->cqmask |= (uint8_t)((r->cred_q[p] != 0) << p);
+    if (r->cqmask || (s.free & ((1u << 2 * np) - 1))) { /* else every cred_q is 0 and stays 0 */
+        r->cqmask = 0;
+        for (int p = 0; p < np; p++) {
+            r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
+            r->cqmask |= (uint8_t)((r->cred_q[p] != 0) << p);
+        }
     }
     r->inj_cred_q = (uint8_t)((s.free >> TC_U_BCAST(np)) & 1);
 }
