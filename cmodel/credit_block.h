@@ -50,8 +50,7 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
  * writes nothing (the event is all 0). */
 static inline unsigned tc_credit_block_quiet(const tc_credit_block *cb)
 {
-    uint64_t due[2];
-    _Static_assert(sizeof due == sizeof cb->cred_due, "cred_due is 16 bytes");
+    uint64_t due[2]; /* the 16 trees' counts (credit_block.c asserts the size; C++ includes this too) */
     __builtin_memcpy(due, cb->cred_due, sizeof due);
     return !cb->nerr && !cb->gen_idx && !cb->report_due && !(due[0] | due[1]);
 }
