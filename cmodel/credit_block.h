@@ -45,7 +45,19 @@ void tc_credit_block_errors(const tc_credit_block *cb, int np, const tc_errrec *
 void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, const tc_row *table,
                             const tc_unit_sig *s, unsigned complete, unsigned complete_tree, unsigned made,
                             unsigned made_tree);
-/* A cycle with nothing to do: only the report timer advances. */
+/* No error queued, no report or credit due, none being written: with neither a phase
+ * packet nor a completion to send (tc_phase_ev's send, done), tc_credit_block_gen()
+ * writes nothing (the event is all 0). */
+static inline unsigned tc_credit_block_quiet(const tc_credit_block *cb)
+{
+    uint64_t due[2]; /* the 16 trees' counts (credit_block.c asserts the size; C++ includes this too) */
+    __builtin_memcpy(due, cb->cred_due, sizeof due);
+    return !cb->nerr && !cb->gen_idx && !cb->report_due && !(due[0] | due[1]);
+}
+/* A cycle with nothing to do: only the report timer advances. It is also
+ * tc_credit_block_commit() after a quiet tc_credit_block_gen() in a cycle with no
+ * error, no head routed (no credit from the parent), no reduce completed and no
+ * result made. */
 void tc_credit_block_idle_cycle(tc_credit_block *cb);
 
 #endif

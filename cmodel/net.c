@@ -22,22 +22,40 @@ typedef struct {
     size_t n, cap;
 } tc_slot;
 
+/* An arrival of a sweep: at cycle `off` of it, a link flit and credits at input
+ * `port`, the PE's flit (port KIND_INJ) or its ejection credit (port KIND_EJC). */
+enum { KIND_INJ = 0xfe, KIND_EJC = 0xff };
+typedef struct {
+    uint8_t off, port, cred;
+    tc_wire w;
+} tc_input;
+
+/* A router's barrier phase changed in cycle c of a sweep: for lemma 1. */
+typedef struct {
+    uint32_t node;
+    uint16_t before, after;
+    uint64_t c;
+} tc_phchange;
+
 struct tc_net {
     tc_params p;
     tc_topo topo;
     int np;
-    uint64_t cycle;
+    uint64_t cycle;      /* the PEs' cycle: the next one tc_net_step() ends */
+    uint64_t rcycle;     /* the routers' next cycle, at most blk - 1 behind (tc_net_lookahead) */
+    int blk, blk_max;    /* cycles the routers are evaluated in one sweep; its bound, the lookahead */
     tc_router *r;
     tc_pool pool;        /* the units' buffers, each taken as its first flit comes */
     tc_flit *red;        /* per node: its Reducer's partial results */
     tc_red_entry *red_ent;
     int *nbr;            /* nbr[node * np + port] */
-    tc_router_in *in;    /* inputs of the cycle being evaluated; zero but for nodes in `act` */
-    /* Timing wheels, indexed by cycle % latency: an arrival is written `latency`
-     * cycles before it is due, and every slot is read before it is written again. */
-    tc_slot *link;       /* [link_lat]: flits and credits into router inputs */
-    tc_slot *inj, *ej_c; /* [inj_lat]: PE flits into routers; [ej_lat]: PE credits into routers */
-    tc_slot *ej, *inj_c; /* [ej_lat]: ejected flits to PEs; [inj_lat]: injection credits to PEs */
+    /* Timing wheels, indexed by the cycle an arrival is due modulo their size, which
+     * is the latency plus the lookahead and 2: an arrival is written before the
+     * routers or the PEs that read it reach its cycle, and a slot is emptied as it is read. */
+    tc_slot *link;       /* [wl]: flits and credits into router inputs */
+    tc_slot *inj, *ej_c; /* [wi]: PE flits into routers; [we]: PE credits into routers */
+    tc_slot *ej, *inj_c; /* [we]: ejected flits to PEs; [wi]: injection credits to PEs */
+    size_t wl, wi, we;
     tc_pe_in *pe_in;     /* what each PE drives this cycle (nodes in `staged`, marked by `smark`) */
     uint32_t *staged;
     uint64_t *smark;
@@ -45,12 +63,19 @@ struct tc_net {
     tc_pe_out *pe_out;   /* what each PE sees this cycle (nodes in `seen`) */
     uint32_t *seen;
     size_t nseen;
-    /* Routers evaluated this cycle (`act`, deduplicated by `mark` = cycle + 1), those
-     * not idle after the last cycle (`busy`), and those evaluated last cycle (`prev`),
-     * whose registered outputs are on the wires now. */
-    uint32_t *act, *busy, *prev;
-    size_t nact, nbusy, nprev;
-    uint64_t *mark, *imark; /* imark = cycle + 1: the router has an input this cycle */
+    /* Routers evaluated in a sweep (`act`, deduplicated by `mark` = its first cycle + 1),
+     * and those not idle after their last cycle (`busy`, flagged in `bflag`). */
+    uint32_t *act, *busy;
+    size_t nact, nbusy;
+    uint64_t *mark;
+    uint8_t *bflag;
+    /* A sweep's arrivals, listed per router (`head`, `nxt`) in cycle order, and the
+     * changes of the routers' barrier phase in it, per router (`hfirst`). */
+    tc_input *arr;
+    int32_t *nxt, *head, *hfirst;
+    size_t narr, carr;
+    tc_phchange *ph;
+    size_t nph, cph;
     uint64_t *flits;     /* [node][port]: flits sent on each link */
     char fault[160];     /* the first broken invariant (lemma 1), or "" */
 };
@@ -89,7 +114,6 @@ static int slot_push(tc_slot *s, tc_arrival a)
     return 0;
 }
 
-/* Router k is evaluated this cycle, with an input (in[k] written) if input. */
 /* A unit's SRAM, from the pool: 0 if out of memory. */
 static int take_mem(tc_net *n, tc_unit *un)
 {
@@ -97,31 +121,22 @@ static int take_mem(tc_net *n, tc_unit *un)
     return un->mem != NULL;
 }
 
-/* The units that flits arrive at this cycle have their SRAM. */
-static int give_mem(tc_net *n, tc_router *r, const tc_router_in *in)
-{
-    int ok = 1;
-    for (int d = 0; d < r->nports; d++)
-        if (in->link[d].valid && in->link[d].vc < 2 && !r->u[2 * d + in->link[d].vc].mem)
-            ok &= take_mem(n, &r->u[2 * d + in->link[d].vc]);
-    if (in->inj.valid && !r->u[TC_U_BCAST(r->nports)].mem)
-        ok &= take_mem(n, &r->u[TC_U_BCAST(r->nports)]);
-    return ok;
-}
+/* Unit u, which a flit arrives at, has its SRAM: 0 if out of memory. */
+static int give_mem(tc_net *n, tc_unit *un) { return un->mem || take_mem(n, un); }
 
-static void activate(tc_net *n, uint32_t k, int input)
+/* Router k is evaluated in the sweep that begins at cycle c0 (its arrivals listed from head[k]). */
+static void activate(tc_net *n, uint32_t k, uint64_t c0)
 {
-    if (input)
-        n->imark[k] = n->cycle + 1;
-    if (n->mark[k] != n->cycle + 1) {
-        n->mark[k] = n->cycle + 1;
+    if (n->mark[k] != c0 + 1) {
+        n->mark[k] = c0 + 1;
+        n->head[k] = -1;
         n->act[n->nact++] = k;
     }
 }
 
 /* The cache lines that the evaluation of act[i] reads first (its state in front of its
- * units, its input), or its live units': the sweep over the routers is in node order
- * but a router's state is kilobytes, too far apart for the processor's prefetcher. */
+ * units), or its live units': the sweep over the routers is in node order but a
+ * router's state is kilobytes, too far apart for the processor's prefetcher. */
 static void prefetch_router(const tc_net *n, size_t i, int units)
 {
     if (i >= n->nact)
@@ -136,7 +151,6 @@ static void prefetch_router(const tc_net *n, size_t i, int units)
     }
     for (size_t b = 0; b < offsetof(tc_router, u); b += 64)
         __builtin_prefetch((const char *)r + b);
-    __builtin_prefetch(&n->in[n->act[i]]);
 }
 
 /* Routers are evaluated in node order whatever the order their inputs arrived in:
@@ -148,7 +162,7 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void sort_active(tc_net *n)
+static void sort_active(tc_net *n, uint64_t c0)
 {
     size_t nn = (size_t)n->topo.n;
     if (n->nact * 16 < nn) {
@@ -157,7 +171,7 @@ static void sort_active(tc_net *n)
     }
     size_t m = 0;
     for (uint32_t k = 0; k < nn; k++)
-        if (n->mark[k] == n->cycle + 1)
+        if (n->mark[k] == c0 + 1)
             n->act[m++] = k;
     n->nact = m;
 }
@@ -213,27 +227,34 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     tc_pool_init(&n->pool, (size_t)64 << 20);
     n->red = big_alloc(nn * nred * sizeof *n->red);
     n->red_ent = big_alloc(nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
-    n->in = big_alloc(nn * sizeof *n->in);
+    n->blk = 1;
+    n->blk_max = p->link_lat < p->inj_lat ? p->link_lat : p->inj_lat;
+    n->blk_max = n->blk_max < p->ej_lat ? n->blk_max : p->ej_lat;
+    n->blk_max = n->blk_max < TC_NET_MAX_LOOKAHEAD ? n->blk_max : TC_NET_MAX_LOOKAHEAD;
+    n->wl = (size_t)(p->link_lat + n->blk_max + 2);
+    n->wi = (size_t)(p->inj_lat + n->blk_max + 2);
+    n->we = (size_t)(p->ej_lat + n->blk_max + 2);
     n->nbr = malloc(nn * np * sizeof(int));
-    n->link = calloc((size_t)p->link_lat, sizeof *n->link);
-    n->inj = calloc((size_t)p->inj_lat, sizeof *n->inj);
-    n->inj_c = calloc((size_t)p->inj_lat, sizeof *n->inj_c);
-    n->ej = calloc((size_t)p->ej_lat, sizeof *n->ej);
-    n->ej_c = calloc((size_t)p->ej_lat, sizeof *n->ej_c);
+    n->link = calloc(n->wl, sizeof *n->link);
+    n->inj = calloc(n->wi, sizeof *n->inj);
+    n->inj_c = calloc(n->wi, sizeof *n->inj_c);
+    n->ej = calloc(n->we, sizeof *n->ej);
+    n->ej_c = calloc(n->we, sizeof *n->ej_c);
     n->pe_in = calloc(nn, sizeof *n->pe_in);
     n->staged = malloc(nn * sizeof *n->staged);
     n->pe_out = calloc(nn, sizeof *n->pe_out);
     n->seen = malloc(2 * nn * sizeof *n->seen); /* a flit and a credit each */
     n->act = malloc(nn * sizeof *n->act);
     n->busy = malloc(nn * sizeof *n->busy);
-    n->prev = malloc(nn * sizeof *n->prev);
     n->mark = calloc(nn, sizeof *n->mark);
-    n->imark = calloc(nn, sizeof *n->imark);
+    n->bflag = calloc(nn, 1);
+    n->head = malloc(nn * sizeof *n->head);
+    n->hfirst = malloc(nn * sizeof *n->hfirst);
     n->smark = calloc(nn, sizeof *n->smark);
     n->flits = calloc(nn * np, sizeof *n->flits);
-    if (!n->smark || !n->flits || !n->r || !n->red || !n->red_ent || !n->nbr || !n->in || !n->link || !n->inj || !n->inj_c || !n->ej ||
-        !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->prev ||
-        !n->mark || !n->imark) {
+    if (!n->smark || !n->flits || !n->r || !n->red || !n->red_ent || !n->nbr || !n->link || !n->inj || !n->inj_c ||
+        !n->ej || !n->ej_c || !n->pe_in || !n->staged || !n->pe_out || !n->seen || !n->act || !n->busy || !n->mark ||
+        !n->bflag || !n->head || !n->hfirst) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         tc_net_free(n);
         return NULL;
@@ -255,13 +276,14 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
             }
         for (size_t d = 0; d < np; d++)
             n->nbr[k * np + d] = tc_neighbour(&t, (int)k, (int)d);
+        n->hfirst[k] = -1;
     }
     return n;
 }
 
-static void free_wheel(tc_slot *w, int lat)
+static void free_wheel(tc_slot *w, size_t size)
 {
-    for (int i = 0; w && i < lat; i++)
+    for (size_t i = 0; w && i < size; i++)
         big_free(w[i].a, w[i].cap * sizeof *w[i].a);
     free(w);
 }
@@ -275,22 +297,25 @@ void tc_net_free(tc_net *n)
     tc_pool_free(&n->pool);
     big_free(n->red, nn * nred * sizeof *n->red);
     big_free(n->red_ent, nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
-    big_free(n->in, nn * sizeof *n->in);
     free(n->nbr);
-    free_wheel(n->link, n->p.link_lat);
-    free_wheel(n->inj, n->p.inj_lat);
-    free_wheel(n->inj_c, n->p.inj_lat);
-    free_wheel(n->ej, n->p.ej_lat);
-    free_wheel(n->ej_c, n->p.ej_lat);
+    free_wheel(n->link, n->wl);
+    free_wheel(n->inj, n->wi);
+    free_wheel(n->inj_c, n->wi);
+    free_wheel(n->ej, n->we);
+    free_wheel(n->ej_c, n->we);
     free(n->pe_in);
     free(n->staged);
     free(n->pe_out);
     free(n->seen);
     free(n->act);
     free(n->busy);
-    free(n->prev);
     free(n->mark);
-    free(n->imark);
+    free(n->bflag);
+    free(n->head);
+    free(n->hfirst);
+    free(n->arr);
+    free(n->nxt);
+    free(n->ph);
     free(n->smark);
     free(n->flits);
     free(n);
@@ -315,120 +340,256 @@ void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in)
     n->pe_in[k] = *in; /* the last call of the cycle counts */
 }
 
-/* Lemma 1 of Makagon and Syromyatnikov (2012): the phases of neighbours differ by at most 1. */
-static void check_lemma1(tc_net *n, uint32_t k)
+/* A router's barrier phase after cycle c of the sweep (its changes are listed from hfirst). */
+static uint16_t phase_at(const tc_net *n, uint32_t j, uint64_t c)
 {
-    for (int d = 0; d < n->np && !n->fault[0]; d++) {
-        uint32_t j = (uint32_t)n->nbr[(size_t)k * (size_t)n->np + (size_t)d];
-        int16_t diff = (int16_t)(n->r[k].ph.total - n->r[j].ph.total);
-        if (diff > 1 || diff < -1)
-            snprintf(n->fault, sizeof n->fault, "cycle %llu: lemma 1 broken: node %u completed %u phases, its neighbour %u %u",
-                     (unsigned long long)n->cycle, k, n->r[k].ph.total, j, n->r[j].ph.total);
+    int32_t i = n->hfirst[j];
+    if (i < 0)
+        return n->r[j].ph.total;
+    uint16_t v = n->ph[i].before;
+    for (size_t x = (size_t)i; x < n->nph && n->ph[x].node == j && n->ph[x].c <= c; x++)
+        v = n->ph[x].after;
+    return v;
+}
+
+/* Lemma 1 of Makagon and Syromyatnikov (2012): the phases of neighbours differ by at
+ * most 1, checked on the state after each cycle of the sweep in which a phase changed;
+ * the first broken (by cycle, then node, then port) is the fault. */
+static void check_lemma1(tc_net *n)
+{
+    size_t np = (size_t)n->np, bad = SIZE_MAX;
+    uint32_t badj = 0;
+    for (size_t i = 0; i < n->nph; i++) {
+        const tc_phchange *e = &n->ph[i];
+        if (bad != SIZE_MAX && (e->c > n->ph[bad].c || (e->c == n->ph[bad].c && e->node > n->ph[bad].node)))
+            continue;
+        for (size_t d = 0; d < np; d++) {
+            uint32_t j = (uint32_t)n->nbr[e->node * np + d];
+            int16_t diff = (int16_t)(e->after - phase_at(n, j, e->c));
+            if (diff > 1 || diff < -1) {
+                bad = i, badj = j;
+                break;
+            }
+        }
     }
+    if (bad != SIZE_MAX && !n->fault[0]) {
+        const tc_phchange *e = &n->ph[bad];
+        snprintf(n->fault, sizeof n->fault, "cycle %llu: lemma 1 broken: node %u completed %u phases, its neighbour %u %u",
+                 (unsigned long long)e->c, e->node, e->after, badj, phase_at(n, badj, e->c));
+    }
+    for (size_t i = 0; i < n->nph; i++)
+        n->hfirst[n->ph[i].node] = -1;
+    n->nph = 0;
+}
+
+/* Arrival x at router k, in the sweep from cycle c0: listed in front of k's. */
+static int add_input(tc_net *n, uint32_t k, uint64_t c0, tc_input x)
+{
+    if (n->narr == n->carr) {
+        size_t cap = n->carr ? 2 * n->carr : 4096;
+        tc_input *a = realloc(n->arr, cap * sizeof *a);
+        if (a)
+            n->arr = a;
+        int32_t *nx = realloc(n->nxt, cap * sizeof *nx);
+        if (nx)
+            n->nxt = nx;
+        if (!a || !nx || cap > INT32_MAX)
+            return 0;
+        n->carr = cap;
+    }
+    activate(n, k, c0);
+    n->arr[n->narr] = x;
+    n->nxt[n->narr] = n->head[k];
+    n->head[k] = (int32_t)n->narr++;
+    return 1;
+}
+
+/* Router k's registered outputs after cycle c, onto the wires: to the neighbours'
+ * inputs at cycle c + 1 + link_lat, to its PE at c + 1 + ej_lat (flits) and
+ * c + 1 + inj_lat (injection credits). */
+static int push_outputs(tc_net *n, uint32_t k, uint64_t c)
+{
+    size_t np = (size_t)n->np;
+    const tc_router *r = &n->r[k];
+    tc_slot *lk = &n->link[(c + 1 + (uint64_t)n->p.link_lat) % n->wl];
+    int ok = 1;
+    for (unsigned m = (r->qmask & ((1u << np) - 1)) | r->cqmask; m; m &= m - 1) {
+        size_t d = (size_t)__builtin_ctz(m);
+        ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
+        n->flits[k * np + d] += r->o[d].q.valid;
+    }
+    if ((r->qmask >> TC_O_PE(np)) & 1)
+        ok &= !slot_push(&n->ej[(c + 1 + (uint64_t)n->p.ej_lat) % n->we], (tc_arrival){k, 0, 0, r->o[TC_O_PE(np)].q});
+    if (r->inj_cred_q)
+        ok &= !slot_push(&n->inj_c[(c + 1 + (uint64_t)n->p.inj_lat) % n->wi],
+                         (tc_arrival){k, 0, r->inj_cred_q, {0, 0, {{0, 0}}}});
+    if (!ok && !n->fault[0])
+        snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the flits in flight", (unsigned long long)(c + 1));
+    return ok;
+}
+
+/* Router k through cycles c0 .. c0 + nb - 1 of a sweep: evaluated in a cycle with an
+ * input, when not idle, when the report timer wraps, and in every cycle with
+ * observation records (nb is 1 then). */
+static void run_router(tc_net *n, uint32_t k, uint64_t c0, int nb, uint32_t *obs)
+{
+    tc_router *r = &n->r[k];
+    tc_router_in in;
+    memset(&in, 0, sizeof in);
+    int32_t x = n->head[k];
+    unsigned busy = n->bflag[k];
+    for (int off = 0; off < nb; off++) {
+        uint64_t c = c0 + (uint64_t)off;
+        unsigned any = x >= 0 && n->arr[x].off == off; /* a flit or a credit arrives (all are valid or non-zero) */
+        if (!any && !busy && !obs && c % TC_REPORT_CYCLES != TC_REPORT_CYCLES - 1)
+            continue;
+        int mem = 1;
+        unsigned ports = 0; /* the link inputs written into in, cleared after the cycle */
+        for (; x >= 0 && n->arr[x].off == off; x = n->nxt[x]) {
+            const tc_input *a = &n->arr[x];
+            if (a->port == KIND_INJ) {
+                in.inj = a->w;
+                mem &= give_mem(n, &r->u[TC_U_BCAST(n->np)]);
+            } else if (a->port == KIND_EJC) {
+                in.ej_cred = a->cred;
+            } else {
+                in.link[a->port] = a->w;
+                in.cred[a->port] = a->cred;
+                ports |= 1u << a->port;
+                if (a->w.valid && a->w.vc < 2)
+                    mem &= give_mem(n, &r->u[2 * a->port + a->w.vc]);
+            }
+        }
+        uint16_t total = r->ph.total;
+        r->cb.cyc = (uint16_t)(c % TC_REPORT_CYCLES); /* it ticked while the router slept */
+        if (mem && !obs && !any && !busy) /* idle since its last cycle, which busy is of */
+            tc_router_idle_cycle(r);
+        else if (mem)
+            tc_router_cycle(r, &in, obs ? obs + k * (size_t)TC_OBS_WORDS(n->np) : NULL);
+        if (any) {
+            for (; ports; ports &= ports - 1) {
+                memset(&in.link[__builtin_ctz(ports)], 0, sizeof in.link[0]);
+                in.cred[__builtin_ctz(ports)] = 0;
+            }
+            memset(&in.inj, 0, sizeof in.inj);
+            in.ej_cred = 0;
+        }
+        if (!mem) {
+            if (!n->fault[0])
+                snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the buffers", (unsigned long long)c);
+            continue;
+        }
+        busy = !tc_router_idle(r); /* an idle router drives nothing */
+        if (busy)
+            push_outputs(n, k, c);
+        if (r->ph.total != total) {
+            if (n->nph == n->cph) {
+                size_t cap = n->cph ? 2 * n->cph : 1024;
+                tc_phchange *ph = realloc(n->ph, cap * sizeof *ph);
+                if (!ph) {
+                    if (!n->fault[0])
+                        snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for lemma 1's check", (unsigned long long)c);
+                    continue;
+                }
+                n->ph = ph;
+                n->cph = cap;
+            }
+            if (n->hfirst[k] < 0)
+                n->hfirst[k] = (int32_t)n->nph;
+            n->ph[n->nph++] = (tc_phchange){k, total, r->ph.total, c};
+        }
+    }
+    n->bflag[k] = (uint8_t)busy;
+}
+
+/* The routers through cycles rcycle .. rcycle + nb - 1, one router after another:
+ * nothing a router does in a cycle reaches another router or a PE sooner than the
+ * lookahead (nb at most), so each may run its nb cycles alone, its state in the cache. */
+static void run_routers(tc_net *n, int nb, uint32_t *obs)
+{
+    size_t nn = (size_t)n->topo.n;
+    uint64_t c0 = n->rcycle;
+    int ok = 1;
+    /* the routers of the sweep: those not idle, those with an arrival (listed per
+     * router, last cycle first, so in cycle order), and all when the report timer
+     * wraps in it, or with observation records */
+    n->nact = n->narr = 0;
+    for (size_t i = 0; i < n->nbusy; i++)
+        activate(n, n->busy[i], c0);
+    for (int off = nb; off-- > 0;) {
+        uint64_t c = c0 + (uint64_t)off;
+        tc_slot *sl[3] = {&n->link[c % n->wl], &n->inj[c % n->wi], &n->ej_c[c % n->we]};
+        for (int w = 0; w < 3; w++) {
+            for (size_t i = 0; i < sl[w]->n; i++) {
+                const tc_arrival *a = &sl[w]->a[i];
+                uint8_t port = w == 0 ? a->port : w == 1 ? (uint8_t)KIND_INJ : (uint8_t)KIND_EJC;
+                ok &= add_input(n, a->node, c0, (tc_input){(uint8_t)off, port, a->cred, a->w});
+            }
+            sl[w]->n = 0;
+        }
+    }
+    if (obs || (c0 + (uint64_t)nb) / TC_REPORT_CYCLES != c0 / TC_REPORT_CYCLES)
+        for (uint32_t k = 0; k < nn; k++)
+            activate(n, k, c0);
+    sort_active(n, c0);
+    n->nbusy = 0;
+    for (size_t i = 0; i < n->nact && ok; i++) {
+        uint32_t k = n->act[i];
+        prefetch_router(n, i + 4, 0);
+        prefetch_router(n, i + 2, 1);
+        run_router(n, k, c0, nb, obs);
+        if (n->bflag[k])
+            n->busy[n->nbusy++] = k;
+    }
+    if (!ok && !n->fault[0])
+        snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the arrivals", (unsigned long long)c0);
+    n->rcycle = c0 + (uint64_t)nb;
+    check_lemma1(n);
+}
+
+void tc_net_sync(tc_net *n)
+{
+    if (n->cycle > n->rcycle)
+        run_routers(n, (int)(n->cycle - n->rcycle), NULL);
+}
+
+int tc_net_lookahead(tc_net *n, int on)
+{
+    tc_net_sync(n);
+    n->blk = on ? n->blk_max : 1;
+    return n->blk;
 }
 
 void tc_net_step(tc_net *n, uint32_t *obs)
 {
-    size_t nn = (size_t)n->topo.n, np = (size_t)n->np, ow = (size_t)TC_OBS_WORDS(n->np);
-    tc_slot *lk = &n->link[n->cycle % (uint64_t)n->p.link_lat];
-    tc_slot *ij = &n->inj[n->cycle % (uint64_t)n->p.inj_lat], *ic = &n->inj_c[n->cycle % (uint64_t)n->p.inj_lat];
-    tc_slot *ej = &n->ej[n->cycle % (uint64_t)n->p.ej_lat], *ec = &n->ej_c[n->cycle % (uint64_t)n->p.ej_lat];
     int ok = 1;
-
-    /* 1. What arrives at the routers now, written a latency ago. */
-    n->nact = 0;
-    for (size_t i = 0; i < lk->n; i++) {
-        const tc_arrival *a = &lk->a[i];
-        n->in[a->node].link[a->port] = a->w;
-        n->in[a->node].cred[a->port] = a->cred;
-        activate(n, a->node, 1);
-    }
-    for (size_t i = 0; i < ij->n; i++) {
-        n->in[ij->a[i].node].inj = ij->a[i].w;
-        activate(n, ij->a[i].node, 1);
-    }
-    for (size_t i = 0; i < ec->n; i++) {
-        n->in[ec->a[i].node].ej_cred = ec->a[i].cred;
-        activate(n, ec->a[i].node, 1);
-    }
-    lk->n = ij->n = ec->n = ej->n = ic->n = 0;
-
-    /* 2. What leaves now: the PEs' inputs of this cycle, and the registered outputs
-     *    of the routers evaluated last cycle (no other router drives anything). */
+    if (obs) /* observation records: the routers in step with the PEs */
+        tc_net_sync(n);
+    /* 1. The PEs' inputs of this cycle, to their routers after a latency. */
     for (size_t i = 0; i < n->nstaged; i++) {
         uint32_t k = n->staged[i];
         if (n->pe_in[k].inj.valid)
-            ok &= !slot_push(ij, (tc_arrival){k, 0, 0, n->pe_in[k].inj});
+            ok &= !slot_push(&n->inj[(n->cycle + (uint64_t)n->p.inj_lat) % n->wi], (tc_arrival){k, 0, 0, n->pe_in[k].inj});
         if (n->pe_in[k].ej_cred)
-            ok &= !slot_push(ec, (tc_arrival){k, 0, n->pe_in[k].ej_cred, {0, 0, {{0, 0}}}});
+            ok &= !slot_push(&n->ej_c[(n->cycle + (uint64_t)n->p.ej_lat) % n->we],
+                             (tc_arrival){k, 0, n->pe_in[k].ej_cred, {0, 0, {{0, 0}}}});
         memset(&n->pe_in[k], 0, sizeof n->pe_in[k]);
     }
     n->nstaged = 0;
-    for (size_t i = 0; i < n->nprev; i++) {
-        uint32_t k = n->prev[i];
-        const tc_router *r = &n->r[k];
-        for (size_t d = 0; d < np; d++)
-            if (r->o[d].q.valid || r->cred_q[d]) {
-                ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
-                n->flits[k * np + d] += r->o[d].q.valid;
-            }
-        if (r->o[TC_O_PE(np)].q.valid)
-            ok &= !slot_push(ej, (tc_arrival){k, 0, 0, r->o[TC_O_PE(np)].q});
-        if (r->inj_cred_q)
-            ok &= !slot_push(ic, (tc_arrival){k, 0, r->inj_cred_q, {0, 0, {{0, 0}}}});
-    }
     if (!ok && !n->fault[0])
         snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the flits in flight",
                  (unsigned long long)n->cycle);
-
-    /* 3. Evaluate: with observation records every router; without, those with an
-     *    input, those not idle, and all of them when the report timer wraps. */
-    int all = obs || n->cycle % TC_REPORT_CYCLES == TC_REPORT_CYCLES - 1;
-    for (size_t i = 0; i < n->nbusy; i++)
-        activate(n, n->busy[i], 0);
-    if (all)
-        for (uint32_t k = 0; k < nn; k++)
-            activate(n, k, 0);
-    sort_active(n);
-    n->nbusy = 0;
-    size_t nph = 0; /* routers that completed a phase: prev[0..nph) until the lemma is checked */
-    for (size_t i = 0; i < n->nact; i++) {
-        uint32_t k = n->act[i];
-        tc_router *r = &n->r[k];
-        prefetch_router(n, i + 4, 0);
-        prefetch_router(n, i + 2, 1);
-        tc_router_in *in = &n->in[k];
-        uint16_t total = r->ph.total;
-        unsigned any = n->imark[k] == n->cycle + 1; /* a flit or a credit arrived (all are valid or non-zero) */
-        r->cb.cyc = (uint16_t)(n->cycle % TC_REPORT_CYCLES); /* it ticked while the router slept */
-        if (any && !give_mem(n, r, in)) {
-            if (!n->fault[0])
-                snprintf(n->fault, sizeof n->fault, "cycle %llu: out of memory for the buffers", (unsigned long long)n->cycle);
-            memset(in, 0, sizeof *in);
-            continue;
-        }
-        if (!obs && !any && tc_router_idle(r))
-            tc_router_idle_cycle(r);
-        else
-            tc_router_cycle(r, in, obs ? obs + k * ow : NULL);
-        if (any)
-            memset(in, 0, sizeof *in);
-        if (!tc_router_idle(r))
-            n->busy[n->nbusy++] = k;
-        if (r->ph.total != total)
-            n->prev[nph++] = k;
-    }
-    for (size_t i = 0; i < nph; i++) /* on the state after the cycle, whatever the order above */
-        check_lemma1(n, n->prev[i]);
-    memcpy(n->prev, n->act, n->nact * sizeof *n->act);
-    n->nprev = n->nact;
     n->cycle++;
 
-    /* 4. What the PEs see next cycle, written a latency ago. */
+    /* 2. The routers, when they are the lookahead behind (every cycle without it). */
+    if (obs || n->cycle - n->rcycle >= (uint64_t)n->blk)
+        run_routers(n, (int)(n->cycle - n->rcycle), obs);
+
+    /* 3. What the PEs see next cycle, written at least a latency ago. */
     for (size_t i = 0; i < n->nseen; i++)
         memset(&n->pe_out[n->seen[i]], 0, sizeof n->pe_out[0]);
     n->nseen = 0;
-    tc_slot *ej_now = &n->ej[n->cycle % (uint64_t)n->p.ej_lat], *ic_now = &n->inj_c[n->cycle % (uint64_t)n->p.inj_lat];
+    tc_slot *ej_now = &n->ej[n->cycle % n->we], *ic_now = &n->inj_c[n->cycle % n->wi];
     for (size_t i = 0; i < ej_now->n; i++) {
         n->pe_out[ej_now->a[i].node].ej = ej_now->a[i].w;
         n->seen[n->nseen++] = ej_now->a[i].node;
@@ -437,6 +598,7 @@ void tc_net_step(tc_net *n, uint32_t *obs)
         n->pe_out[ic_now->a[i].node].inj_cred = ic_now->a[i].cred;
         n->seen[n->nseen++] = ic_now->a[i].node;
     }
+    ej_now->n = ic_now->n = 0;
 }
 
 const char *tc_net_fault(const tc_net *n) { return n->fault[0] ? n->fault : NULL; }

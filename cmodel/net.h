@@ -49,9 +49,20 @@ void tc_net_cfg(tc_net *n, int node, int tree, tc_row row);
 /* Top-level outputs of the current cycle: they depend on registered state only. */
 void tc_net_pe_out(const tc_net *n, int node, tc_pe_out *out);
 void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in);
-/* Observation records of this cycle are written if obs is not NULL:
- * node k's record starts at obs + k * TC_OBS_WORDS(nports). */
+/* Ends the PEs' cycle. Observation records of this cycle are written if obs is not
+ * NULL: node k's record starts at obs + k * TC_OBS_WORDS(nports). */
 void tc_net_step(tc_net *n, uint32_t *obs);
+/* Lookahead: nothing a router does reaches another router or a PE sooner than the
+ * smallest of the latencies, so with it on (1) the routers lag the PEs and are
+ * evaluated that many cycles at a time, one router after another, its state in the
+ * cache (at most TC_NET_MAX_LOOKAHEAD; the PEs see and drive the same in every cycle).
+ * Off (0, the default), every tc_net_step() evaluates them. Returns the cycles a sweep
+ * takes. tc_net_sync() brings the routers to the PEs' cycle: the routers' state
+ * (tc_net_link_flits, tc_net_explain, tc_net_where) is of that cycle only after it;
+ * tc_net_fault() may be found up to the lookahead late. */
+#define TC_NET_MAX_LOOKAHEAD 64
+int tc_net_lookahead(tc_net *n, int on);
+void tc_net_sync(tc_net *n);
 uint64_t tc_net_cycle(const tc_net *n);
 /* The first broken invariant of the network (lemma 1: the barrier phases of
  * neighbours differ by at most 1), or NULL. */

@@ -34,6 +34,15 @@ static inline unsigned tc_phase_src_fenced(const tc_phase *ph, unsigned src) { r
  * a fenced result or makes one now (tc_reducer.v's res_fenced_o, fenced_o). */
 void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_unit_sig *s,
                    unsigned res_fenced, unsigned red_fenced, tc_phase_ev *ev);
+/* No barrier under way, no fence, and no head routed (route: the units' bits) that
+ * the counters take (a barrier request at the Broadcaster, a phase packet at a
+ * VCDown): with a quiet Reducer (tc_reducer_quiet) the evaluation is all 0 and the
+ * commit, without gen_phase or gen_done, changes nothing. */
+static inline unsigned tc_phase_quiet(const tc_phase *ph, int np, unsigned route)
+{
+    unsigned taken = (1u << TC_U_BCAST(np)) | (0xaaaaaaaau & ((1u << 2 * np) - 1)); /* VCDown: u = 2 * port + 1 */
+    return !ph->active && !ph->send_due && !ph->done_due && !ph->fmask && !(route & taken);
+}
 /* After the units' commit: a new fence counts the packets in each unit after this
  * cycle. gen_phase, gen_done: the credit block wrote the phase packet, the completion. */
 void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, const tc_unit *units,

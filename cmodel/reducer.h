@@ -58,6 +58,13 @@ typedef struct {
 } tc_reducer_ev;
 
 void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev);
+/* No flit in (in_valid: the Reducer output's register), no result held, being copied
+ * or fenced: the evaluation makes nothing (every field of tc_reducer_ev the router
+ * reads is 0 but cp_pick, -1) and the commit changes nothing, so the router skips both. */
+static inline unsigned tc_reducer_quiet(const tc_reducer *rd, unsigned in_valid)
+{
+    return !in_valid && !rd->nready && !rd->cp_left && !rd->nfenced;
+}
 /* snap: tc_phase takes a new fence, which takes every result held. */
 void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap);
 void tc_reducer_obs(const tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, uint32_t *obs,

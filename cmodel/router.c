@@ -52,19 +52,16 @@ int tc_router_idle(const tc_router *r)
         return 0;
     if (r->live) /* a unit with a packet or a read pending */
         return 0;
-    for (int o = 0; o < TC_NOUTS(np); o++)
-        if (r->o[o].busy || r->o[o].q.valid)
-            return 0;
-    unsigned all_cnt = 1;
-    for (int p = 0; p < np; p++) {
-        if (r->cred_q[p])
-            return 0;
+    if (r->qmask || r->cqmask) /* an output streaming has its register valid */
+        return 0;
+    uint64_t due[2];
+    memcpy(due, r->cb.cred_due, sizeof due);
+    if (due[0] | due[1])
+        return 0;
+    unsigned all_cnt = ph->active;
+    for (int p = 0; p < np && all_cnt; p++)
         all_cnt &= r->ph.cnt[p] != 0;
-    }
-    for (int t = 0; t < TC_TREES; t++)
-        if (r->cb.cred_due[t])
-            return 0;
-    return !(ph->active && all_cnt);
+    return !all_cnt;
 }
 
 void tc_router_idle_cycle(tc_router *r) { tc_credit_block_idle_cycle(&r->cb); }
@@ -111,17 +108,26 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     int np = r->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np), ored = TC_O_RED(np);
     const tc_unit *resu = &r->u[TC_U_RESULT(np)], *repu = &r->u[TC_U_REPORT(np)];
     const tc_outp *rop = &r->o[ored];
-    unsigned busy_from = 0, grant_u[TC_MAX_OUTS];
+    unsigned busy_from = 0, grant_u[TC_MAX_OUTS], granted = 0; /* granted: bit o, grant_u[o] is a unit */
     tc_unit_sig s;
     tc_reducer_ev re;
     tc_phase_ev pe;
     tc_credit_block_ev ce;
 
     /* Reducer: fed by its output register (a copy: the register is committed first),
-     * writes the result buffer. */
-    tc_reducer_in ri = {r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
-                        !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
-    tc_reducer_eval(&r->red, &ri, &re);
+     * writes the result buffer. Without observation records, the Reducer, the phase
+     * counters and the credit block are skipped in a cycle in which they are quiet
+     * (most cycles of a stream): their events are all 0 and their commits change
+     * nothing but the report timer. */
+    unsigned red_quiet = !obs && tc_reducer_quiet(&r->red, rop->q.valid);
+    tc_reducer_in ri = {0};
+    if (red_quiet) {
+        re = (tc_reducer_ev){.cp_pick = -1};
+    } else {
+        ri = (tc_reducer_in){r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
+                             !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
+        tc_reducer_eval(&r->red, &ri, &re);
+    }
 
     /* Units: frees, and RC of the head packets (of the next ones where the head is
      * freed). busy_from: a pass of the unit has flits still to read. */
@@ -149,26 +155,48 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     }
 
     /* Phase counters, then the credit block's flit for the report buffer. */
-    tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
-    tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
+    unsigned ph_quiet = red_quiet && tc_phase_quiet(&r->ph, np, s.route);
+    if (ph_quiet)
+        pe = (tc_phase_ev){0, 0, 0, 0, 0, 0, {0}, 0};
+    else
+        tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
+    unsigned cb_quiet = !obs && !pe.send && !pe.done && tc_credit_block_quiet(&r->cb);
+    if (cb_quiet)
+        ce = (tc_credit_block_ev){0, 0, 0, 0, 0, 0, {0, 0, {{0, 0}}}, {0, 0, 0, 0, 0}, 0, 0};
+    else
+        tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 
     /* BW: which unit each input flit writes; then the errors of this cycle. */
+    /* wr: the units written; cm: the outputs a credit returns to (a bit per byte of
+     * in->cred that is not 0, gathered by a multiply) */
+    uint64_t cb8;
+    _Static_assert(sizeof in->cred == 8, "a credit byte per port, 8 ports");
+    memcpy(&cb8, in->cred, sizeof cb8);
+    cb8 |= cb8 >> 4, cb8 |= cb8 >> 2, cb8 |= cb8 >> 1;
+    unsigned wr = 0, cm = (unsigned)(((cb8 & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56) |
+                          (unsigned)(in->ej_cred != 0) << TC_O_PE(np);
     memset(s.wr, 0, sizeof s.wr);
     for (int p = 0; p < np; p++) /* a link flit goes to the unit of its VC */
-        if (in->link[p].valid && in->link[p].vc < 2)
+        if (in->link[p].valid && in->link[p].vc < 2) {
             s.wr[2 * p + in->link[p].vc] = &in->link[p];
+            wr |= 1u << (2 * p + in->link[p].vc);
+        }
     s.wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
     s.wr[TC_U_RESULT(np)] = re.res.valid ? &re.res : NULL;
     s.wr[TC_U_REPORT(np)] = ce.rep.valid ? &ce.rep : NULL;
-    for (int u = 0; u < nu; u++)
-        if (s.wr[u]) {
-            tc_vc_unit_bw(&r->u[u], u, &s);
-            act |= 1u << u;
-        }
-    tc_errrec red_err = {0, 0, 0, 0, 0};
-    if (re.err)
-        red_err = (tc_errrec){re.err, re.tree, re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
-    tc_credit_block_errors(&r->cb, np, &red_err, &s, &ce);
+    wr |= (unsigned)in->inj.valid << TC_U_BCAST(np) | (unsigned)re.res.valid << TC_U_RESULT(np) |
+          (unsigned)ce.rep.valid << TC_U_REPORT(np);
+    for (unsigned m = wr; m; m &= m - 1)
+        tc_vc_unit_bw(&r->u[__builtin_ctz(m)], __builtin_ctz(m), &s);
+    act |= wr;
+    /* no error, no credit from a parent, no result: the credit block's commit is the report timer's tick */
+    unsigned cb_still = cb_quiet && !s.ovf && !s.route && !re.err && !(re.hdr && re.last) && !re.made;
+    if (!cb_still) {
+        tc_errrec red_err = {0, 0, 0, 0, 0};
+        if (re.err)
+            red_err = (tc_errrec){re.err, re.tree, re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
+        tc_credit_block_errors(&r->cb, np, &red_err, &s, &ce);
+    }
 
     /* Switch allocation: one round-robin arbiter per output, over units with credit. */
     for (int o = 0; o < no; o++)
@@ -186,6 +214,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             s.grant[u] = pend;
             for (unsigned m = pend; m; m &= m - 1)
                 grant_u[__builtin_ctz(m)] = (unsigned)u;
+            granted |= pend;
             next = (unsigned)(u + 1) % (unsigned)nu;
         }
         r->fork_ptr = (uint8_t)next; /* state, but read by nothing else in this cycle */
@@ -209,6 +238,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             }
             if (elig) {
                 grant_u[o] = rr_pick(elig, r->o[o].ptr);
+                granted |= 1u << o;
                 s.grant[grant_u[o]] |= 1u << o;
             }
         }
@@ -234,12 +264,13 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_phase_obs(&r->ph, &pe, ce.gen_phase, ce.gen_done, obs, TC_OBS_PH_LSB(np));
     }
 
-    /* Commit. Outputs first: they read head packets before any slot is freed. */
-    for (int o = 0; o < no; o++) {
+    /* Commit. Outputs first: they read head packets before any slot is freed. The
+     * others (no credit, no grant, the register clear, so not streaming) do not change. */
+    unsigned qv = 0;
+    for (unsigned om = r->qmask | granted | cm; om; om &= om - 1) {
+        int o = __builtin_ctz(om);
         tc_outp *op = &r->o[o];
         unsigned g = grant_u[o];
-        if (!op->busy && g == ~0u && !op->q.valid && !(o < np ? in->cred[o] : o == TC_O_PE(np) && in->ej_cred))
-            continue; /* nothing changes: no credit, no flit, the register already clear */
         if (o < np) {
             for (unsigned vc = 0; vc < 2; vc++)
                 op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -
@@ -266,21 +297,30 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         } else {
             memset(&op->q, 0, sizeof op->q);
         }
+        qv |= (unsigned)op->q.valid << o;
     }
+    r->qmask = (uint16_t)qv;
     for (unsigned m = act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
         if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
             tc_vc_unit_commit(&r->u[u], u, &s);
+        r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u; /* only the commit changes a unit */
     }
-    tc_reducer_commit(&r->red, &ri, &re, pe.snap);
-    tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
-    tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
-    for (unsigned m = act; m; m &= m - 1) {
-        int u = __builtin_ctz(m);
-        r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u;
+    if (!red_quiet)
+        tc_reducer_commit(&r->red, &ri, &re, pe.snap);
+    if (cb_still)
+        tc_credit_block_idle_cycle(&r->cb);
+    else
+        tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
+    if (!ph_quiet || ce.gen_phase || ce.gen_done)
+        tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
+    if (r->cqmask || (s.free & ((1u << 2 * np) - 1))) { /* else every cred_q is 0 and stays 0 */
+        r->cqmask = 0;
+        for (int p = 0; p < np; p++) {
+            r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
+            r->cqmask |= (uint8_t)((r->cred_q[p] != 0) << p);
+        }
     }
-    for (int p = 0; p < np; p++)
-        r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
     r->inj_cred_q = (uint8_t)((s.free >> TC_U_BCAST(np)) & 1);
 }
 

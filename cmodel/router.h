@@ -58,6 +58,8 @@ typedef struct {
                       others are skipped, as nothing in them changes without a flit written */
     uint16_t diam; /* K of a BAR_DIAM barrier: the torus diameter, at least 1 */
     uint8_t cred_q[TC_MAX_PORTS]; /* credit returned upstream, bit vc */
+    uint8_t cqmask;  /* bit p: cred_q[p] is not 0 */
+    uint16_t qmask;  /* bit o: o[o].q is valid (so is every output that streams) */
     uint8_t inj_cred_q;
     tc_outp o[TC_MAX_OUTS];
     tc_reducer red;

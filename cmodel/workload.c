@@ -335,6 +335,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
     for (size_t k = 0; k < nn; k++) /* a credit per PEGroup FIFO slot */
         pe[k].credits = tc_net_params(n)->inj_slots;
     uint64_t start = tc_net_cycle(n);
+    tc_net_lookahead(n, !w->step);
     if (w->window > 1)
         rc = run_stream(n, rows, w, res, pe, send, touched, stamp, in, progress, ctx);
     else
@@ -431,6 +432,11 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
             pr.ops_done = i + 1;
             progress(ctx, &pr);
         }
+    }
+    tc_net_lookahead(n, 0); /* the routers in step with the PEs again */
+    if (!rc && tc_net_fault(n)) { /* found in the cycles the routers lagged */
+        snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
+        rc = -1;
     }
     res->cycles = tc_net_cycle(n) - start;
     if (!rc && res->errors)

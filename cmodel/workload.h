@@ -32,6 +32,8 @@ typedef struct {
     int repeat;          /* operations, back to back */
     int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
     uint64_t max_cycles; /* give up (an error) after this many cycles */
+    int step;            /* 1: the routers evaluated in every cycle, without lookahead (tc_net_lookahead), to
+                            show that it changes nothing */
     /* if not NULL: called for every packet a PE takes (not the credit block's reports),
      * with its operation, the cycle its last flit arrived and its flits (to compare
      * engines delivery by delivery) */

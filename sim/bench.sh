@@ -3,13 +3,22 @@
 # records, PE models and scoreboard included) and of the Verilated RTL, its builds
 # included (sim/rtl_bench.sh). One core, wall time; writes docs/bench.md.
 # Timing is noisy on a shared 2-core machine: each run is taken once, read the
-# figures as rough. Usage: sim/bench.sh (make bench)
+# figures as rough. Usage: sim/bench.sh (make bench); sim/bench.sh streams rewrites
+# only the last section, the flit-hops per second on streams.
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
 out=docs/bench.md
 log=build/bench.log
+part=${1:-all}
+[ "$part" = all ] || [ "$part" = streams ] || { echo "bench: part '$part' is not all or streams" >&2; exit 2; }
 : >"$log"
+make -s build/tcsim build/tcnet
+if [ "$part" = streams ]; then
+  grep -q '^## Flit-hops per second on streams' "$out" || { echo "bench: $out has no streams section to rewrite" >&2; exit 1; }
+  sed -i '/^## Flit-hops per second on streams/,$d' "$out"
+  sed -i '${/^$/d}' "$out"
+else
 
 
 {
@@ -23,6 +32,8 @@ log=build/bench.log
   echo "input or work to do, and in them only the live units, in node order so that the sweep"
   echo "over their state is sequential, with that state on transparent huge pages and the"
   echo "buffers taken from a pool as they are first used; links and PCIe are timing wheels."
+  echo "With lookahead (tcnet) each router runs as many cycles alone as the smallest latency"
+  echo "(40: nothing it sends arrives sooner), its state in the cache."
   echo "\`make test\` proves that"
   echo "mode equal to the full model (PE ports every cycle) and tcnet's latencies equal"
   echo "to the RTL's. node-cycles/s = nodes x cycles simulated / the run's processor time"
@@ -35,7 +46,6 @@ log=build/bench.log
   echo "| torus | nodes | workload | cycles | set-up (s) | run (s) | processor (s) | node-cycles/s | memory (MB) | KB/node |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
-make -s build/tcsim build/tcnet
 for topo in 4x4x4 16x16x16 16x16x16x8; do
   for wl in allreduce barrier; do
     n=$(nodes $topo)
@@ -70,6 +80,8 @@ for topo in 4x4 8x8 4x4x4 8x8x8 8x8x8x8 16x16x16 16x16x8x8 16x16x16x8 32x32x32 1
     END { printf "| %s | %d | %d | %.2f | %.1f |\n", t, n, c, run, run / (n * c) * 1e9 }' >>"$out"
 done
 
+fi # part all
+
 # Streams: link flits moved per second of processor time, by the cycle-exact model
 # and by the packet-level broadcast engine (engine=packet). The 32768-node 1 MiB
 # broadcast and allgather in the cycle-exact model take tens of minutes: BENCH_BIG=1
@@ -85,7 +97,9 @@ done
   echo "\`cycle\` is the cycle-exact model; \`packet\` the packet-level broadcast engine"
   echo "(\`engine=packet\`, broadcasts only), which gives the same delivery cycles, operations"
   echo "and link flits (\`make test\` compares every PE delivery; this script the CSVs of the"
-  echo "runs below where both ran)."
+  echo "runs below where both ran). An allgather, whose packets of 16 trees and every source"
+  echo "contend for the outputs, has the cycle-exact model only ([simulator.md](simulator.md)"
+  echo "says why): its flit-hops/s follow its node-cycles/s."
   echo
   echo "| torus | nodes | workload | bytes | len | engine | cycles | link flits | run (s) | processor (s) | flit-hops/s | node-cycles/s | memory (MB) |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
