@@ -14,7 +14,7 @@ TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/dut
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
 RTL_SRC    := $(wildcard rtl/*.v)
-HDRS       := $(wildcard cmodel/*.h tb/*.h) cmodel/format.def
+HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
 NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2

@@ -16,34 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/table.h"
-#include "../../cmodel/workload.h"
-
-typedef struct {
-    uint32_t node;
-    int op, nflits;
-    uint64_t cycle;
-    tc_flit pkt[TC_SLOT_FLITS];
-} delivery;
-
-typedef struct {
-    delivery *d;
-    size_t n, cap;
-} dlist;
-
-static void record(void *ctx, uint32_t node, int op, uint64_t cycle, const tc_flit *pkt, int nflits)
-{
-    dlist *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->d = realloc(l->d, l->cap * sizeof *l->d);
-        assert_non_null(l->d);
-    }
-    delivery *x = &l->d[l->n++];
-    memset(x, 0, sizeof *x);
-    x->node = node, x->op = op, x->cycle = cycle, x->nflits = nflits;
-    memcpy(x->pkt, pkt, (size_t)nflits * sizeof *pkt);
-}
+#include "deliveries.h"
 
 typedef struct {
     const char *topo;
@@ -53,24 +26,6 @@ typedef struct {
 } lcase;
 
 static size_t total; /* deliveries compared */
-
-/* The planner's table, as tcnet builds it: every tree with a random member set. */
-static void plan(const tc_topo *t, tc_row *rows, int members, int seed)
-{
-    uint8_t *pe = malloc((size_t)t->n);
-    uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
-    assert_non_null(pe);
-    for (int tree = 0; tree < TC_TREES; tree++) {
-        int root = (int)((long)tree * t->n / TC_TREES);
-        for (int k = 0; k < t->n; k++) {
-            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-            pe[k] = rng % 100 < (uint64_t)members;
-        }
-        pe[root] = pe[tc_farthest(t, root)] = 1;
-        tc_plan_tree(t, rows, tree, root, pe);
-    }
-    free(pe);
-}
 
 /* One run of c, with lookahead or stepping every router every cycle. */
 static int run(const lcase *c, const tc_params *p, const tc_topo *t, const tc_row *rows, int step, dlist *got,
@@ -141,8 +96,7 @@ static void run_case(const lcase *c)
         fail_msg("%s: %zu deliveries with lookahead, %zu without", what, da.n, ds.n);
     for (size_t i = 0; i < da.n; i++) { /* in the order the PEs took them: the same */
         const delivery *a = &da.d[i], *b = &ds.d[i];
-        if (a->node != b->node || a->op != b->op || a->cycle != b->cycle || a->nflits != b->nflits ||
-            memcmp(a->pkt, b->pkt, (size_t)a->nflits * sizeof a->pkt[0]))
+        if (delivery_differs(a, b))
             fail_msg("%s: delivery %zu: lookahead node %u op %d cycle %llu, without node %u op %d cycle %llu%s", what, i,
                      a->node, a->op, (unsigned long long)a->cycle, b->node, b->op, (unsigned long long)b->cycle,
                      a->cycle == b->cycle ? ", flits differ" : "");
