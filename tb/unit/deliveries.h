@@ -44,6 +44,24 @@ static int delivery_differs(const delivery *a, const delivery *b)
            memcmp(a->pkt, b->pkt, (size_t)a->nflits * sizeof a->pkt[0]);
 }
 
+/* A case's torus and parameters: the defaults but where a depth or latency is not 0. */
+static void case_params(const char *topo, int slots, int inj_slots, int pe_credits, int link_lat, int inj_lat,
+                        int ej_lat, tc_topo *t, tc_params *p)
+{
+    char err[256];
+    assert_int_equal(tc_topo_parse(topo, t, err, sizeof err), 0);
+    tc_params_default(p);
+    p->ndims = t->ndims;
+    for (int d = 0; d < TC_MAX_DIMS; d++)
+        p->size[d] = t->size[d];
+    p->slots = slots ? slots : p->slots;
+    p->inj_slots = inj_slots ? inj_slots : p->inj_slots;
+    p->pe_credits = pe_credits ? pe_credits : p->pe_credits;
+    p->link_lat = link_lat ? link_lat : p->link_lat;
+    p->inj_lat = inj_lat ? inj_lat : p->inj_lat;
+    p->ej_lat = ej_lat ? ej_lat : p->ej_lat;
+}
+
 /* The planner's table, as tcnet builds it: every tree with a random member set (the
  * root and its farthest node always in). */
 static void plan(const tc_topo *t, tc_row *rows, int members, int seed)

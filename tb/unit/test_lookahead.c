@@ -62,18 +62,10 @@ static int run(const lcase *c, const tc_params *p, const tc_topo *t, const tc_ro
 
 static void run_case(const lcase *c)
 {
-    char err[256], what[256];
+    char what[256];
     tc_topo t;
     tc_params p;
-    assert_int_equal(tc_topo_parse(c->topo, &t, err, sizeof err), 0);
-    tc_params_default(&p);
-    p.ndims = t.ndims;
-    for (int d = 0; d < TC_MAX_DIMS; d++)
-        p.size[d] = t.size[d];
-    p.slots = c->slots ? c->slots : p.slots;
-    p.link_lat = c->link_lat ? c->link_lat : p.link_lat;
-    p.inj_lat = c->inj_lat ? c->inj_lat : p.inj_lat;
-    p.ej_lat = c->ej_lat ? c->ej_lat : p.ej_lat;
+    case_params(c->topo, c->slots, 0, 0, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
     snprintf(what, sizeof what, "%s %s members %d seed %d len %d packets %d repeat %d window %d slots %d lat %d/%d/%d",
              c->topo, tc_wl_names[c->kind], c->members, c->seed, c->len, c->packets, c->repeat, c->window, p.slots,
              p.link_lat, p.inj_lat, p.ej_lat);

@@ -39,17 +39,7 @@ static void run_case(const bcase *c)
     char err[256], what[256];
     tc_topo t;
     tc_params p;
-    assert_int_equal(tc_topo_parse(c->topo, &t, err, sizeof err), 0);
-    tc_params_default(&p);
-    p.ndims = t.ndims;
-    for (int d = 0; d < TC_MAX_DIMS; d++)
-        p.size[d] = t.size[d];
-    p.slots = c->slots ? c->slots : p.slots;
-    p.inj_slots = c->inj_slots ? c->inj_slots : p.inj_slots;
-    p.pe_credits = c->pe_credits ? c->pe_credits : p.pe_credits;
-    p.link_lat = c->link_lat ? c->link_lat : p.link_lat;
-    p.inj_lat = c->inj_lat ? c->inj_lat : p.inj_lat;
-    p.ej_lat = c->ej_lat ? c->ej_lat : p.ej_lat;
+    case_params(c->topo, c->slots, c->inj_slots, c->pe_credits, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
     snprintf(what, sizeof what, "%s tree %d members %d seed %d len %d bytes %d repeat %d slots %d/%d pe %d lat %d/%d/%d",
              c->topo, c->tree, c->members, c->seed, c->len, c->bytes, c->repeat, p.slots, p.inj_slots, p.pe_credits,
              p.link_lat, p.inj_lat, p.ej_lat);
