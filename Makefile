@@ -84,44 +84,42 @@ net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,
   -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
   -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
   -DTC_INJ_SLOTS=$(INJ_SLOTS) -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)
-# Every Verilated torus: the router inside its observation monitor, lint waivers and
-# the hierarchical block in tb/sim.vlt. Each flag's reason and figures: docs/bench.md.
+# Every Verilated build: the router inside its observation monitor, lint waivers in
+# tb/sim.vlt. Each flag's reason and figures: docs/bench.md.
 SIM_SRC  := $(RTL_SRC) tb/tc_router_mon.sv
 CCACHE   := $(shell command -v ccache)
 VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT +define+TC_ROUTER=tc_router_mon -Irtl \
-  rtl/lint.vlt tb/sim.vlt $(RTL_SRC) tb/tc_router_mon.sv --top-module tc_torus \
-  -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 $(if $(CCACHE),OBJCACHE=$(CCACHE))"
-# The co-simulation builds: the router Verilated once (--hierarchical), no tracing.
-VL_SIM   := --hierarchical
-# The wave builds (make wave): flat, so that every block's signals can be traced.
-VL_WAVE  := --trace-fst
+  rtl/lint.vlt tb/sim.vlt $(SIM_SRC) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 $(if $(CCACHE),OBJCACHE=$(CCACHE))"
 
-# A Verilated torus with the C testbench: $(1) net, $(2) binary, $(3) object folder
-# under $(B), $(4) more Verilator flags.
-define NET_RULES
-$(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt tb/dut_rtl.cpp tb/dut.h tb/dut_built.h $(B)/libtb.a $(B)/libtc.a | deps
+# A Verilated build with the C testbench: $(1) net, $(2) binary, $(3) object folder
+# under $(B), $(4) top module and more Verilator flags, $(5) the C++ shim.
+define VL_RULES
+$(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt $(5) tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a | deps
 	@mkdir -p $$(dir $$@) && rm -f $$@ # Verilator's make does not track the C libraries: force the link
-	@echo "verilating the $(1) torus into $$@ (log: $(B)/$(3).log)"; t0=$$$$(date +%s); \
+	@echo "verilating $(1) into $$@ (log: $(B)/$(3).log)"; t0=$$$$(date +%s); \
 	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
 	  -CFLAGS "$(call net_d,$(1))" \
-	  $(CURDIR)/tb/dut_rtl.cpp $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/$(3).log 2>&1 \
+	  $(CURDIR)/$(5) $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/$(3).log 2>&1 \
 	  || { tail -30 $(B)/$(3).log; exit 1; }; \
 	echo "built $$@ in $$$$(( $$$$(date +%s) - t0 )) s"
 endef
-# NETS are co-simulated by make test and make regress; 8x8 (make bench) and 8x8x8
-# (docs/bench.md, by hand) are built on demand.
+# The co-simulation builds (build/cosim_NET): one node (tc_node) Verilated as the top
+# level, no tracing; tb/dut_nodes.cpp makes a model of it per node and joins them as
+# tc_torus does. NETS are co-simulated by make test and make regress; 8x8 (make sim
+# NETS=8x8, make bench) and 8x8x8 (docs/bench.md, by hand) are built on demand.
+VL_NODE  := --top-module tc_node
 BIG_NETS := 8x8 8x8x8
-$(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call NET_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_SIM))))
-$(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call NET_RULES,$(n),$(B)/wave/cosim_$(n),obj_wave_$(n),$(VL_WAVE))))
-# Verilator's --threads against one thread (make bench): 8x8 on two threads. With
-# the nodes as hierarchical blocks Verilator warns that it cannot use both threads
-# (UNOPTTHREADS): make bench measures what it gets.
-$(eval $(call NET_RULES,8x8,$(B)/cosim_8x8_t2,obj_8x8_t2,$(VL_SIM) --threads 2 -Wno-UNOPTTHREADS))
+$(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call VL_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_NODE),tb/dut_nodes.cpp)))
+# The whole torus (tc_torus), flat, so that every block's signals can be traced: the
+# wave builds (make wave, build/wave/cosim_NET); make test runs the 5-node ring's on
+# every scenario, which checks tc_torus's wiring against the C model.
+VL_WAVE  := --top-module tc_torus --trace-fst
+$(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call VL_RULES,$(n),$(B)/wave/cosim_$(n),obj_wave_$(n),$(VL_WAVE),tb/dut_rtl.cpp)))
 
-# Coverage builds (make coverage): the RTL with line and toggle points, the C model
-# and testbench with gcov.
+# Coverage builds (make coverage): the whole torus (tc_torus) with line and toggle
+# points, the C model and testbench with gcov.
 COV_NETS := 5 2x3 2x2x2x2
-$(foreach n,$(COV_NETS),$(eval $(call NET_RULES,$(n),$(B)/cov/cosim_$(n),obj_cov_$(n),--coverage-line --coverage-toggle)))
+$(foreach n,$(COV_NETS),$(eval $(call VL_RULES,$(n),$(B)/cov/cosim_$(n),obj_cov_$(n),--top-module tc_torus --coverage-line --coverage-toggle,tb/dut_rtl.cpp)))
 GCOV := -O0 -g --coverage
 $(B)/gcov/%.o: %.c $(HDRS) | $(B)
 	@mkdir -p $(dir $@)
@@ -143,7 +141,7 @@ $(B)/sc/cosim.o: tb/cosim.c $(HDRS) | $(B)
 $(B)/sc_$(SC_NET): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt tb/dut_sc.cpp tb/sc_torus_cm.h tb/dut.h tb/dut_built.h $(B)/sc/cosim.o \
                    $(B)/libtb.a $(B)/libtc.a | deps deps-sc
 	@rm -f $@
-	$(VERILATE) --sc --trace-fst --Mdir $(B)/obj_sc_$(SC_NET) -o $(CURDIR)/$@ $(call net_g,$(SC_NET)) \
+	$(VERILATE) --top-module tc_torus --sc --trace-fst --Mdir $(B)/obj_sc_$(SC_NET) -o $(CURDIR)/$@ $(call net_g,$(SC_NET)) \
 	  -CFLAGS "$(call net_d,$(SC_NET))" -LDFLAGS "-lsystemc" \
 	  $(CURDIR)/tb/dut_sc.cpp $(CURDIR)/$(B)/sc/cosim.o $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a \
 	  > $(B)/obj_sc_$(SC_NET).log 2>&1 || { tail -30 $(B)/obj_sc_$(SC_NET).log; exit 1; }

@@ -2,9 +2,9 @@
 // (LinkLat - 1 cycles of their LinkLat, flits one way and credits the other) and of
 // its PE's injection and ejection channels (InjLat / EjLat cycles, PCIe). tc_torus
 // joins the nodes.
-// A node is the unit the Verilated simulations build once and run at every node
-// (a hierarchical block, tb/sim.vlt); the router sits inside its observation
-// monitor there (TC_ROUTER=tc_router_mon, tb/tc_router_mon.sv).
+// A node is the unit the co-simulations Verilate once and run at every node (the
+// C++ shim joins them as tc_torus does: tb/dut_nodes.cpp); the router sits inside
+// its observation monitor there (TC_ROUTER=tc_router_mon, tb/tc_router_mon.sv).
 `default_nettype none
 `include "tc_format.vh"
 `ifndef TC_ROUTER
@@ -60,8 +60,8 @@ module tc_node #(
   wire [FW-1:0]    r_inj_flit, r_ej_flit;
 
   // Every link but its last cycle: tc_torus puts a register between nodes, so a
-  // node's outputs never depend on its inputs within a cycle, as the Verilated
-  // simulations need (each node a block of its own there, tb/sim.vlt).
+  // node's outputs never depend on its inputs within a cycle, as the co-simulations
+  // need (each node a model of its own there, tb/dut_nodes.cpp).
   genvar d;
   generate
     for (d = 0; d < NP; d = d + 1) begin : g_port

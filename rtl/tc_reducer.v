@@ -89,11 +89,15 @@ module tc_reducer #(
 
   // ---- the copy of a held result: while the input is idle and its register streams
   // nothing; round-robin over the results that may leave ----
-  reg [255:0] cp_elig;
-  integer s;
-  always @*
-    for (s = 0; s < 256; s = s + 1)
-      cp_elig[s] = ready_q[s] && (table_i[(s/16)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[s/16]);
+  // A result (TreeId t, ReduceId) is at s = 16 t + ReduceId: per tree, one mask of its
+  // 16 (a loop over the 256 bits would be run bit by bit by Verilator at every cycle).
+  wire [255:0] cp_elig;
+  genvar t;
+  generate
+    for (t = 0; t < 16; t = t + 1) begin : g_elig
+      assign cp_elig[16*t +: 16] = ready_q[16*t +: 16] & {16{table_i[t*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t]}};
+    end
+  endgenerate
   wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire       cp_start;
   wire [7:0] cp_pick;

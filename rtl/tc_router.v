@@ -56,8 +56,9 @@ module tc_router #(
 `endif
 
   // The observation record (docs/microarchitecture.md, "Observation"): the blocks
-  // drive it and no logic reads it, so synthesis removes it; the simulation top
-  // (tc_torus) reads it by a hierarchical reference. No port of the router carries it.
+  // drive it and no logic reads it, so synthesis removes it; in the Verilated
+  // simulations a monitor around the router reads it (tb/tc_router_mon.sv). No port
+  // of the router carries it.
   wire [OBSW-1:0] obs;
 
   // ---- collective routing table ----

@@ -5,7 +5,9 @@
 // input d^1 of its neighbour. A dimension of size 1 loops a node's links to itself
 // (never used by a valid tree); a dimension of size 2 has two links to the neighbour.
 // A node (tc_node) is a router with the delay lines of its outgoing links and its PE
-// channels; the last cycle of every link's delay is a register here, between nodes. Lemma 1 of the barrier (the phases of neighbours differ by at most 1) is
+// channels; the last cycle of every link's delay is a register here, between nodes
+// (the co-simulations join Verilated nodes the same way in C++: tb/dut_nodes.cpp).
+// Lemma 1 of the barrier (the phases of neighbours differ by at most 1) is
 // checked by the testbench on the observation records (tb/cosim.c), which no port
 // carries: monitors around the routers hand them over (tb/tc_router_mon.sv).
 `default_nettype none

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The Verilated tori: how they are built and why, build time and memory from a clean
-# object folder, and speed against the C model; --threads 2 against one thread.
+# The Verilated RTL: how the co-simulation builds are made and why, build time and
+# memory from a clean object folder and speed against the C model, each beside the
+# figures of the earlier builds (the whole torus with --hierarchical, as this script
+# measured them at commit $BEFORE); the nodes stepped on two threads against one.
 # Markdown on stdout (sim/bench.sh puts it into docs/bench.md).
-# Usage: sim/rtl_bench.sh            4x4, 8x8, 4x4x4, 4x4x2x2 and the threads
-#        sim/rtl_bench.sh threads    only --threads 2 against one thread
+# Usage: sim/rtl_bench.sh            4x4, 8x8, 4x4x4, 4x4x2x2, 8x8x8 and the threads
+#        sim/rtl_bench.sh threads    only the threads (needs build/cosim_8x8, _8x8x8)
 #        sim/rtl_bench.sh 8x8x8      by hand (make bench-8x8x8): the 512-node torus,
 #                                    built, then co-simulated on every scenario
 # Builds run without ccache (CCACHE_DISABLE): the figures are those of a fresh clone.
@@ -12,8 +14,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
-log=build/rtl_bench.log
+log=build/rtl_bench${1:+_$1}.log
 : >"$log"
+BEFORE=39d56f4
 
 # build NET [BIN]: a clean build of build/cosim_NET (or BIN); prints "wall cpu_s peak_mb".
 build() {
@@ -35,54 +38,81 @@ speed() {
                      /^TIME/ { w = $2; u = $3 } END { print c, w, u }'
 }
 
+# before NET [SCEN]: the earlier build's "wall cpu_s peak_mb" of NET, or its RTL
+# node-cycles/s on SCEN, from docs/bench.md at $BEFORE; "-" where it had none.
+before() {
+  git show "$BEFORE:docs/bench.md" 2>/dev/null | awk -F'|' -v t="$1" -v s="${2:-}" '
+    /^#/ { sec = $0 }
+    { for (i = 2; i < NF; i++) { f[i] = $i; gsub(/ /, "", f[i]) } }
+    sec ~ /Build time/ && s == "" && f[2] == t && f[3] ~ /^[0-9]+$/ { r = f[4] " " f[5] " " f[6] }
+    sec ~ /Speed against/ && s != "" && f[2] == t && f[3] == s { r = f[7] }
+    END { print (r == "" ? (s == "" ? "- - -" : "-") : r) }'
+}
+
+# failed_scens RES NET: for each scenario RES (a cosim run's output) failed with the
+# RTL equal to the C model, its line and the C model alone's result on it.
+failed_scens() {
+  local scen
+  for scen in $(echo "$1" | awk '/^FAIL / && /\(RTL = C model\)/ { print $3 }'); do
+    echo
+    echo "\`$scen\` fails with the RTL equal to the C model cycle by cycle: the scenario's"
+    echo "own checks fail on both, and on the C model alone (\`build/tcsim --topo $2 --scen $scen\`):"
+    echo
+    echo "    $(echo "$1" | grep "^FAIL  $2 *$scen ")"
+    echo "    $(build/tcsim --topo "$2" --scen "$scen" 2>&1 | grep -E '^(PASS|FAIL) ')"
+  done
+}
+
 flags() {
   cat <<'EOF'
 ## The Verilated RTL
 
-### How the tori are built
+### How the co-simulation builds are made
 
-A Verilated torus (`make build/cosim_NET`, the Makefile's `NET_RULES`) is built so
-that the router's logic is compiled once, whatever the node count. The top level
-still holds each node's block wrapper and link registers once per node: that part
-grows with the node count, and at 512 nodes (8x8x8) it is most of the build.
+A co-simulation build (`make build/cosim_NET`, the Makefile's `VL_RULES`) Verilates
+one node, not the torus: its cost does not grow with the node count, and 512 nodes
+build as fast as 16.
 
-- **One node, Verilated once** (`--hierarchical`, `hier_block tc_node` in
-  `tb/sim.vlt`). Flat, Verilator emits every router instance's logic again (16 copies
-  of 1.1 MB of C++ on 4x4); as a hierarchical block the node (the router, its
-  outgoing links' delay lines but their last cycle, its PCIe delay lines;
-  `rtl/tc_node.v`) is Verilated and compiled once and every node runs that model.
-  The node's coordinates are a port (`node_id_i`), not a parameter, so every node
-  shares one block. The last cycle of each link is a register in `tc_torus`,
-  between nodes: Verilator takes a block's outputs to depend on its inputs, so
-  without that register the nodes form a combinational loop (UNOPTFLAT).
-- **Observation through monitors, not ports.** Nothing outside a hierarchical block
-  may look into it, so `tc_torus` can no longer read each router's observation
-  record by a hierarchical reference; a monitor around the router
-  (`tb/tc_router_mon.sv`, Verilator builds only) hands the record to the C++ shim
-  through DPI at each rising edge (`tb/dut_obs.h`). The record stays an internal wire
-  of the router, which synthesis removes. Lemma 1 of the barrier, which needs the
-  records of neighbours, is checked by the testbench on those records
-  (`tb/cosim.c`).
-- **Links as arrays.** `tc_torus` joins nodes through one array element per link
-  rather than slices of buses as wide as the torus, so each link is its own variable
-  to Verilator.
-- **Tracing only in the wave builds.** Tracing compiled in was 42% of the generated
-  code of the flat 8x8 torus, and Verilator cannot trace inside a hierarchical
-  block: the co-simulation builds have none; `make wave` builds the torus flat with
-  `--trace-fst` (`build/wave/cosim_NET`), so the FST has every block's signals. A
-  co-simulation build asked for a waveform says which command builds one.
-- **The arbiter's tree written out** (`rtl/tc_rr_arb.v`). Its lowest-requester
-  search was a loop in a function; for the Reducer's 256 held results Verilator left
-  it a 256-step loop run at every evaluation. A generate loop, node by node, gives
-  the same logic (proved equal with Yosys' `sat` at 9, 19 and 256 requesters).
+- **One node as the top level** (`--top-module tc_node`, `rtl/tc_node.v`: the
+  router, its outgoing links' delay lines but their last cycle, its PCIe delay
+  lines). The C++ shim `tb/dut_nodes.cpp` makes one model of it per node and joins
+  them as `tc_torus` does: the link in direction d of node n arrives at input d^1
+  of its neighbour through one register, and that register is the shim's copy of
+  every node's link outputs, taken before the rising edge, into its neighbours'
+  link inputs after it. A node's outputs are all registers, so each node is
+  stepped on its own (inputs, rising edge, falling edge), in one pass over the
+  nodes. Before, the torus was Verilated with `--hierarchical` and the node as a
+  hierarchical block: the router was compiled once, but the top level still held
+  every node's block wrapper, link registers and port copies, which grew with the
+  node count (most of the build at 64 nodes; 512 nodes were never built).
+- **`tc_torus` stays the RTL of the whole torus**, Verilated flat for the
+  waveforms (`make wave`, `build/wave/cosim_NET`, `--trace-fst`), the coverage
+  builds and SystemC (`make sim-sc`). `make test` runs the 5-node ring's wave build
+  on every scenario against the C model, so both the shim's wiring and
+  `tc_torus`'s are shown equal to the C model.
+- **Observation through monitors, not ports.** A monitor around the router
+  (`tb/tc_router_mon.sv`, Verilator builds only) hands the router's observation
+  record, an internal wire no port carries, to the shim through DPI at each rising
+  edge (`tb/dut_obs.h`); synthesis removes the record. Lemma 1 of the barrier,
+  which needs the records of neighbours, is checked by the testbench on those
+  records (`tb/cosim.c`).
+- **No tracing in the co-simulation builds.** Tracing compiled in was 42% of the
+  generated code of the flat 8x8 torus; `make wave` builds the whole torus flat
+  with `--trace-fst`, so the FST has every block's signals. A co-simulation build
+  asked for a waveform says which command builds one.
+- **Loops the model would run bit by bit, written as logic.** The arbiter's
+  lowest-requester search (`rtl/tc_rr_arb.v`) is a generate tree, not a loop in a
+  function (proved equal with Yosys' `sat` at 9, 19 and 256 requesters); the
+  Reducer's results eligible for a copy (`rtl/tc_reducer.v`) are 16 masks, one per
+  tree, not a loop over 256 bits, which Verilator ran bit by bit at every cycle
+  (a fifth of a node's evaluation).
 - `-O2` for the generated code (`OPT_FAST`, `OPT_GLOBAL`): about twice the speed of
   the default `-Os` at a modest compile cost.
 - `ccache` for the generated C++ (`OBJCACHE`), when installed: an unchanged
   rebuild takes seconds. The figures below are measured without it.
-- DFG stays on: its long concatenation chains came from the flat buses as wide as
-  the torus, which are gone, and with `-fno-dfg` Verilator 5.006
-  finds a combinational loop (UNOPTFLAT, which halves speed) in the phase counters'
-  fence (`clear` in `rtl/tc_phase.v`) that DFG removes.
+- DFG stays on: with `-fno-dfg` Verilator 5.006 finds a combinational loop
+  (UNOPTFLAT, which halves speed) in the phase counters' fence (`clear` in
+  `rtl/tc_phase.v`) that DFG removes.
 - `--assert` and `TC_ASSERT`: the RTL's own checks stop the run on `$error`.
 
 EOF
@@ -94,19 +124,20 @@ if [ "${1:-}" = 8x8x8 ]; then
   read -r bw bc bm <<<"$(build $net)"
   echo "## The 512-node torus (8x8x8), Verilated (make bench-8x8x8, $(date -u +%Y-%m-%d))"
   echo
-  echo "Built from a clean object folder without ccache: $bw s wall, $bc s CPU, peak"
+  echo "One node Verilated, 512 models of it joined by the shim (tb/dut_nodes.cpp),"
+  echo "built from a clean object folder without ccache: $bw s wall, $bc s CPU, peak"
   echo "memory $bm MB (the largest process of the build)."
   echo
   echo "Every scenario, RTL against the C model cycle by cycle (observation records of"
   echo "every node every cycle and the PE ports):"
   echo
-  echo "| scenario | result | cycles | wall (s) |"
-  echo "|---|---|---|---|"
-  res=$( { /usr/bin/time -f "TIME %e" build/cosim_$net --scen all; } 2>&1 ) || true
+  echo "| scenario | result | cycles | wall (s) | CPU (s) |"
+  echo "|---|---|---|---|---|"
+  res=$( { /usr/bin/time -f "TIME %e %U %S" build/cosim_$net --scen all; } 2>&1 ) || true
   echo "build/cosim_$net --scen all: $res" >>"$log"
   echo "$res" | awk '/^(PASS|FAIL) / { c = ""; for (i = 1; i < NF; i++) if ($i == "cycles") c = $(i + 1)
-                                       printf "| %s | %s | %s | |\n", $3, $1, c }
-                     /^TIME/ { printf "| all | | | %s |\n", $2 }'
+                                       printf "| %s | %s | %s | | |\n", $3, $1, c }
+                     /^TIME/ { printf "| all | | | %.0f | %.0f |\n", $2, $3 + $4 }'
   echo
   echo "Speed of the RTL alone (--fast; node-cycles/s from the CPU time):"
   echo
@@ -117,59 +148,66 @@ if [ "${1:-}" = 8x8x8 ]; then
     awk -v s=$scen -v c=$c -v w=$w -v u=$u -v n=$n 'BEGIN { u = u < 0.01 ? 0.01 : u
       printf "| %s | %d | %.2f | %.2f | %.3fM |\n", s, c, w, u, n * c / u / 1e6 }'
   done
-  echo "$res" | grep -q '^FAIL' && { echo "rtl_bench: 8x8x8 failed a scenario" >&2; exit 1; }
+  # A scenario can fail with the RTL equal to the C model (its line ends "(RTL = C
+  # model)"): the scenario's own checks fail on both, and on the C model alone too.
+  failed_scens "$res" "$net"
+  echo "$res" | grep '^FAIL' | grep -vq '(RTL = C model)' && { echo "rtl_bench: 8x8x8: the RTL differs from the C model" >&2; exit 1; }
   exit 0
 fi
 
 threads() {
-  local tw tc tm
-  read -r tw tc tm <<<"$(build 8x8 build/cosim_8x8_t2)"
-  [ -n "$tm" ] || exit 1
-  echo "### Verilator's \`--threads 2\` against one thread (8x8)"
+  echo "### The nodes on two threads against one"
   echo
-  echo "The 8x8 built with \`--threads 2\`: $tw s wall, $tc s CPU, $tm MB. Verilator warns"
-  echo "that it cannot give the hierarchical model two threads' work (UNOPTTHREADS)."
+  echo "\`TC_RTL_THREADS=2\` has the shim step the nodes on two threads, each half of"
+  echo "them, with a barrier per cycle (the testbench between cycles stays on one)."
+  echo "Same build; wall time is what threads can win, on a machine shared with other"
+  echo "jobs."
   echo
-  echo "| workload | cycles | 1 thread wall (s) | 1 thread CPU (s) | 2 threads wall (s) | 2 threads CPU (s) | wall speed-up |"
-  echo "|---|---|---|---|---|---|---|"
-  for scen in allreduce random many_reduces; do
-    read -r c1 w1 u1 <<<"$(speed 8x8 build/cosim_8x8 $scen)"
-    read -r c2 w2 u2 <<<"$(speed 8x8 build/cosim_8x8_t2 $scen)"
-    [ "$c1" = "$c2" ] || { echo "rtl_bench: 1 and 2 threads ran $c1 and $c2 cycles on $scen" >&2; exit 1; }
-    awk -v s=$scen -v c=$c1 -v w1=$w1 -v u1=$u1 -v w2=$w2 -v u2=$u2 'BEGIN { w2 = w2 < 0.01 ? 0.01 : w2
-      printf "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2fx |\n", s, c, w1, u1, w2, u2, w1 / w2 }'
+  echo "| torus | workload | cycles | 1 thread wall (s) | 1 thread CPU (s) | 2 threads wall (s) | 2 threads CPU (s) | wall speed-up |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for net in 8x8 8x8x8; do
+    for scen in allreduce random; do
+      read -r c1 w1 u1 <<<"$(speed $net build/cosim_$net $scen)"
+      read -r c2 w2 u2 <<<"$(TC_RTL_THREADS=2 speed $net build/cosim_$net $scen)"
+      [ "$c1" = "$c2" ] || { echo "rtl_bench: 1 and 2 threads ran $c1 and $c2 cycles on $net $scen" >&2; exit 1; }
+      awk -v t=$net -v s=$scen -v c=$c1 -v w1=$w1 -v u1=$u1 -v w2=$w2 -v u2=$u2 'BEGIN { w2 = w2 < 0.01 ? 0.01 : w2
+        printf "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2fx |\n", t, s, c, w1, u1, w2, u2, w1 / w2 }'
+    done
   done
 }
-if [ "${1:-}" = threads ]; then # only the threads (needs build/cosim_8x8)
+if [ "${1:-}" = threads ]; then # only the threads (needs build/cosim_8x8 and build/cosim_8x8x8)
   threads
   exit 0
 fi
 
 flags
-NETS_B="4x4 8x8 4x4x4 4x4x2x2"
+NETS_B="4x4 8x8 4x4x4 4x4x2x2 8x8x8"
 echo "### Build time and memory"
 echo
 echo "From a clean object folder, without ccache, \`make -s build/cosim_NET\` (make's own"
 echo "\`-j 2\` inside Verilator's build); CPU is user + system time of every process of"
 echo "the build, what one core would take; memory is the peak of the largest process."
+echo "Before: the hierarchical builds of the whole torus (commit $BEFORE); 8x8x8 was"
+echo "never built that way."
 echo
-echo "| torus | nodes | wall (s) | CPU (s) | peak memory (MB) |"
-echo "|---|---|---|---|---|"
+echo "| torus | nodes | before: wall (s) | before: CPU (s) | before: peak (MB) | wall (s) | CPU (s) | peak memory (MB) |"
+echo "|---|---|---|---|---|---|---|---|"
 for net in $NETS_B; do
+  read -r pw pc pm <<<"$(before $net)"
   read -r bw bc bm <<<"$(build $net)"
-  echo "| $net | $(nodes $net) | $bw | $bc | $bm |"
+  echo "| $net | $(nodes $net) | $pw | $pc | $pm | $bw | $bc | $bm |"
 done
-[ -f docs/bench-8x8x8.md ] && echo && echo "The 512-node torus: below (make bench-8x8x8)."
 echo
 echo "### Speed against the C model"
 echo
 echo "The co-simulation harness drives both the same way, PE models and scoreboard"
 echo "included: \`build/cosim_NET --fast\` runs the RTL alone (no trace, no observation"
 echo "records read), \`build/tcsim --topo NET --fast\` the C model. node-cycles/s from"
-echo "the CPU time of the run (wall time is that of a shared machine)."
+echo "the CPU time of the run (wall time is that of a shared machine); before: the"
+echo "hierarchical builds (commit $BEFORE)."
 echo
-echo "| torus | workload | cycles | RTL wall (s) | RTL CPU (s) | RTL node-cycles/s | C model CPU (s) | C model node-cycles/s | C model / RTL |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| torus | workload | cycles | RTL wall (s) | RTL CPU (s) | before: RTL node-cycles/s | RTL node-cycles/s | C model CPU (s) | C model node-cycles/s | C model / RTL |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for net in $NETS_B; do
   n=$(nodes $net)
   for scen in allreduce random many_reduces; do
@@ -179,9 +217,9 @@ for net in $NETS_B; do
     read -r cc uc <<<"$(echo "$res" | awk '/^PASS/ { for (i = 1; i < NF; i++) if ($i == "cycles") c = $(i + 1) }
                                           /^TIME/ { u = $3 } END { print c, u }')"
     [ "$cr" = "$cc" ] || { echo "rtl_bench: RTL and C model ran $cr and $cc cycles on $net $scen" >&2; exit 1; }
-    awk -v t=$net -v s=$scen -v c=$cr -v w=$wr -v u=$ur -v uc=$uc -v n=$n 'BEGIN {
+    awk -v t=$net -v s=$scen -v c=$cr -v w=$wr -v u=$ur -v uc=$uc -v n=$n -v b="$(before $net $scen)" 'BEGIN {
       u = u < 0.01 ? 0.01 : u; uc = uc < 0.01 ? 0.01 : uc
-      printf "| %s | %s | %d | %.2f | %.2f | %.3fM | %.2f | %.1fM | %.0fx |\n", t, s, c, w, u, n * c / u / 1e6,
+      printf "| %s | %s | %d | %.2f | %.2f | %s | %.3fM | %.2f | %.1fM | %.0fx |\n", t, s, c, w, u, b, n * c / u / 1e6,
              uc, n * c / uc / 1e6, u / uc }'
   done
 done

@@ -28,6 +28,13 @@ echo "== golden-model unit tests"
 UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
 make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet build/tccheck \
   build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
+# Every Verilated build of make test, one at a time in the background from here (each
+# compiles on two cores; a failed build shows below): the unit tests, lint and the
+# formal proofs, which use one core, run meanwhile.
+SC_NET=$(make -s print-sc-net)
+make -s $(for net in $NETS; do echo build/cosim_$net; done) build/wave/cosim_5 build/sc_$SC_NET build/alu_check \
+  >"$LOGDIR/build-rtl.log" 2>&1 &
+RTL_BUILDS=$!
 for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
 
 echo "== RTL lint, compile, synthesis"
@@ -41,10 +48,11 @@ grep -E '^(PASS|FAIL)' "$LOGDIR/formal.log"
 count_lines "$LOGDIR/formal.log"
 
 echo "== co-simulation: RTL against C model, cycle by cycle"
-# Every Verilated build of make test at once, J jobs (a failed build shows below), then
-# every co-simulation run, J at a time, into its log; the results are read in order.
-make -s -j"$J" $(for net in $NETS; do echo build/cosim_$net; done) build/sc_$(make -s print-sc-net) build/alu_check \
-  >"$LOGDIR/build-rtl.log" 2>&1
+# Every co-simulation run, J at a time, into its log, once the builds are done; the
+# results are read in order. build/cosim_NET joins a model per node in C++
+# (tb/dut_nodes.cpp); the 5-node ring's wave build is the whole torus of tc_torus, so
+# its run checks tc_torus's wiring against the C model too.
+wait $RTL_BUILDS
 cosim_run() { # NET SEED: every scenario; random mixes; soak mixes on random tables
   local args="--scen all"
   [ "$2" -gt 1 ] && args="--scen random"; [ "$2" -gt 3 ] && args="--scen soak --table random"
@@ -76,6 +84,9 @@ for net in $NETS; do
         awk '/latency per operation/ { l = $6 } /link_util/ { u = $NF; sub(/\)/, "", u) } END { print l, u }')
   check "tcnet $net 64 KiB bcast: cycles and link_util $sim, as the RTL's stream ($rtl)" test -n "$rtl" -a "$sim" = "$rtl"
 done
+
+check "verilate and build build/wave/cosim_5 (tc_torus, flat)" make -s build/wave/cosim_5
+check "tc_torus (build/wave/cosim_5) = C model, every scenario, cycle by cycle" build/wave/cosim_5 --scen all
 
 echo "== SystemC: Verilated RTL and the C model module against the C model"
 bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1

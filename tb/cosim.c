@@ -1254,6 +1254,9 @@ int main(int argc, char **argv)
         probe->ops->close(probe);
         o.use_rtl = 1;
         o.p = rtl_p;
+    } else if (*err) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
     }
     if (tc_config_init(&cfg, keys, NKEYS)) {
         fprintf(stderr, "out of memory\n");

@@ -36,7 +36,8 @@ tc_dut *tc_dut_cmodel(const tc_params *p, char *err, size_t errlen);
 /* The C model's network behind d, or NULL if d is not the C model. */
 tc_net *tc_dut_cmodel_net(tc_dut *d);
 /* The RTL's parameters are fixed when it is Verilated: it reports them in p.
- * fst: write a waveform there (NULL: no trace). NULL if built without RTL. */
+ * fst: write a waveform there (NULL: no trace). NULL and a message in err if the
+ * RTL cannot be made; NULL and an empty err if the binary has no RTL. */
 tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen);
 /* Picoseconds per half clock cycle in the RTL's waveforms: a 2 ns cycle. */
 #define TC_WAVE_HALF_PS 1000

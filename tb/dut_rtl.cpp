@@ -1,4 +1,5 @@
-// Thin C++ shim between the C testbench and the Verilated torus (Vtc_torus): it only
+// Thin C++ shim between the C testbench and the whole Verilated torus (Vtc_torus, the
+// wave and coverage builds; the co-simulation builds join nodes: tb/dut_nodes.cpp): it only
 // moves bits between tc_dut calls and the model's ports, and takes the observation
 // records from the monitors around the routers (tb/dut_obs.h). Built
 // with tracing (VM_TRACE: the wave builds) it can write an FST.

@@ -3,8 +3,8 @@
 // rising clock edge it hands the router's observation record, an internal wire no
 // port carries, to the C++ shim through DPI, so the record is that of the cycle the
 // edge ends. Reading the record here rather than from tc_torus lets each node be
-// Verilated once as a hierarchical block (tb/sim.vlt), which nothing outside may
-// look into. Ports and parameters are tc_router's.
+// Verilated once as a model of its own (tb/dut_nodes.cpp joins one per node), which
+// has no other way out. Ports and parameters are tc_router's.
 `default_nettype none
 `include "tc_format.vh"
 
