@@ -110,6 +110,10 @@ endef
 VL_NODE  := --top-module tc_node
 BIG_NETS := 8x8 8x8x8
 $(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call VL_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_NODE),tb/dut_nodes.cpp)))
+# Verilator's own threads inside each node (--threads 2) against one (make bench,
+# sim/rtl_bench.sh threads): 8x8. Verilator warns that a node offers it too little to
+# split (UNOPTTHREADS); the bench measures what it gets.
+$(eval $(call VL_RULES,8x8,$(B)/cosim_8x8_vt2,obj_8x8_vt2,$(VL_NODE) --threads 2 -Wno-UNOPTTHREADS,tb/dut_nodes.cpp))
 # The whole torus (tc_torus), flat, so that every block's signals can be traced: the
 # wave builds (make wave, build/wave/cosim_NET); make test runs the 5-node ring's on
 # every scenario, which checks tc_torus's wiring against the C model.

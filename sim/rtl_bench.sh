@@ -170,10 +170,28 @@ threads() {
       read -r c1 w1 u1 <<<"$(speed $net build/cosim_$net $scen)"
       read -r c2 w2 u2 <<<"$(TC_RTL_THREADS=2 speed $net build/cosim_$net $scen)"
       [ "$c1" = "$c2" ] || { echo "rtl_bench: 1 and 2 threads ran $c1 and $c2 cycles on $net $scen" >&2; exit 1; }
-      awk -v t=$net -v s=$scen -v c=$c1 -v w1=$w1 -v u1=$u1 -v w2=$w2 -v u2=$u2 'BEGIN { w2 = w2 < 0.01 ? 0.01 : w2
-        printf "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2fx |\n", t, s, c, w1, u1, w2, u2, w1 / w2 }'
+      row $net $scen "$c1" "$w1" "$u1" "$w2" "$u2"
     done
   done
+  echo
+  echo "Verilator's own \`--threads 2\` inside each node (build/cosim_8x8_vt2) against the"
+  echo "one-thread build: Verilator warns that it cannot split a node two ways"
+  echo "(UNOPTTHREADS, waived for this build only), and the threads' handshakes in every"
+  echo "node's evaluation cost more than they share."
+  echo
+  echo "| torus | workload | cycles | 1 thread wall (s) | 1 thread CPU (s) | --threads 2 wall (s) | --threads 2 CPU (s) | wall speed-up |"
+  echo "|---|---|---|---|---|---|---|---|"
+  make -s build/cosim_8x8_vt2 >/dev/null
+  for scen in allreduce random; do
+    read -r c1 w1 u1 <<<"$(speed 8x8 build/cosim_8x8 $scen)"
+    read -r c2 w2 u2 <<<"$(speed 8x8 build/cosim_8x8_vt2 $scen)"
+    [ "$c1" = "$c2" ] || { echo "rtl_bench: --threads 1 and 2 ran $c1 and $c2 cycles on 8x8 $scen" >&2; exit 1; }
+    row 8x8 $scen "$c1" "$w1" "$u1" "$w2" "$u2"
+  done
+}
+row() { # NET SCEN CYCLES WALL1 CPU1 WALL2 CPU2
+  awk -v t=$1 -v s=$2 -v c=$3 -v w1=$4 -v u1=$5 -v w2=$6 -v u2=$7 'BEGIN { w2 = w2 < 0.01 ? 0.01 : w2
+    printf "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2fx |\n", t, s, c, w1, u1, w2, u2, w1 / w2 }'
 }
 if [ "${1:-}" = threads ]; then # only the threads (needs build/cosim_8x8 and build/cosim_8x8x8)
   threads
