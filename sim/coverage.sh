@@ -30,6 +30,10 @@ build/gcov/tcnet topo=8x8 workload=bcast bytes=1000 members=30 progress=off >/de
 for w in reduce allreduce allgather; do build/gcov/tcnet topo=4x4 workload=$w members=50 progress=off >/dev/null; done
 build/gcov/tcnet topo=4x4x4 workload=barrier barrier=full barrier_k=3 progress=on >/dev/null 2>&1
 build/gcov/tcnet topo=6x6 workload=reduce dst=5 op=2 lane=1 len=1 progress=off >/dev/null
+for topo in 2x2x2x2 4x4; do # the applications, simulated (exact) and modelled
+  for w in spmv heat; do build/gcov/tcnet topo=$topo workload=$w exact=on progress=off >/dev/null; done
+done
+build/gcov/tcnet topo=16x16x16x8 workload=spmv progress=off >/dev/null
 for w in allreduce allgather tree_barrier; do # not a power of two: reduce + bcast, a ring
   build/gcov/tcnet topo=3x3x2 impl=p2p workload=$w progress=off >/dev/null
 done
