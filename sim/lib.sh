@@ -27,6 +27,13 @@ count_lines() {
   FAILED=$((FAILED + f))
 }
 
+# count_results LOG NAME: count_lines LOG, and a failure of NAME if LOG has no result
+# at all (the tool stopped before it printed one).
+count_results() {
+  grep -qE '^(PASS|FAIL)' "$1" || { echo "FAIL  $2: no result"; FAILED=$((FAILED + 1)); tail -5 "$1"; }
+  count_lines "$1"
+}
+
 # nodes AxBxC: the node count of a torus.
 nodes() { local n=1 s; for s in ${1//x/ }; do n=$((n * s)); done; echo $n; }
 

@@ -40,12 +40,12 @@ for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san
 echo "== RTL lint, compile, synthesis"
 bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/lint.log"
-count_lines "$LOGDIR/lint.log"
+count_results "$LOGDIR/lint.log" "sim/lint.sh"
 
 echo "== formal proofs (yosys-smtbmc, z3)"
 bash sim/formal.sh >"$LOGDIR/formal.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/formal.log"
-count_lines "$LOGDIR/formal.log"
+count_results "$LOGDIR/formal.log" "sim/formal.sh"
 
 echo "== co-simulation: RTL against C model, cycle by cycle"
 # Every co-simulation run, J at a time, into its log, once the builds are done; the
@@ -67,9 +67,8 @@ for net in $NETS; do
   [ -x build/cosim_$net ] || continue
   for seed in 1 2 3 4 5 6; do
     grep -E '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" | sed "s/\$/  seed $seed/"
-    grep -qE '^(PASS|FAIL)' "$LOGDIR/cosim_${net}_$seed.log" || { echo "FAIL  cosim_$net seed $seed: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/cosim_${net}_$seed.log"; }
+    count_results "$LOGDIR/cosim_${net}_$seed.log" "cosim_$net seed $seed"
     grep -q '^FAIL' "$LOGDIR/cosim_${net}_$seed.log" && sed -n '/MISMATCH\|violated\|lost\|duplicate\|waveform/p' "$LOGDIR/cosim_${net}_$seed.log" | head -20 | sed 's/^/      /'
-    count_lines "$LOGDIR/cosim_${net}_$seed.log"
   done
   # The network simulator's PEs and workloads give the latencies that the RTL gave.
   for pair in bcast:bcast_root allreduce:allreduce barrier:barrier tree_barrier:tree_barrier; do
@@ -91,15 +90,14 @@ check "tc_torus (build/wave/cosim_5) = C model, every scenario, cycle by cycle" 
 echo "== SystemC: Verilated RTL and the C model module against the C model"
 bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/sc.log"
-count_lines "$LOGDIR/sc.log"
+count_results "$LOGDIR/sc.log" "sim/sc.sh"
 
 echo "== Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
 check "verilate and build build/alu_check" make -s build/alu_check
 if [ -x build/alu_check ]; then
   build/alu_check 20000 >"$LOGDIR/alu_check.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/alu_check.log"
-  grep -qE '^(PASS|FAIL)' "$LOGDIR/alu_check.log" || { echo "FAIL  alu_check: no result"; FAILED=$((FAILED + 1)); }
-  count_lines "$LOGDIR/alu_check.log"
+  count_results "$LOGDIR/alu_check.log" "alu_check"
 fi
 
 echo "== docs follow the design"
@@ -116,15 +114,13 @@ check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format
 # every count of scenarios: recomputed from the tools and the generated data
 python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1
 grep -E '^(PASS|FAIL)' -A8 "$LOGDIR/docnums.log" | grep -v '^--'
-grep -qE '^(PASS|FAIL)' "$LOGDIR/docnums.log" || { echo "FAIL  sim/docnums.py: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/docnums.log"; }
-count_lines "$LOGDIR/docnums.log"
+count_results "$LOGDIR/docnums.log" "sim/docnums.py"
 
 echo "== C model alone, larger and odd networks (ASan/UBSan build)"
 for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
   build/tcsim-san --topo $topo --scen all >"$LOGDIR/tcsim_$topo.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log"
-  grep -qE '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log" || { echo "FAIL  tcsim $topo: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/tcsim_$topo.log"; }
-  count_lines "$LOGDIR/tcsim_$topo.log"
+  count_results "$LOGDIR/tcsim_$topo.log" "tcsim $topo"
 done
 
 # The scenarios' own timing at larger diameters (--fast: 16x16's credits once had the
@@ -135,8 +131,7 @@ for run in "16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9
   log="$LOGDIR/tcsim_fast_${run// /_}.log"
   build/tcsim --topo $run --fast >"$log" 2>&1
   grep -E '^(PASS|FAIL)' "$log" | sed "s/\$/  (--topo $run --fast)/"
-  grep -qE '^(PASS|FAIL)' "$log" || { echo "FAIL  tcsim --topo $run: no result"; FAILED=$((FAILED + 1)); tail -5 "$log"; }
-  count_lines "$log"
+  count_results "$log" "tcsim --topo $run"
 done
 
 echo "== point-to-point baseline: its per-hop costs are the router's"
@@ -185,23 +180,20 @@ echo "== C model with idle routers skipped (no observation records) equals the f
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
   build/tcsim --topo $topo --scen all --fast check >"$LOGDIR/fast_$topo.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log"
-  grep -qE '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log" || { echo "FAIL  tcsim --fast check $topo: no result"; FAILED=$((FAILED + 1)); }
-  count_lines "$LOGDIR/fast_$topo.log"
+  count_results "$LOGDIR/fast_$topo.log" "tcsim --fast check $topo"
 done
 
 echo "== allreduce latency: the formula of docs/results.md against tcnet and tcsim"
 bash sim/formula.sh >"$LOGDIR/formula.log" 2>&1
 grep -E '^FAIL' "$LOGDIR/formula.log"
-grep -qE '^(PASS|FAIL)' "$LOGDIR/formula.log" || { echo "FAIL  sim/formula.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/formula.log"; }
+count_results "$LOGDIR/formula.log" "sim/formula.sh"
 tail -n 1 "$LOGDIR/formula.log"
-count_lines "$LOGDIR/formula.log"
 
 echo "== applications and trace replay: spmv, heat, the PMPI recorder, OTF2 (docs/applications.md)"
 bash sim/apps_test.sh >"$LOGDIR/apps.log" 2>&1
 grep -E '^FAIL' -A6 "$LOGDIR/apps.log"
 tail -n 1 "$LOGDIR/apps.log"
-grep -qE '^(PASS|FAIL)' "$LOGDIR/apps.log" || { echo "FAIL  sim/apps_test.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/apps.log"; }
-count_lines "$LOGDIR/apps.log"
+count_results "$LOGDIR/apps.log" "sim/apps_test.sh"
 
 echo "== bad input is refused: at once, non-zero exit, a message that names the problem"
 R=build/robust
@@ -293,21 +285,18 @@ check "tcnet csv and json written when they can be" bash -c "build/tcnet topo=4x
 echo "== waveforms: make wave's GTKWave views, opened under Xvfb (docs/waves.md)"
 bash sim/waves.sh >"$LOGDIR/waves.log" 2>&1
 grep -E '^(PASS|FAIL)' -A3 "$LOGDIR/waves.log" | grep -v '^--'
-grep -qE '^(PASS|FAIL)' "$LOGDIR/waves.log" || { echo "FAIL  sim/waves.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/waves.log"; }
-count_lines "$LOGDIR/waves.log"
+count_results "$LOGDIR/waves.log" "sim/waves.sh"
 
 echo "== deadlock freedom: the checker on 1D-4D tori, planner and random tables, and the planted bugs (docs/deadlock.md)"
 bash sim/deadlock.sh >"$LOGDIR/deadlock.log" 2>&1
 grep -E '^FAIL' -B12 "$LOGDIR/deadlock.log" | head -40
 echo "$(grep -c '^PASS' "$LOGDIR/deadlock.log") checker runs passed, $(grep -c '^FAIL' "$LOGDIR/deadlock.log") failed"
-grep -qE '^(PASS|FAIL)' "$LOGDIR/deadlock.log" || { echo "FAIL  sim/deadlock.sh: no result"; FAILED=$((FAILED + 1)); }
-count_lines "$LOGDIR/deadlock.log"
+count_results "$LOGDIR/deadlock.log" "sim/deadlock.sh"
 
 echo "== fuzzing: the table loader and the configuration parser (make fuzz for longer; docs/robustness.md)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash sim/fuzz.sh >"$LOGDIR/fuzz.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/fuzz.log"
-grep -qE '^(PASS|FAIL)' "$LOGDIR/fuzz.log" || { echo "FAIL  sim/fuzz.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/fuzz.log"; }
-count_lines "$LOGDIR/fuzz.log"
+count_results "$LOGDIR/fuzz.log" "sim/fuzz.sh"
 
 echo "== soak slice: scenarios soak and random, default and random tables, 1D-4D (make soak for the long run; docs/soak.md)"
 # 4320 runs of build/tcsim --fast, each one counted; only the failing ones are shown
@@ -315,9 +304,8 @@ SOAK_SEEDS=${SOAK_SLICE_SEEDS:-120} SOAK_TORI="2 5 7 4x4 3x5 3x3x3 2x3x4 2x2x2x2
   SOAK_LOGS=build/soak-slice bash sim/soak.sh >"$LOGDIR/soak_slice.log" 2>&1
 grep '^FAIL' "$LOGDIR/soak_slice.log" | head -20
 [ "$(grep -c '^FAIL' "$LOGDIR/soak_slice.log")" -gt 20 ] && echo "      ... every failing run in $LOGDIR/soak_slice.log"
-grep -qE '^(PASS|FAIL)' "$LOGDIR/soak_slice.log" || { echo "FAIL  sim/soak.sh: no result"; FAILED=$((FAILED + 1)); tail -5 "$LOGDIR/soak_slice.log"; }
+count_results "$LOGDIR/soak_slice.log" "sim/soak.sh"
 tail -n 2 "$LOGDIR/soak_slice.log"
-count_lines "$LOGDIR/soak_slice.log"
 
 echo
 echo "$PASSED passed, $FAILED failed"
