@@ -240,7 +240,9 @@ module tc_vc_unit #(
                      : hf_q || (ev_full && rd_slot_q == wr_slot_q);
     nf_d    = free_o ? (full_q[pf_slot] && pf_slot != rd_slot_q) || (ev_full && pf_slot == wr_slot_q)
                      : nf_q || (ev_full && rd_next == wr_slot_q);
-    nfull_d = nfull_q - {{(CW-1){1'b0}}, free_o} + {{(CW-1){1'b0}}, ev_full};
+    // the write is known late (the report buffer's writer is the credit block): it
+    // only picks one of two counts made from the registers
+    nfull_d = ev_full ? (free_o ? nfull_q : nfull_q + {{(CW-1){1'b0}}, 1'b1}) : held;
   end
 
   // ---- next state (the order of tc_vc_unit_commit) ----
