@@ -547,7 +547,9 @@ and the Reducer input's arbiter take their late condition (the result buffer's r
 copy under way) as an enable of the grant, not of every request; every buffer keeps
 registers equal to its write slot's room, its head slot's and the next slot's full bits
 and its number of full slots, each computed a cycle ahead from the next state, so no path
-looks a slot up; and four equal registers hold the routing table (for the Reducer, the
+looks a slot up; the write, which comes late into the report buffer (from the credit
+block, after tc_phase's fence), only selects between two counts of full slots made from
+the registers, rather than entering an adder; and four equal registers hold the routing table (for the Reducer, the
 VCUp buffers, the VCDown buffers, and the rest), so that no flip-flop drives every block.
 The formal proofs (docs/formal.md) show each such register equal to what it stands for.
 EOF
