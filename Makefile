@@ -63,9 +63,9 @@ $(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%
 $(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka
-$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c $(HDRS) | deps
+$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c -lcmocka
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c -lcmocka
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<

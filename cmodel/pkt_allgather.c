@@ -1,0 +1,484 @@
+/* The packet-level allgather engine (pkt_allgather.h). Cycle conventions, as
+ * tc_net_step() and tc_wl_run() have them (and pkt_bcast.c): a flit an output
+ * registers in cycle c is written into the neighbour's unit in c + link_lat + 1 and
+ * seen by the PE in c + ej_lat + 1; a flit the PE drives in cycle c is written into
+ * the PEGroup FIFO in c + inj_lat; a slot freed in cycle F returns a credit usable
+ * upstream from F + link_lat + 2 (the PE sees its injection credit in F + inj_lat + 1);
+ * a packet the PE takes in cycle c returns an ejection credit usable from
+ * c + ej_lat + 1. A router is evaluated at cycle c as tc_router_cycle() would be, from
+ * the state at the start of c, and then commits; the cycles it is evaluated at are
+ * those at which something may change (wake()), in cycle order over all routers
+ * (a heap), so that everything a router reads of another was decided at an earlier
+ * cycle: nothing crosses a link in less than two cycles. */
+#include "pkt_allgather.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEG (-((int64_t)1 << 40)) /* a cycle before everything */
+#define NEVER INT64_MAX
+#define REP UINT32_MAX /* the source of a report (the credit block's, to its own PE) */
+#define NODE_BITS 24   /* a heap entry: cycle << NODE_BITS | node */
+
+/* An input unit: a FIFO of whole packets, numbered from the start of the run; the
+ * packets it holds (n_fr .. n_in - 1, some of them still on their way: they are
+ * written when their A says) and the cycles its last cap packets were freed, in
+ * rings of cap entries from off. */
+typedef struct {
+    uint32_t n_in, n_fr; /* packets sent to it, packets freed */
+    uint32_t off;
+    int64_t stream_end;  /* the first cycle its read port is not streaming a pass */
+    uint16_t pend;       /* outputs still to grant the head (routed) */
+    uint8_t routed, vc, cap;
+} unit_st;
+
+typedef struct {
+    int64_t out_free[TC_MAX_PORTS + 1]; /* first cycle each link output, and the PE output, is free */
+    int64_t rep_due, rep_last;          /* the next report is due from; the last was written in */
+    int64_t pe_last;                    /* the PE drove its last packet's header in */
+    int64_t last_eval, next_wake;
+    uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
+    uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
+    uint32_t live;                      /* bit u: unit u holds a packet */
+    uint16_t cwait;                     /* bit 2 o + vc: a head waits for a credit not yet freed downstream */
+    uint8_t ptr[TC_MAX_PORTS + 1];      /* the round-robin arbiters' pointers */
+    uint8_t sender;
+    unit_st u[TC_MAX_UNITS];
+} node_st;
+
+typedef struct {
+    const tc_params *p;
+    const tc_topo *t;
+    const tc_row *rows;
+    const tc_workload *w;
+    int np, nu, P;
+    int64_t L, I, E, len, final;
+    node_st *nd;
+    int64_t *A, *F, *ret; /* rings: header written, slot freed; PE credit usable again (pe_credits per node) */
+    uint32_t *src;
+    int32_t *nbr;
+    uint64_t *heap;
+    size_t nh, ch;
+    int op;
+    int64_t op_start, op_last; /* the operation's start, its last delivery or flit sent */
+    uint64_t due_left, sends_left, due, sends; /* deliveries and packets to send still, in all */
+    int err;
+    tc_wl_result *res;
+    uint64_t *lf;
+} eng;
+
+static int64_t mx(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t mn(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t plen(const eng *e, uint32_t src) { return src == REP ? 2 : e->len; }
+
+const char *tc_pkt_allgather_refuse(const tc_params *p, const tc_workload *w)
+{
+    if (w->kind != TC_WL_ALLGATHER)
+        return "it models an allgather only (workload=allgather)";
+    if (p->mcast != TC_MCAST_PASSES)
+        return "it models the design's multicast (mcast=passes) only";
+    if (p->plant)
+        return "it does not model planted bugs";
+    if (w->window > 1)
+        return "an allgather has no stream";
+    return NULL;
+}
+
+static void heap_push(eng *e, uint64_t key)
+{
+    if (e->nh == e->ch) {
+        size_t cap = e->ch ? 2 * e->ch : 4096;
+        uint64_t *h = realloc(e->heap, cap * sizeof *h);
+        if (!h) {
+            e->err = 1;
+            snprintf(e->res->msg, sizeof e->res->msg, "out of memory for the events");
+            return;
+        }
+        e->heap = h;
+        e->ch = cap;
+    }
+    size_t i = e->nh++;
+    while (i && e->heap[(i - 1) / 2] > key) {
+        e->heap[i] = e->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    e->heap[i] = key;
+}
+
+static uint64_t heap_pop(eng *e)
+{
+    uint64_t top = e->heap[0], x = e->heap[--e->nh];
+    size_t i = 0, n = e->nh;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && e->heap[c + 1] < e->heap[c])
+            c++;
+        if (e->heap[c] >= x)
+            break;
+        e->heap[i] = e->heap[c];
+        i = c;
+    }
+    if (n)
+        e->heap[i] = x;
+    return top;
+}
+
+/* Router v is evaluated at cycle t (later than the cycle being evaluated). */
+static void schedule(eng *e, int v, int64_t t)
+{
+    node_st *s = &e->nd[v];
+    if (t < s->next_wake || s->next_wake <= s->last_eval) {
+        s->next_wake = t;
+        heap_push(e, (uint64_t)t << NODE_BITS | (uint64_t)v);
+    }
+}
+
+static int64_t freed(const eng *e, const unit_st *un, int64_t k) { return k < 0 ? NEG : e->F[un->off + (uint64_t)k % un->cap]; }
+
+/* The first cycle RC may route packet k of un (k - 1 freed, or being freed): whole
+ * in its slot, and its header in a register, captured as written if the packet two
+ * before was freed by then, else read ahead as that one is freed. */
+static int64_t ready(const eng *e, const unit_st *un, uint32_t k)
+{
+    size_t i = un->off + k % un->cap;
+    int64_t A = e->A[i], Fm2 = freed(e, un, (int64_t)k - 2);
+    return mx(A + plen(e, e->src[i]) + 1, A >= Fm2 ? A + 1 : Fm2 + 2);
+}
+
+/* A packet from src into unit u of v, its header written in cycle A. */
+static void insert(eng *e, int v, int u, int64_t A, uint32_t src)
+{
+    unit_st *un = &e->nd[v].u[u];
+    size_t i = un->off + un->n_in % un->cap;
+    e->A[i] = A;
+    e->src[i] = src;
+    un->n_in++;
+    e->nd[v].live |= 1u << u;
+    schedule(e, v, A + plen(e, src) + 1);
+}
+
+/* The first cycle output o of v has the credits for unit u's head (NEG: now); NEVER
+ * if they wait for a free downstream not yet decided (cwait marks it). */
+static int64_t credit_at(eng *e, int v, int u, int o)
+{
+    node_st *s = &e->nd[v];
+    if (o == e->np) {
+        int64_t k = s->pe_g, pc = e->p->pe_credits;
+        return k < pc ? NEG : e->ret[(size_t)v * (size_t)pc + (size_t)(k % pc)];
+    }
+    unsigned vc = s->u[u].vc, need = tc_credits_need(e->np, 0, u, o, vc);
+    const unit_st *du = &e->nd[e->nbr[v * e->np + o]].u[2 * (o ^ 1) + (int)vc];
+    int64_t j = (int64_t)du->n_in + need - e->p->slots - 1; /* the downstream free that gives the credit */
+    if (j < 0)
+        return NEG;
+    if (j >= du->n_fr) {
+        s->cwait |= (uint16_t)(1u << (2 * o + (int)vc));
+        return NEVER;
+    }
+    return freed(e, du, j) + e->L + 2;
+}
+
+/* The PE of v sends its operation's packets, one flit a cycle, each with a credit of
+ * the PEGroup FIFO (a slot freed). */
+static void pe_send(eng *e, int v)
+{
+    node_st *s = &e->nd[v];
+    unit_st *b = &s->u[TC_U_BCAST(e->np)];
+    int64_t inj = e->p->inj_slots;
+    while (s->sender && s->sent < (uint32_t)e->P) {
+        int64_t k = b->n_in, t = mx(s->sent ? NEG : e->op_start, s->pe_last + e->len + 1);
+        if (k >= inj) {
+            if (k - inj >= b->n_fr)
+                return; /* sent when that slot is freed */
+            t = mx(t, freed(e, b, k - inj) + e->I + 1);
+        }
+        s->pe_last = t;
+        s->sent++;
+        e->sends_left--;
+        e->op_last = mx(e->op_last, t + e->len);
+        insert(e, v, TC_U_BCAST(e->np), t + e->I, (uint32_t)v);
+    }
+}
+
+static void op_begin(eng *e, int op, int64_t start)
+{
+    e->op = op;
+    e->op_start = e->op_last = start;
+    e->res->op[op].start = (uint64_t)start;
+    e->due_left = e->due;
+    e->sends_left = 0;
+    for (int v = 0; v < e->t->n; v++) {
+        e->nd[v].sent = e->nd[v].got = 0;
+        e->sends_left += e->nd[v].sender ? (uint64_t)e->P : 0;
+    }
+    e->sends = e->sends_left;
+    for (int v = 0; v < e->t->n; v++)
+        pe_send(e, v);
+}
+
+static void deliver(eng *e, int v, uint32_t src, int64_t d)
+{
+    node_st *s = &e->nd[v];
+    tc_op_result *o = &e->res->op[e->op];
+    o->deliveries++;
+    o->end = (uint64_t)mx((int64_t)o->end, d);
+    e->op_last = mx(e->op_last, d);
+    e->due_left--;
+    if (++s->got == s->expect)
+        e->res->node_done[(size_t)e->op * (size_t)e->t->n + (size_t)v] = (uint64_t)d;
+    if (e->w->deliver) {
+        tc_flit pkt[TC_SLOT_FLITS];
+        tc_wl_packet(pkt, TC_TYPE_BCAST, (int)src, (int)(src % TC_TREES), (int)e->len, (uint32_t)e->op + 1);
+        e->w->deliver(e->w->deliver_ctx, (uint32_t)v, e->op, (uint64_t)d, pkt, (int)e->len + 1);
+    }
+}
+
+/* Output o of v takes unit g's head in cycle c. */
+static void grant(eng *e, int v, int64_t c, int g, int o)
+{
+    node_st *s = &e->nd[v];
+    unit_st *un = &s->u[g];
+    uint32_t src = e->src[un->off + un->n_fr % un->cap];
+    int64_t len = plen(e, src);
+    s->out_free[o] = c + len + 1;
+    s->ptr[o] = (uint8_t)(g + 1 == e->nu ? 0 : g + 1);
+    un->pend &= (uint16_t)~(1u << o);
+    un->stream_end = c + (len ? len : 1);
+    if (o < e->np) {
+        insert(e, e->nbr[v * e->np + o], 2 * (o ^ 1) + un->vc, c + e->L + 1, src);
+        e->lf[(size_t)v * (size_t)e->np + (size_t)o] += (uint64_t)(c + len < e->final ? len + 1 : e->final - c);
+        return;
+    }
+    int64_t pc = e->p->pe_credits;
+    e->ret[(size_t)v * (size_t)pc + s->pe_g % (uint64_t)pc] = c + len + 2 * e->E + 2;
+    s->pe_g++;
+    if (src != REP)
+        deliver(e, v, src, c + len + e->E + 1);
+}
+
+/* RC of unit u's head: its outputs and VC. */
+static void route(eng *e, int v, int u)
+{
+    unit_st *un = &e->nd[v].u[u];
+    uint32_t src = e->src[un->off + un->n_fr % un->cap];
+    tc_flit h = {{0, 0}};
+    unsigned mask, vc;
+    TC_HSET(&h, TYPE, src == REP ? TC_TYPE_REPORT : TC_TYPE_BCAST);
+    TC_HSET(&h, TREE, src == REP ? 0 : src % TC_TREES);
+    TC_HSET(&h, LEN, (unsigned)plen(e, src));
+    TC_HSET(&h, SRC, src == REP ? (unsigned)v : src);
+    unsigned err = tc_vc_unit_route(e->rows + (size_t)v * TC_TREES, (unsigned)v, e->np, (unsigned)e->p->red_flits, u, 0,
+                                    &h, &mask, &vc);
+    if (err && !e->err) {
+        e->err = 1;
+        snprintf(e->res->msg, sizeof e->res->msg,
+                 "engine=packet: node %d drops node %u's packet (error %u), which it does not model", v, src, err);
+    }
+    un->routed = 1;
+    un->pend = (uint16_t)mask;
+    un->vc = (uint8_t)vc;
+}
+
+/* Router v in cycle c: the report written, FR and RC of the units, the outputs'
+ * grants, all from the state at the start of c; then the commit, and the next cycle
+ * at which anything may change. */
+static void eval(eng *e, int v, int64_t c)
+{
+    node_st *s = &e->nd[v];
+    int np = e->np, ur = TC_U_REPORT(np);
+    unit_st *ru = &s->u[ur];
+    unsigned rt = 0, fr = 0, ahead = 0, elig[TC_MAX_PORTS + 1] = {0}, om = 0;
+    s->last_eval = c;
+    /* the credit block: a report due, into the report buffer if it has room and no
+     * report is being written (its header, then 2 data flits) */
+    if (c >= s->rep_due && c >= s->rep_last + 3 && ru->n_in - ru->n_fr < ru->cap) {
+        insert(e, v, ur, c, REP);
+        s->rep_last = c;
+        s->rep_due = (c / TC_REPORT_CYCLES + 1) * TC_REPORT_CYCLES;
+    }
+    for (unsigned m = s->live; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
+        unit_st *un = &s->u[u];
+        if (!un->routed) {
+            rt |= (unsigned)(ready(e, un, un->n_fr) <= c) << u;
+            continue;
+        }
+        if (un->pend) { /* requests: one pass of the read port at a time */
+            if (c < un->stream_end)
+                continue;
+            for (unsigned pm = un->pend; pm; pm &= pm - 1) {
+                int o = __builtin_ctz(pm);
+                if (c >= s->out_free[o] && credit_at(e, v, u, o) <= c)
+                    elig[o] |= 1u << u, om |= 1u << o;
+            }
+        } else if (c >= un->stream_end) { /* freed; the next packet routed now if whole with its header */
+            fr |= 1u << u;
+            ahead |= (unsigned)(un->n_fr + 1 < un->n_in && ready(e, un, un->n_fr + 1) <= c) << u;
+        }
+    }
+    for (; om; om &= om - 1) { /* tc_rr_arb.v: the first at or after the pointer */
+        int o = __builtin_ctz(om);
+        unsigned hi = elig[o] & ~((1u << s->ptr[o]) - 1);
+        grant(e, v, c, __builtin_ctz(hi ? hi : elig[o]), o);
+    }
+    for (; fr; fr &= fr - 1) {
+        int u = __builtin_ctz(fr);
+        unit_st *un = &s->u[u];
+        e->F[un->off + un->n_fr % un->cap] = c;
+        un->n_fr++;
+        un->routed = 0;
+        if (un->n_fr == un->n_in)
+            s->live &= ~(1u << u);
+        if (u < 2 * np) { /* the credit, to the upstream output if it waits for it */
+            int up = e->nbr[v * np + (u >> 1)];
+            unsigned bit = 1u << (2 * ((u >> 1) ^ 1) + (u & 1));
+            if (e->nd[up].cwait & bit) {
+                e->nd[up].cwait &= (uint16_t)~bit;
+                schedule(e, up, c + e->L + 2);
+            }
+        } else if (u == TC_U_BCAST(np)) {
+            pe_send(e, v);
+        }
+        if ((ahead >> u) & 1)
+            route(e, v, u);
+    }
+    for (; rt; rt &= rt - 1)
+        route(e, v, __builtin_ctz(rt));
+
+    /* the next cycle anything may change: a report, a head routed, granted or freed */
+    int64_t nx = ru->n_in - ru->n_fr < ru->cap ? mx(c + 1, mx(s->rep_due, s->rep_last + 3)) : NEVER;
+    for (unsigned m = s->live; m; m &= m - 1) {
+        int u = __builtin_ctz(m);
+        unit_st *un = &s->u[u];
+        if (!un->routed) {
+            nx = mn(nx, mx(c + 1, ready(e, un, un->n_fr)));
+        } else if (!un->pend) {
+            nx = mn(nx, mx(c + 1, un->stream_end));
+        } else {
+            for (unsigned pm = un->pend; pm; pm &= pm - 1) {
+                int o = __builtin_ctz(pm);
+                int64_t cr = credit_at(e, v, u, o);
+                if (cr != NEVER)
+                    nx = mn(nx, mx(mx(c + 1, un->stream_end), mx(s->out_free[o], cr)));
+            }
+        }
+    }
+    if (nx != NEVER)
+        schedule(e, v, nx);
+}
+
+int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *rows, const tc_workload *w,
+                         tc_wl_result *res, uint64_t *link_flits)
+{
+    size_t nn = (size_t)t->n, np = (size_t)(2 * t->ndims), nu = (size_t)TC_NUNITS((int)np);
+    const char *why = tc_pkt_allgather_refuse(p, w);
+    eng e = {0};
+    int rc = 0;
+
+    memset(res, 0, sizeof *res);
+    memset(link_flits, 0, nn * np * sizeof *link_flits);
+    if (why) {
+        snprintf(res->msg, sizeof res->msg, "engine=packet: %s", why);
+        return -1;
+    }
+    if (w->packets > 1 && w->len == 0) {
+        snprintf(res->msg, sizeof res->msg, "an allgather split into %d packets needs len >= 1", w->packets);
+        return -1;
+    }
+    if (nn >= (1u << NODE_BITS)) {
+        snprintf(res->msg, sizeof res->msg, "engine=packet: %zu nodes are more than it numbers", nn);
+        return -1;
+    }
+    e.p = p, e.t = t, e.rows = rows, e.w = w, e.res = res, e.lf = link_flits;
+    e.np = (int)np, e.nu = (int)nu, e.P = w->packets > 1 ? w->packets : 1;
+    e.L = p->link_lat, e.I = p->inj_lat, e.E = p->ej_lat, e.len = w->len, e.final = NEVER;
+    size_t per = 2 * np * (size_t)p->slots + (size_t)p->inj_slots + (size_t)p->slots; /* ring entries per node */
+    e.nd = calloc(nn, sizeof *e.nd);
+    e.A = malloc(nn * per * sizeof *e.A);
+    e.F = malloc(nn * per * sizeof *e.F);
+    e.src = malloc(nn * per * sizeof *e.src);
+    e.ret = malloc(nn * (size_t)p->pe_credits * sizeof *e.ret);
+    e.nbr = malloc(nn * np * sizeof *e.nbr);
+    res->op = calloc((size_t)w->repeat, sizeof *res->op);
+    res->node_done = calloc((size_t)w->repeat * nn, sizeof *res->node_done);
+    if (!e.nd || !e.A || !e.F || !e.src || !e.ret || !e.nbr || !res->op || !res->node_done) {
+        snprintf(res->msg, sizeof res->msg, "out of memory for %zu nodes", nn);
+        rc = -1;
+        goto out;
+    }
+    /* the senders (node k on tree k mod 16, if its PE takes part) and what each PE expects */
+    uint32_t nsend[TC_TREES] = {0};
+    for (size_t v = 0; v < nn; v++) {
+        tc_row r = TC_ROWP(rows, v, v % TC_TREES);
+        e.nd[v].sender = TC_RGET(r, VALID) && TC_RGET(r, PE);
+        nsend[v % TC_TREES] += e.nd[v].sender;
+    }
+    for (size_t v = 0; v < nn; v++) {
+        node_st *s = &e.nd[v];
+        for (int tr = 0; tr < TC_TREES; tr++) {
+            tc_row r = TC_ROWP(rows, v, tr);
+            if (TC_RGET(r, VALID) && TC_RGET(r, PE))
+                s->expect += (nsend[tr] - (v % TC_TREES == (size_t)tr)) * (uint32_t)e.P;
+        }
+        e.due += s->expect;
+        for (size_t o = 0; o <= np; o++)
+            s->out_free[o] = NEG;
+        s->rep_due = TC_REPORT_CYCLES;
+        s->rep_last = s->pe_last = s->last_eval = NEG;
+        s->next_wake = NEG;
+        for (size_t u = 0, off = v * per; u < nu; u++) {
+            unit_st *un = &s->u[u];
+            un->cap = (uint8_t)((int)u == TC_U_BCAST((int)np) ? p->inj_slots : (int)u == TC_U_RESULT((int)np) ? 0 : p->slots);
+            un->off = (uint32_t)off;
+            un->stream_end = NEG;
+            off += un->cap;
+        }
+        for (size_t d = 0; d < np; d++)
+            e.nbr[v * np + d] = tc_neighbour(t, (int)v, (int)d);
+        schedule(&e, (int)v, TC_REPORT_CYCLES);
+    }
+    op_begin(&e, 0, 0);
+    while (!e.err) {
+        if (e.due_left == 0 && e.sends_left == 0 && e.final == NEVER) { /* the operation is over: the next starts */
+            int64_t next = e.sends || e.due ? e.op_last + 1 : e.op_start; /* tc_wl_run's loop ran till then */
+            if (e.op + 1 < w->repeat)
+                op_begin(&e, e.op + 1, next);
+            else
+                e.final = next;
+            continue;
+        }
+        if (!e.nh) { /* every node has its reports: not reached */
+            snprintf(res->msg, sizeof res->msg, "engine=packet: no event left");
+            rc = -1;
+            break;
+        }
+        uint64_t key = heap_pop(&e);
+        int v = (int)(key & ((1u << NODE_BITS) - 1));
+        int64_t c = (int64_t)(key >> NODE_BITS);
+        if (c >= e.final)
+            break;
+        if ((uint64_t)c >= w->max_cycles) {
+            snprintf(res->msg, sizeof res->msg, "operation %d of allgather: %llu deliveries still missing after %llu cycles",
+                     e.op + 1, (unsigned long long)e.due_left, (unsigned long long)w->max_cycles);
+            rc = -1;
+            break;
+        }
+        if (e.nd[v].last_eval != c)
+            eval(&e, v, c);
+    }
+    if (e.err)
+        rc = -1;
+    res->cycles = rc ? 0 : (uint64_t)e.final;
+out:
+    free(e.nd);
+    free(e.A);
+    free(e.F);
+    free(e.src);
+    free(e.ret);
+    free(e.nbr);
+    free(e.heap);
+    return rc;
+}
