@@ -20,6 +20,7 @@
 #define NEVER INT64_MAX
 #define REP UINT32_MAX /* the source of a report (the credit block's, to its own PE) */
 #define NODE_BITS 24   /* a heap entry: cycle << NODE_BITS | node */
+#define WHEEL 16384    /* cycles ahead of the timing wheel (a power of 2; later ones in the heap) */
 
 /* An input unit: a FIFO of whole packets, numbered from the start of the run; the
  * packets it holds (n_fr .. n_in - 1, some of them still on their way: they are
@@ -29,6 +30,7 @@ typedef struct {
     uint32_t n_in, n_fr; /* packets sent to it, packets freed */
     uint32_t off;
     int64_t stream_end;  /* the first cycle its read port is not streaming a pass */
+    int64_t rdy;         /* the first cycle RC may route the head (ready()) */
     uint16_t pend;       /* outputs still to grant the head (routed) */
     uint8_t routed, vc, cap;
 } unit_st;
@@ -39,6 +41,9 @@ typedef struct {
     int64_t pe_last;                    /* the PE drove its last packet's header in */
     int64_t last_eval, next_wake;
     uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
+    uint32_t cr_g[2 * TC_MAX_PORTS];    /* per link output and VC (2 o + vc): packets granted, ... */
+    uint32_t cr_n[2 * TC_MAX_PORTS];    /* ... and their slots freed downstream (credits in e->cr) */
+    int64_t ct[2 * TC_MAX_PORTS + 1][2];/* from when the next grant has 1 or 2 credits there (2 np: the PE) */
     uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
     uint32_t live;                      /* bit u: unit u holds a packet */
     uint16_t cwait;                     /* bit 2 o + vc: a head waits for a credit not yet freed downstream */
@@ -56,9 +61,15 @@ typedef struct {
     int64_t L, I, E, len, final;
     node_st *nd;
     int64_t *A, *F, *ret; /* rings: header written, slot freed; PE credit usable again (pe_credits per node) */
+    int64_t *cr;          /* rings: a link credit usable again, slots per link output and VC of each node */
     uint32_t *src;
     int32_t *nbr;
-    uint64_t *heap;
+    struct wheel_slot {
+        uint32_t *v;
+        size_t n, cap;
+    } *wheel;             /* the routers to evaluate at each cycle now .. now + WHEEL - 1, at cycle % WHEEL */
+    int64_t now;
+    uint64_t *heap;       /* and later (cycle << NODE_BITS | node) */
     size_t nh, ch;
     int op;
     int64_t op_start, op_last; /* the operation's start, its last delivery or flit sent */
@@ -126,13 +137,34 @@ static uint64_t heap_pop(eng *e)
     return top;
 }
 
-/* Router v is evaluated at cycle t (later than the cycle being evaluated). */
+static void wheel_push(eng *e, int v, int64_t t)
+{
+    struct wheel_slot *w = &e->wheel[t & (WHEEL - 1)];
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        uint32_t *a = realloc(w->v, cap * sizeof *a);
+        if (!a) {
+            e->err = 1;
+            snprintf(e->res->msg, sizeof e->res->msg, "out of memory for the events");
+            return;
+        }
+        w->v = a;
+        w->cap = cap;
+    }
+    w->v[w->n++] = (uint32_t)v;
+}
+
+/* Router v is evaluated at cycle t (later than the cycle being evaluated; a router
+ * may be listed twice for a cycle, and is evaluated once). */
 static void schedule(eng *e, int v, int64_t t)
 {
     node_st *s = &e->nd[v];
     if (t < s->next_wake || s->next_wake <= s->last_eval) {
         s->next_wake = t;
-        heap_push(e, (uint64_t)t << NODE_BITS | (uint64_t)v);
+        if (t - e->now < WHEEL)
+            wheel_push(e, v, t);
+        else
+            heap_push(e, (uint64_t)t << NODE_BITS | (uint64_t)v);
     }
 }
 
@@ -155,30 +187,42 @@ static void insert(eng *e, int v, int u, int64_t A, uint32_t src)
     size_t i = un->off + un->n_in % un->cap;
     e->A[i] = A;
     e->src[i] = src;
-    un->n_in++;
+    if (un->n_in++ == un->n_fr)
+        un->rdy = ready(e, un, un->n_fr);
     e->nd[v].live |= 1u << u;
     schedule(e, v, A + plen(e, src) + 1);
 }
 
-/* The first cycle output o of v has the credits for unit u's head (NEG: now); NEVER
- * if they wait for a free downstream not yet decided (cwait marks it). */
-static int64_t credit_at(eng *e, int v, int u, int o)
+/* s->ct[x] of router v after a grant or a credit on link output and VC x (2 o + vc),
+ * or on the PE output (x = 2 np): NEVER if the credit waits for a free downstream not
+ * yet decided. */
+static void credit_times(eng *e, int v, unsigned x)
 {
     node_st *s = &e->nd[v];
-    if (o == e->np) {
+    if (x == 2u * (unsigned)e->np) {
         int64_t k = s->pe_g, pc = e->p->pe_credits;
-        return k < pc ? NEG : e->ret[(size_t)v * (size_t)pc + (size_t)(k % pc)];
+        s->ct[x][0] = k < pc ? NEG : e->ret[(size_t)v * (size_t)pc + (size_t)(k % pc)];
+        return;
     }
-    unsigned vc = s->u[u].vc, need = tc_credits_need(e->np, 0, u, o, vc);
-    const unit_st *du = &e->nd[e->nbr[v * e->np + o]].u[2 * (o ^ 1) + (int)vc];
-    int64_t j = (int64_t)du->n_in + need - e->p->slots - 1; /* the downstream free that gives the credit */
-    if (j < 0)
-        return NEG;
-    if (j >= du->n_fr) {
-        s->cwait |= (uint16_t)(1u << (2 * o + (int)vc));
-        return NEVER;
+    int64_t slots = e->p->slots;
+    for (int need = 1; need <= 2; need++) {
+        int64_t j = (int64_t)s->cr_g[x] + need - slots - 1; /* the packet whose free gives the credit */
+        s->ct[x][need - 1] = j < 0 ? NEG : j >= s->cr_n[x] ? NEVER
+                             : e->cr[((size_t)v * (size_t)(2 * e->np) + x) * (size_t)slots + (size_t)(j % slots)];
     }
-    return freed(e, du, j) + e->L + 2;
+}
+
+/* The first cycle output o of v has the credits for unit u's head (NEG: now); NEVER
+ * if they wait for a free downstream not yet decided (cwait marks it). */
+static int64_t credit_at(eng *e, node_st *s, int u, int o)
+{
+    if (o == e->np)
+        return s->ct[2 * o][0];
+    unsigned vc = s->u[u].vc, x = 2 * (unsigned)o + vc;
+    int64_t t = s->ct[x][tc_credits_need(e->np, 0, u, o, vc) - 1];
+    if (t == NEVER)
+        s->cwait |= (uint16_t)(1u << x);
+    return t;
 }
 
 /* The PE of v sends its operation's packets, one flit a cycle, each with a credit of
@@ -248,6 +292,8 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
     un->pend &= (uint16_t)~(1u << o);
     un->stream_end = c + (len ? len : 1);
     if (o < e->np) {
+        s->cr_g[2 * o + un->vc]++;
+        credit_times(e, v, 2u * (unsigned)o + un->vc);
         insert(e, e->nbr[v * e->np + o], 2 * (o ^ 1) + un->vc, c + e->L + 1, src);
         e->lf[(size_t)v * (size_t)e->np + (size_t)o] += (uint64_t)(c + len < e->final ? len + 1 : e->final - c);
         return;
@@ -255,6 +301,7 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
     int64_t pc = e->p->pe_credits;
     e->ret[(size_t)v * (size_t)pc + s->pe_g % (uint64_t)pc] = c + len + 2 * e->E + 2;
     s->pe_g++;
+    credit_times(e, v, 2u * (unsigned)e->np);
     if (src != REP)
         deliver(e, v, src, c + len + e->E + 1);
 }
@@ -290,7 +337,7 @@ static void eval(eng *e, int v, int64_t c)
     node_st *s = &e->nd[v];
     int np = e->np, ur = TC_U_REPORT(np);
     unit_st *ru = &s->u[ur];
-    unsigned rt = 0, fr = 0, ahead = 0, elig[TC_MAX_PORTS + 1] = {0}, om = 0;
+    unsigned rt = 0, fr = 0, elig[TC_MAX_PORTS + 1] = {0}, om = 0;
     s->last_eval = c;
     /* the credit block: a report due, into the report buffer if it has room and no
      * report is being written (its header, then 2 data flits) */
@@ -303,7 +350,7 @@ static void eval(eng *e, int v, int64_t c)
         int u = __builtin_ctz(m);
         unit_st *un = &s->u[u];
         if (!un->routed) {
-            rt |= (unsigned)(ready(e, un, un->n_fr) <= c) << u;
+            rt |= (unsigned)(un->rdy <= c) << u;
             continue;
         }
         if (un->pend) { /* requests: one pass of the read port at a time */
@@ -311,12 +358,11 @@ static void eval(eng *e, int v, int64_t c)
                 continue;
             for (unsigned pm = un->pend; pm; pm &= pm - 1) {
                 int o = __builtin_ctz(pm);
-                if (c >= s->out_free[o] && credit_at(e, v, u, o) <= c)
+                if (c >= s->out_free[o] && credit_at(e, s, u, o) <= c)
                     elig[o] |= 1u << u, om |= 1u << o;
             }
-        } else if (c >= un->stream_end) { /* freed; the next packet routed now if whole with its header */
+        } else if (c >= un->stream_end) {
             fr |= 1u << u;
-            ahead |= (unsigned)(un->n_fr + 1 < un->n_in && ready(e, un, un->n_fr + 1) <= c) << u;
         }
     }
     for (; om; om &= om - 1) { /* tc_rr_arb.v: the first at or after the pointer */
@@ -332,18 +378,22 @@ static void eval(eng *e, int v, int64_t c)
         un->routed = 0;
         if (un->n_fr == un->n_in)
             s->live &= ~(1u << u);
-        if (u < 2 * np) { /* the credit, to the upstream output if it waits for it */
+        else if ((un->rdy = ready(e, un, un->n_fr)) <= c)
+            route(e, v, u); /* the next packet, whole with its header: routed as this one is freed */
+        if (u < 2 * np) { /* the credit, to the upstream output (and a wake-up if it waits for it) */
             int up = e->nbr[v * np + (u >> 1)];
-            unsigned bit = 1u << (2 * ((u >> 1) ^ 1) + (u & 1));
-            if (e->nd[up].cwait & bit) {
-                e->nd[up].cwait &= (uint16_t)~bit;
+            node_st *us = &e->nd[up];
+            unsigned x = 2 * ((unsigned)(u >> 1) ^ 1) + (unsigned)(u & 1);
+            size_t slots = (size_t)e->p->slots;
+            e->cr[((size_t)up * (size_t)(2 * np) + x) * slots + us->cr_n[x]++ % slots] = c + e->L + 2;
+            credit_times(e, up, x);
+            if (us->cwait & (1u << x)) {
+                us->cwait &= (uint16_t)~(1u << x);
                 schedule(e, up, c + e->L + 2);
             }
         } else if (u == TC_U_BCAST(np)) {
             pe_send(e, v);
         }
-        if ((ahead >> u) & 1)
-            route(e, v, u);
     }
     for (; rt; rt &= rt - 1)
         route(e, v, __builtin_ctz(rt));
@@ -354,13 +404,13 @@ static void eval(eng *e, int v, int64_t c)
         int u = __builtin_ctz(m);
         unit_st *un = &s->u[u];
         if (!un->routed) {
-            nx = mn(nx, mx(c + 1, ready(e, un, un->n_fr)));
+            nx = mn(nx, mx(c + 1, un->rdy));
         } else if (!un->pend) {
             nx = mn(nx, mx(c + 1, un->stream_end));
         } else {
             for (unsigned pm = un->pend; pm; pm &= pm - 1) {
                 int o = __builtin_ctz(pm);
-                int64_t cr = credit_at(e, v, u, o);
+                int64_t cr = credit_at(e, s, u, o);
                 if (cr != NEVER)
                     nx = mn(nx, mx(mx(c + 1, un->stream_end), mx(s->out_free[o], cr)));
             }
@@ -401,10 +451,12 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
     e.F = malloc(nn * per * sizeof *e.F);
     e.src = malloc(nn * per * sizeof *e.src);
     e.ret = malloc(nn * (size_t)p->pe_credits * sizeof *e.ret);
+    e.cr = malloc(nn * 2 * np * (size_t)p->slots * sizeof *e.cr);
+    e.wheel = calloc(WHEEL, sizeof *e.wheel);
     e.nbr = malloc(nn * np * sizeof *e.nbr);
     res->op = calloc((size_t)w->repeat, sizeof *res->op);
     res->node_done = calloc((size_t)w->repeat * nn, sizeof *res->node_done);
-    if (!e.nd || !e.A || !e.F || !e.src || !e.ret || !e.nbr || !res->op || !res->node_done) {
+    if (!e.nd || !e.A || !e.F || !e.src || !e.ret || !e.cr || !e.wheel || !e.nbr || !res->op || !res->node_done) {
         snprintf(res->msg, sizeof res->msg, "out of memory for %zu nodes", nn);
         rc = -1;
         goto out;
@@ -438,36 +490,40 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         }
         for (size_t d = 0; d < np; d++)
             e.nbr[v * np + d] = tc_neighbour(t, (int)v, (int)d);
+        for (unsigned x = 0; x <= 2 * np; x++)
+            s->ct[x][0] = s->ct[x][1] = NEG;
         schedule(&e, (int)v, TC_REPORT_CYCLES);
     }
     op_begin(&e, 0, 0);
-    while (!e.err) {
+    for (size_t next = 0; !e.err;) { /* the routers listed at cycle now, then the next cycle */
         if (e.due_left == 0 && e.sends_left == 0 && e.final == NEVER) { /* the operation is over: the next starts */
-            int64_t next = e.sends || e.due ? e.op_last + 1 : e.op_start; /* tc_wl_run's loop ran till then */
+            int64_t start = e.sends || e.due ? e.op_last + 1 : e.op_start; /* tc_wl_run's loop ran till then */
             if (e.op + 1 < w->repeat)
-                op_begin(&e, e.op + 1, next);
+                op_begin(&e, e.op + 1, start);
             else
-                e.final = next;
+                e.final = start;
             continue;
         }
-        if (!e.nh) { /* every node has its reports: not reached */
-            snprintf(res->msg, sizeof res->msg, "engine=packet: no event left");
-            rc = -1;
-            break;
+        struct wheel_slot *ws = &e.wheel[e.now & (WHEEL - 1)];
+        if (next < ws->n) {
+            int v = (int)ws->v[next++];
+            if (e.nd[v].last_eval != e.now)
+                eval(&e, v, e.now);
+            continue;
         }
-        uint64_t key = heap_pop(&e);
-        int v = (int)(key & ((1u << NODE_BITS) - 1));
-        int64_t c = (int64_t)(key >> NODE_BITS);
-        if (c >= e.final)
+        ws->n = next = 0;
+        if (++e.now >= e.final)
             break;
-        if ((uint64_t)c >= w->max_cycles) {
+        if ((uint64_t)e.now >= w->max_cycles) {
             snprintf(res->msg, sizeof res->msg, "operation %d of allgather: %llu deliveries still missing after %llu cycles",
                      e.op + 1, (unsigned long long)e.due_left, (unsigned long long)w->max_cycles);
             rc = -1;
             break;
         }
-        if (e.nd[v].last_eval != c)
-            eval(&e, v, c);
+        while (e.nh && (int64_t)(e.heap[0] >> NODE_BITS) < e.now + WHEEL) { /* into the wheel's reach */
+            uint64_t key = heap_pop(&e);
+            wheel_push(&e, (int)(key & ((1u << NODE_BITS) - 1)), (int64_t)(key >> NODE_BITS));
+        }
     }
     if (e.err)
         rc = -1;
@@ -478,6 +534,10 @@ out:
     free(e.F);
     free(e.src);
     free(e.ret);
+    free(e.cr);
+    for (size_t i = 0; e.wheel && i < WHEEL; i++)
+        free(e.wheel[i].v);
+    free(e.wheel);
     free(e.nbr);
     free(e.heap);
     return rc;
