@@ -20,7 +20,17 @@
 #define NEVER INT64_MAX
 #define REP UINT32_MAX /* the source of a report (the credit block's, to its own PE) */
 #define NODE_BITS 24   /* a heap entry: cycle << NODE_BITS | node */
-#define WHEEL 16384    /* cycles ahead of the timing wheel (a power of 2; later ones in the heap) */
+#define WHEEL 1024     /* cycles ahead of the timing wheel (a power of 2; later ones in the heap) */
+#define MAX_CYCLE ((int64_t)1 << 30) /* the cycles kept in the rings are 32 bits: a run ends before */
+#define CT_NEVER INT32_MAX
+
+/* Entry k % cap of a unit's ring: the cycle packet k's header was written and its
+ * source (REP: a report), while the unit holds it; the cycle it was freed, after.
+ * One cache line has all a unit needs of a packet. */
+typedef struct {
+    int32_t A, F;
+    uint32_t src;
+} slot_t;
 
 /* An input unit: a FIFO of whole packets, numbered from the start of the run; the
  * packets it holds (n_fr .. n_in - 1, some of them still on their way: they are
@@ -29,26 +39,28 @@
 typedef struct {
     uint32_t n_in, n_fr; /* packets sent to it, packets freed */
     uint32_t off;
-    int64_t stream_end;  /* the first cycle its read port is not streaming a pass */
-    int64_t rdy;         /* the first cycle RC may route the head (ready()) */
+    int32_t stream_end;  /* the first cycle its read port is not streaming a pass */
+    int32_t rdy;         /* the first cycle RC may route the head (ready()) */
     uint16_t pend;       /* outputs still to grant the head (routed) */
     uint8_t routed, vc, cap;
 } unit_st;
 
+/* A router, what an evaluation reads first (cycles kept in 32 bits: MAX_CYCLE). */
 typedef struct {
-    int64_t out_free[TC_MAX_PORTS + 1]; /* first cycle each link output, and the PE output, is free */
-    int64_t rep_due, rep_last;          /* the next report is due from; the last was written in */
-    int64_t pe_last;                    /* the PE drove its last packet's header in */
     int64_t last_eval, next_wake;
-    uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
-    uint32_t cr_g[2 * TC_MAX_PORTS];    /* per link output and VC (2 o + vc): packets granted, ... */
-    uint32_t cr_n[2 * TC_MAX_PORTS];    /* ... and their slots freed downstream (credits in e->cr) */
-    int64_t ct[2 * TC_MAX_PORTS + 1][2];/* from when the next grant has 1 or 2 credits there (2 np: the PE) */
-    uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
     uint32_t live;                      /* bit u: unit u holds a packet */
     uint16_t cwait;                     /* bit 2 o + vc: a head waits for a credit not yet freed downstream */
-    uint8_t ptr[TC_MAX_PORTS + 1];      /* the round-robin arbiters' pointers */
     uint8_t sender;
+    uint8_t ptr[TC_MAX_PORTS + 1];      /* the round-robin arbiters' pointers */
+    int32_t out_free[TC_MAX_PORTS + 1]; /* first cycle each link output, and the PE output, is free */
+    int32_t ct[2 * TC_MAX_PORTS + 1][2];/* from when the next grant has 1 or 2 credits on link output and VC
+                                           2 o + vc (2 np: the PE); CT_NEVER: a free downstream not yet decided */
+    uint32_t cr_g[2 * TC_MAX_PORTS];    /* per link output and VC: packets granted, ... */
+    uint32_t cr_n[2 * TC_MAX_PORTS];    /* ... and their slots freed downstream (credits in e->cr) */
+    uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
+    uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
+    int64_t rep_due, rep_last;          /* the next report is due from; the last was written in */
+    int64_t pe_last;                    /* the PE drove its last packet's header in */
     unit_st u[TC_MAX_UNITS];
 } node_st;
 
@@ -60,14 +72,15 @@ typedef struct {
     int np, nu, P;
     int64_t L, I, E, len, final;
     node_st *nd;
-    int64_t *A, *F, *ret; /* rings: header written, slot freed; PE credit usable again (pe_credits per node) */
-    int64_t *cr;          /* rings: a link credit usable again, slots per link output and VC of each node */
+    slot_t *pk;           /* the units' rings */
+    int32_t *ret;         /* rings: a PE credit usable again, pe_credits per node */
+    int32_t *cr;          /* rings: a link credit usable again, slots per link output and VC of each node */
     uint32_t *src;
     int32_t *nbr;
-    struct wheel_slot {
-        uint32_t *v;
-        size_t n, cap;
-    } *wheel;             /* the routers to evaluate at each cycle now .. now + WHEEL - 1, at cycle % WHEEL */
+    uint64_t *wheel;      /* the routers to evaluate at each cycle now .. now + WHEEL - 1: a bit per router, in
+                             words words from (cycle % WHEEL) * words; evaluated in node order, which the
+                             processor's prefetcher follows */
+    size_t words;
     int64_t now;
     uint64_t *heap;       /* and later (cycle << NODE_BITS | node) */
     size_t nh, ch;
@@ -139,23 +152,11 @@ static uint64_t heap_pop(eng *e)
 
 static void wheel_push(eng *e, int v, int64_t t)
 {
-    struct wheel_slot *w = &e->wheel[t & (WHEEL - 1)];
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 64;
-        uint32_t *a = realloc(w->v, cap * sizeof *a);
-        if (!a) {
-            e->err = 1;
-            snprintf(e->res->msg, sizeof e->res->msg, "out of memory for the events");
-            return;
-        }
-        w->v = a;
-        w->cap = cap;
-    }
-    w->v[w->n++] = (uint32_t)v;
+    e->wheel[(size_t)(t & (WHEEL - 1)) * e->words + (size_t)v / 64] |= 1ull << (v % 64);
 }
 
 /* Router v is evaluated at cycle t (later than the cycle being evaluated; a router
- * may be listed twice for a cycle, and is evaluated once). */
+ * listed twice for a cycle is evaluated once). */
 static void schedule(eng *e, int v, int64_t t)
 {
     node_st *s = &e->nd[v];
@@ -168,7 +169,7 @@ static void schedule(eng *e, int v, int64_t t)
     }
 }
 
-static int64_t freed(const eng *e, const unit_st *un, int64_t k) { return k < 0 ? NEG : e->F[un->off + (uint64_t)k % un->cap]; }
+static int64_t freed(const eng *e, const unit_st *un, int64_t k) { return k < 0 ? NEG : e->pk[un->off + (uint64_t)k % un->cap].F; }
 
 /* The first cycle RC may route packet k of un (k - 1 freed, or being freed): whole
  * in its slot, and its header in a register, captured as written if the packet two
@@ -176,8 +177,8 @@ static int64_t freed(const eng *e, const unit_st *un, int64_t k) { return k < 0 
 static int64_t ready(const eng *e, const unit_st *un, uint32_t k)
 {
     size_t i = un->off + k % un->cap;
-    int64_t A = e->A[i], Fm2 = freed(e, un, (int64_t)k - 2);
-    return mx(A + plen(e, e->src[i]) + 1, A >= Fm2 ? A + 1 : Fm2 + 2);
+    int64_t A = e->pk[i].A, Fm2 = freed(e, un, (int64_t)k - 2);
+    return mx(A + plen(e, e->pk[i].src) + 1, A >= Fm2 ? A + 1 : Fm2 + 2);
 }
 
 /* A packet from src into unit u of v, its header written in cycle A. */
@@ -185,10 +186,10 @@ static void insert(eng *e, int v, int u, int64_t A, uint32_t src)
 {
     unit_st *un = &e->nd[v].u[u];
     size_t i = un->off + un->n_in % un->cap;
-    e->A[i] = A;
-    e->src[i] = src;
+    e->pk[i].A = (int32_t)A;
+    e->pk[i].src = src;
     if (un->n_in++ == un->n_fr)
-        un->rdy = ready(e, un, un->n_fr);
+        un->rdy = (int32_t)ready(e, un, un->n_fr);
     e->nd[v].live |= 1u << u;
     schedule(e, v, A + plen(e, src) + 1);
 }
@@ -201,28 +202,29 @@ static void credit_times(eng *e, int v, unsigned x)
     node_st *s = &e->nd[v];
     if (x == 2u * (unsigned)e->np) {
         int64_t k = s->pe_g, pc = e->p->pe_credits;
-        s->ct[x][0] = k < pc ? NEG : e->ret[(size_t)v * (size_t)pc + (size_t)(k % pc)];
+        s->ct[x][0] = k < pc ? 0 : e->ret[(size_t)v * (size_t)pc + (size_t)(k % pc)];
         return;
     }
     int64_t slots = e->p->slots;
     for (int need = 1; need <= 2; need++) {
         int64_t j = (int64_t)s->cr_g[x] + need - slots - 1; /* the packet whose free gives the credit */
-        s->ct[x][need - 1] = j < 0 ? NEG : j >= s->cr_n[x] ? NEVER
+        s->ct[x][need - 1] = j < 0 ? 0 : j >= s->cr_n[x] ? CT_NEVER
                              : e->cr[((size_t)v * (size_t)(2 * e->np) + x) * (size_t)slots + (size_t)(j % slots)];
     }
 }
 
-/* The first cycle output o of v has the credits for unit u's head (NEG: now); NEVER
+/* The first cycle output o of v has the credits for unit u's head (0: now); NEVER
  * if they wait for a free downstream not yet decided (cwait marks it). */
 static int64_t credit_at(eng *e, node_st *s, int u, int o)
 {
     if (o == e->np)
         return s->ct[2 * o][0];
     unsigned vc = s->u[u].vc, x = 2 * (unsigned)o + vc;
-    int64_t t = s->ct[x][tc_credits_need(e->np, 0, u, o, vc) - 1];
-    if (t == NEVER)
-        s->cwait |= (uint16_t)(1u << x);
-    return t;
+    int32_t t = s->ct[x][tc_credits_need(e->np, 0, u, o, vc) - 1];
+    if (t != CT_NEVER)
+        return t;
+    s->cwait |= (uint16_t)(1u << x);
+    return NEVER;
 }
 
 /* The PE of v sends its operation's packets, one flit a cycle, each with a credit of
@@ -285,12 +287,12 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
 {
     node_st *s = &e->nd[v];
     unit_st *un = &s->u[g];
-    uint32_t src = e->src[un->off + un->n_fr % un->cap];
+    uint32_t src = e->pk[un->off + un->n_fr % un->cap].src;
     int64_t len = plen(e, src);
-    s->out_free[o] = c + len + 1;
+    s->out_free[o] = (int32_t)(c + len + 1);
     s->ptr[o] = (uint8_t)(g + 1 == e->nu ? 0 : g + 1);
     un->pend &= (uint16_t)~(1u << o);
-    un->stream_end = c + (len ? len : 1);
+    un->stream_end = (int32_t)(c + (len ? len : 1));
     if (o < e->np) {
         s->cr_g[2 * o + un->vc]++;
         credit_times(e, v, 2u * (unsigned)o + un->vc);
@@ -299,7 +301,7 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
         return;
     }
     int64_t pc = e->p->pe_credits;
-    e->ret[(size_t)v * (size_t)pc + s->pe_g % (uint64_t)pc] = c + len + 2 * e->E + 2;
+    e->ret[(size_t)v * (size_t)pc + s->pe_g % (uint64_t)pc] = (int32_t)(c + len + 2 * e->E + 2);
     s->pe_g++;
     credit_times(e, v, 2u * (unsigned)e->np);
     if (src != REP)
@@ -310,7 +312,7 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
 static void route(eng *e, int v, int u)
 {
     unit_st *un = &e->nd[v].u[u];
-    uint32_t src = e->src[un->off + un->n_fr % un->cap];
+    uint32_t src = e->pk[un->off + un->n_fr % un->cap].src;
     tc_flit h = {{0, 0}};
     unsigned mask, vc;
     TC_HSET(&h, TYPE, src == REP ? TC_TYPE_REPORT : TC_TYPE_BCAST);
@@ -373,19 +375,19 @@ static void eval(eng *e, int v, int64_t c)
     for (; fr; fr &= fr - 1) {
         int u = __builtin_ctz(fr);
         unit_st *un = &s->u[u];
-        e->F[un->off + un->n_fr % un->cap] = c;
+        e->pk[un->off + un->n_fr % un->cap].F = (int32_t)c;
         un->n_fr++;
         un->routed = 0;
         if (un->n_fr == un->n_in)
             s->live &= ~(1u << u);
-        else if ((un->rdy = ready(e, un, un->n_fr)) <= c)
+        else if ((un->rdy = (int32_t)ready(e, un, un->n_fr)) <= c)
             route(e, v, u); /* the next packet, whole with its header: routed as this one is freed */
         if (u < 2 * np) { /* the credit, to the upstream output (and a wake-up if it waits for it) */
             int up = e->nbr[v * np + (u >> 1)];
             node_st *us = &e->nd[up];
             unsigned x = 2 * ((unsigned)(u >> 1) ^ 1) + (unsigned)(u & 1);
             size_t slots = (size_t)e->p->slots;
-            e->cr[((size_t)up * (size_t)(2 * np) + x) * slots + us->cr_n[x]++ % slots] = c + e->L + 2;
+            e->cr[((size_t)up * (size_t)(2 * np) + x) * slots + us->cr_n[x]++ % slots] = (int32_t)(c + e->L + 2);
             credit_times(e, up, x);
             if (us->cwait & (1u << x)) {
                 us->cwait &= (uint16_t)~(1u << x);
@@ -447,16 +449,15 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
     e.L = p->link_lat, e.I = p->inj_lat, e.E = p->ej_lat, e.len = w->len, e.final = NEVER;
     size_t per = 2 * np * (size_t)p->slots + (size_t)p->inj_slots + (size_t)p->slots; /* ring entries per node */
     e.nd = calloc(nn, sizeof *e.nd);
-    e.A = malloc(nn * per * sizeof *e.A);
-    e.F = malloc(nn * per * sizeof *e.F);
-    e.src = malloc(nn * per * sizeof *e.src);
+    e.pk = malloc(nn * per * sizeof *e.pk);
     e.ret = malloc(nn * (size_t)p->pe_credits * sizeof *e.ret);
     e.cr = malloc(nn * 2 * np * (size_t)p->slots * sizeof *e.cr);
-    e.wheel = calloc(WHEEL, sizeof *e.wheel);
+    e.words = (nn + 63) / 64;
+    e.wheel = calloc(WHEEL * e.words, sizeof *e.wheel);
     e.nbr = malloc(nn * np * sizeof *e.nbr);
     res->op = calloc((size_t)w->repeat, sizeof *res->op);
     res->node_done = calloc((size_t)w->repeat * nn, sizeof *res->node_done);
-    if (!e.nd || !e.A || !e.F || !e.src || !e.ret || !e.cr || !e.wheel || !e.nbr || !res->op || !res->node_done) {
+    if (!e.nd || !e.pk || !e.ret || !e.cr || !e.wheel || !e.nbr || !res->op || !res->node_done) {
         snprintf(res->msg, sizeof res->msg, "out of memory for %zu nodes", nn);
         rc = -1;
         goto out;
@@ -476,8 +477,6 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
                 s->expect += (nsend[tr] - (v % TC_TREES == (size_t)tr)) * (uint32_t)e.P;
         }
         e.due += s->expect;
-        for (size_t o = 0; o <= np; o++)
-            s->out_free[o] = NEG;
         s->rep_due = TC_REPORT_CYCLES;
         s->rep_last = s->pe_last = s->last_eval = NEG;
         s->next_wake = NEG;
@@ -485,17 +484,14 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
             unit_st *un = &s->u[u];
             un->cap = (uint8_t)((int)u == TC_U_BCAST((int)np) ? p->inj_slots : (int)u == TC_U_RESULT((int)np) ? 0 : p->slots);
             un->off = (uint32_t)off;
-            un->stream_end = NEG;
             off += un->cap;
         }
         for (size_t d = 0; d < np; d++)
             e.nbr[v * np + d] = tc_neighbour(t, (int)v, (int)d);
-        for (unsigned x = 0; x <= 2 * np; x++)
-            s->ct[x][0] = s->ct[x][1] = NEG;
         schedule(&e, (int)v, TC_REPORT_CYCLES);
     }
     op_begin(&e, 0, 0);
-    for (size_t next = 0; !e.err;) { /* the routers listed at cycle now, then the next cycle */
+    for (size_t wi = 0; !e.err;) { /* the routers listed at cycle now, word wi on, then the next cycle */
         if (e.due_left == 0 && e.sends_left == 0 && e.final == NEVER) { /* the operation is over: the next starts */
             int64_t start = e.sends || e.due ? e.op_last + 1 : e.op_start; /* tc_wl_run's loop ran till then */
             if (e.op + 1 < w->repeat)
@@ -504,16 +500,25 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
                 e.final = start;
             continue;
         }
-        struct wheel_slot *ws = &e.wheel[e.now & (WHEEL - 1)];
-        if (next < ws->n) {
-            int v = (int)ws->v[next++];
+        uint64_t *ws = &e.wheel[(size_t)(e.now & (WHEEL - 1)) * e.words];
+        while (wi < e.words && !ws[wi])
+            wi++;
+        if (wi < e.words) {
+            int v = (int)(wi * 64) + __builtin_ctzll(ws[wi]);
+            ws[wi] &= ws[wi] - 1;
             if (e.nd[v].last_eval != e.now)
                 eval(&e, v, e.now);
             continue;
         }
-        ws->n = next = 0;
+        wi = 0;
         if (++e.now >= e.final)
             break;
+        if (e.now >= MAX_CYCLE) {
+            snprintf(res->msg, sizeof res->msg, "engine=packet: runs of %lld cycles or more are not modelled",
+                     (long long)MAX_CYCLE);
+            rc = -1;
+            break;
+        }
         if ((uint64_t)e.now >= w->max_cycles) {
             snprintf(res->msg, sizeof res->msg, "operation %d of allgather: %llu deliveries still missing after %llu cycles",
                      e.op + 1, (unsigned long long)e.due_left, (unsigned long long)w->max_cycles);
@@ -530,13 +535,9 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
     res->cycles = rc ? 0 : (uint64_t)e.final;
 out:
     free(e.nd);
-    free(e.A);
-    free(e.F);
-    free(e.src);
+    free(e.pk);
     free(e.ret);
     free(e.cr);
-    for (size_t i = 0; e.wheel && i < WHEEL; i++)
-        free(e.wheel[i].v);
     free(e.wheel);
     free(e.nbr);
     free(e.heap);
