@@ -506,6 +506,15 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         if (wi < e.words) {
             int v = (int)(wi * 64) + __builtin_ctzll(ws[wi]);
             ws[wi] &= ws[wi] - 1;
+            /* the next router's state, fetched while this one is evaluated: routers are
+             * too far apart for the processor's prefetcher */
+            for (size_t j = wi; j < e.words && j < wi + 2; j++)
+                if (ws[j]) {
+                    const node_st *nx = &e.nd[j * 64 + (size_t)__builtin_ctzll(ws[j])];
+                    for (size_t b = 0; b < sizeof *nx; b += 64)
+                        __builtin_prefetch((const char *)nx + b);
+                    break;
+                }
             if (e.nd[v].last_eval != e.now)
                 eval(&e, v, e.now);
             continue;
