@@ -490,37 +490,23 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
             e.nbr[v * np + d] = tc_neighbour(t, (int)v, (int)d);
         schedule(&e, (int)v, TC_REPORT_CYCLES);
     }
+    /* Sweeps of B cycles, router by router in node order: nothing a router does in a
+     * cycle reaches another sooner than a link's latency (a packet granted is written
+     * link_lat + 1 cycles later and routed after it is whole, a credit is usable
+     * link_lat + 2 cycles after the free) or a PE's (an operation ends, and the next
+     * starts, after its last delivery), so each router may be evaluated through the
+     * sweep's cycles alone, its state in the cache. */
+    int64_t B = mn(mn(e.L + 1, e.E + 1), WHEEL / 2);
     op_begin(&e, 0, 0);
-    for (size_t wi = 0; !e.err;) { /* the routers listed at cycle now, word wi on, then the next cycle */
-        if (e.due_left == 0 && e.sends_left == 0 && e.final == NEVER) { /* the operation is over: the next starts */
+    for (;;) {
+        while (!e.err && e.due_left == 0 && e.sends_left == 0 && e.final == NEVER) { /* the next operation */
             int64_t start = e.sends || e.due ? e.op_last + 1 : e.op_start; /* tc_wl_run's loop ran till then */
             if (e.op + 1 < w->repeat)
                 op_begin(&e, e.op + 1, start);
             else
                 e.final = start;
-            continue;
         }
-        uint64_t *ws = &e.wheel[(size_t)(e.now & (WHEEL - 1)) * e.words];
-        while (wi < e.words && !ws[wi])
-            wi++;
-        if (wi < e.words) {
-            int v = (int)(wi * 64) + __builtin_ctzll(ws[wi]);
-            ws[wi] &= ws[wi] - 1;
-            /* the next router's state, fetched while this one is evaluated: routers are
-             * too far apart for the processor's prefetcher */
-            for (size_t j = wi; j < e.words && j < wi + 2; j++)
-                if (ws[j]) {
-                    const node_st *nx = &e.nd[j * 64 + (size_t)__builtin_ctzll(ws[j])];
-                    for (size_t b = 0; b < sizeof *nx; b += 64)
-                        __builtin_prefetch((const char *)nx + b);
-                    break;
-                }
-            if (e.nd[v].last_eval != e.now)
-                eval(&e, v, e.now);
-            continue;
-        }
-        wi = 0;
-        if (++e.now >= e.final)
+        if (e.err || e.now >= e.final)
             break;
         if (e.now >= MAX_CYCLE) {
             snprintf(res->msg, sizeof res->msg, "engine=packet: runs of %lld cycles or more are not modelled",
@@ -538,6 +524,30 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
             uint64_t key = heap_pop(&e);
             wheel_push(&e, (int)(key & ((1u << NODE_BITS) - 1)), (int64_t)(key >> NODE_BITS));
         }
+        int64_t c1 = mn(e.now + B, e.final);
+        for (size_t wi = 0; wi < e.words && !e.err; wi++) {
+            uint64_t any = 0;
+            for (int64_t c = e.now; c < c1; c++)
+                any |= e.wheel[(size_t)(c & (WHEEL - 1)) * e.words + wi];
+            for (; any; any &= any - 1) {
+                int v = (int)(wi * 64) + __builtin_ctzll(any);
+                if (any & (any - 1)) { /* the next router's state, fetched while this one is evaluated: routers
+                                          are too far apart for the processor's prefetcher */
+                    const node_st *nx = &e.nd[wi * 64 + (size_t)__builtin_ctzll(any & (any - 1))];
+                    for (size_t b = 0; b < sizeof *nx; b += 64)
+                        __builtin_prefetch((const char *)nx + b);
+                }
+                for (int64_t c = e.now; c < c1; c++) { /* its cycles in the sweep, those it adds included */
+                    uint64_t *wd = &e.wheel[(size_t)(c & (WHEEL - 1)) * e.words + wi], bit = 1ull << (v % 64);
+                    if (*wd & bit) {
+                        *wd &= ~bit;
+                        if (e.nd[v].last_eval != c)
+                            eval(&e, v, c);
+                    }
+                }
+            }
+        }
+        e.now = c1;
     }
     if (e.err)
         rc = -1;
