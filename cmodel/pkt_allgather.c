@@ -43,6 +43,7 @@ typedef struct {
     int32_t rdy;         /* the first cycle RC may route the head (ready()) */
     uint16_t pend;       /* outputs still to grant the head (routed) */
     uint8_t routed, vc, cap;
+    uint8_t hd, tl;      /* n_fr % cap, n_in % cap: the ring entries of the head and of the next packet sent */
 } unit_st;
 
 /* A router, what an evaluation reads first (cycles kept in 32 bits: MAX_CYCLE). */
@@ -57,6 +58,9 @@ typedef struct {
                                            2 o + vc (2 np: the PE); CT_NEVER: a free downstream not yet decided */
     uint32_t cr_g[2 * TC_MAX_PORTS];    /* per link output and VC: packets granted, ... */
     uint32_t cr_n[2 * TC_MAX_PORTS];    /* ... and their slots freed downstream (credits in e->cr) */
+    uint8_t cgi[2 * TC_MAX_PORTS];      /* cr_g % slots, cr_n % slots: ring entries */
+    uint8_t cni[2 * TC_MAX_PORTS];
+    uint8_t pe_i;                       /* pe_g % pe_credits */
     uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
     uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
     int64_t rep_due, rep_last;          /* the next report is due from; the last was written in */
@@ -169,15 +173,15 @@ static void schedule(eng *e, int v, int64_t t)
     }
 }
 
-static int64_t freed(const eng *e, const unit_st *un, int64_t k) { return k < 0 ? NEG : e->pk[un->off + (uint64_t)k % un->cap].F; }
+static unsigned wrap(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
 
 /* The first cycle RC may route packet k of un (k - 1 freed, or being freed): whole
  * in its slot, and its header in a register, captured as written if the packet two
  * before was freed by then, else read ahead as that one is freed. */
-static int64_t ready(const eng *e, const unit_st *un, uint32_t k)
+static int64_t ready(const eng *e, const unit_st *un)
 {
-    size_t i = un->off + k % un->cap;
-    int64_t A = e->pk[i].A, Fm2 = freed(e, un, (int64_t)k - 2);
+    size_t i = un->off + un->hd;
+    int64_t A = e->pk[i].A, Fm2 = un->n_fr < 2 ? NEG : e->pk[un->off + (un->hd >= 2 ? un->hd - 2u : un->hd + un->cap - 2u)].F;
     return mx(A + plen(e, e->pk[i].src) + 1, A >= Fm2 ? A + 1 : Fm2 + 2);
 }
 
@@ -185,11 +189,12 @@ static int64_t ready(const eng *e, const unit_st *un, uint32_t k)
 static void insert(eng *e, int v, int u, int64_t A, uint32_t src)
 {
     unit_st *un = &e->nd[v].u[u];
-    size_t i = un->off + un->n_in % un->cap;
+    size_t i = un->off + un->tl;
+    un->tl = (uint8_t)wrap(un->tl, un->cap);
     e->pk[i].A = (int32_t)A;
     e->pk[i].src = src;
     if (un->n_in++ == un->n_fr)
-        un->rdy = (int32_t)ready(e, un, un->n_fr);
+        un->rdy = (int32_t)ready(e, un);
     e->nd[v].live |= 1u << u;
     schedule(e, v, A + plen(e, src) + 1);
 }
@@ -202,14 +207,14 @@ static void credit_times(eng *e, int v, unsigned x)
     node_st *s = &e->nd[v];
     if (x == 2u * (unsigned)e->np) {
         int64_t k = s->pe_g, pc = e->p->pe_credits;
-        s->ct[x][0] = k < pc ? 0 : e->ret[(size_t)v * (size_t)pc + (size_t)(k % pc)];
+        s->ct[x][0] = k < pc ? 0 : e->ret[(size_t)v * (size_t)pc + s->pe_i];
         return;
     }
     int64_t slots = e->p->slots;
-    for (int need = 1; need <= 2; need++) {
-        int64_t j = (int64_t)s->cr_g[x] + need - slots - 1; /* the packet whose free gives the credit */
-        s->ct[x][need - 1] = j < 0 ? 0 : j >= s->cr_n[x] ? CT_NEVER
-                             : e->cr[((size_t)v * (size_t)(2 * e->np) + x) * (size_t)slots + (size_t)(j % slots)];
+    const int32_t *ring = e->cr + ((size_t)v * (size_t)(2 * e->np) + x) * (size_t)slots;
+    for (int need = 1; need <= 2; need++) { /* packet j's free gives the credit: ring entry j % slots */
+        int64_t j = (int64_t)s->cr_g[x] + need - slots - 1;
+        s->ct[x][need - 1] = j < 0 ? 0 : j >= s->cr_n[x] ? CT_NEVER : ring[need == 1 ? s->cgi[x] : wrap(s->cgi[x], (unsigned)slots)];
     }
 }
 
@@ -239,7 +244,7 @@ static void pe_send(eng *e, int v)
         if (k >= inj) {
             if (k - inj >= b->n_fr)
                 return; /* sent when that slot is freed */
-            t = mx(t, freed(e, b, k - inj) + e->I + 1);
+            t = mx(t, e->pk[b->off + b->tl].F + e->I + 1); /* packet k - inj's free */
         }
         s->pe_last = t;
         s->sent++;
@@ -287,7 +292,7 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
 {
     node_st *s = &e->nd[v];
     unit_st *un = &s->u[g];
-    uint32_t src = e->pk[un->off + un->n_fr % un->cap].src;
+    uint32_t src = e->pk[un->off + un->hd].src;
     int64_t len = plen(e, src);
     s->out_free[o] = (int32_t)(c + len + 1);
     s->ptr[o] = (uint8_t)(g + 1 == e->nu ? 0 : g + 1);
@@ -295,13 +300,15 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
     un->stream_end = (int32_t)(c + (len ? len : 1));
     if (o < e->np) {
         s->cr_g[2 * o + un->vc]++;
+        s->cgi[2 * o + un->vc] = (uint8_t)wrap(s->cgi[2 * o + un->vc], (unsigned)e->p->slots);
         credit_times(e, v, 2u * (unsigned)o + un->vc);
         insert(e, e->nbr[v * e->np + o], 2 * (o ^ 1) + un->vc, c + e->L + 1, src);
         e->lf[(size_t)v * (size_t)e->np + (size_t)o] += (uint64_t)(c + len < e->final ? len + 1 : e->final - c);
         return;
     }
     int64_t pc = e->p->pe_credits;
-    e->ret[(size_t)v * (size_t)pc + s->pe_g % (uint64_t)pc] = (int32_t)(c + len + 2 * e->E + 2);
+    e->ret[(size_t)v * (size_t)pc + s->pe_i] = (int32_t)(c + len + 2 * e->E + 2);
+    s->pe_i = (uint8_t)wrap(s->pe_i, (unsigned)pc);
     s->pe_g++;
     credit_times(e, v, 2u * (unsigned)e->np);
     if (src != REP)
@@ -312,7 +319,7 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
 static void route(eng *e, int v, int u)
 {
     unit_st *un = &e->nd[v].u[u];
-    uint32_t src = e->pk[un->off + un->n_fr % un->cap].src;
+    uint32_t src = e->pk[un->off + un->hd].src;
     tc_flit h = {{0, 0}};
     unsigned mask, vc;
     TC_HSET(&h, TYPE, src == REP ? TC_TYPE_REPORT : TC_TYPE_BCAST);
@@ -375,19 +382,22 @@ static void eval(eng *e, int v, int64_t c)
     for (; fr; fr &= fr - 1) {
         int u = __builtin_ctz(fr);
         unit_st *un = &s->u[u];
-        e->pk[un->off + un->n_fr % un->cap].F = (int32_t)c;
+        e->pk[un->off + un->hd].F = (int32_t)c;
+        un->hd = (uint8_t)wrap(un->hd, un->cap);
         un->n_fr++;
         un->routed = 0;
         if (un->n_fr == un->n_in)
             s->live &= ~(1u << u);
-        else if ((un->rdy = (int32_t)ready(e, un, un->n_fr)) <= c)
+        else if ((un->rdy = (int32_t)ready(e, un)) <= c)
             route(e, v, u); /* the next packet, whole with its header: routed as this one is freed */
         if (u < 2 * np) { /* the credit, to the upstream output (and a wake-up if it waits for it) */
             int up = e->nbr[v * np + (u >> 1)];
             node_st *us = &e->nd[up];
             unsigned x = 2 * ((unsigned)(u >> 1) ^ 1) + (unsigned)(u & 1);
             size_t slots = (size_t)e->p->slots;
-            e->cr[((size_t)up * (size_t)(2 * np) + x) * slots + us->cr_n[x]++ % slots] = (int32_t)(c + e->L + 2);
+            e->cr[((size_t)up * (size_t)(2 * np) + x) * slots + us->cni[x]] = (int32_t)(c + e->L + 2);
+            us->cni[x] = (uint8_t)wrap(us->cni[x], (unsigned)slots);
+            us->cr_n[x]++;
             credit_times(e, up, x);
             if (us->cwait & (1u << x)) {
                 us->cwait &= (uint16_t)~(1u << x);
