@@ -22,7 +22,6 @@
 #define NODE_BITS 24   /* a heap entry: cycle << NODE_BITS | node */
 #define WHEEL 1024     /* cycles ahead of the timing wheel (a power of 2; later ones in the heap) */
 #define MAX_CYCLE ((int64_t)1 << 30) /* the cycles kept in the rings are 32 bits: a run ends before */
-#define CT_NEVER INT32_MAX
 
 /* Entry k % cap of a unit's ring: the cycle packet k's header was written and its
  * source (REP: a report), while the unit holds it; the cycle it was freed, after.
@@ -50,16 +49,12 @@ typedef struct {
 typedef struct {
     int64_t last_eval, next_wake;
     uint32_t live;                      /* bit u: unit u holds a packet */
-    uint16_t cwait;                     /* bit 2 o + vc: a head waits for a credit not yet freed downstream */
     uint8_t sender;
     uint8_t ptr[TC_MAX_PORTS + 1];      /* the round-robin arbiters' pointers */
     int32_t out_free[TC_MAX_PORTS + 1]; /* first cycle each link output, and the PE output, is free */
-    int32_t ct[2 * TC_MAX_PORTS + 1][2];/* from when the next grant has 1 or 2 credits on link output and VC
-                                           2 o + vc (2 np: the PE); CT_NEVER: a free downstream not yet decided */
-    uint32_t cr_g[2 * TC_MAX_PORTS];    /* per link output and VC: packets granted, ... */
-    uint32_t cr_n[2 * TC_MAX_PORTS];    /* ... and their slots freed downstream (credits in e->cr) */
-    uint8_t cgi[2 * TC_MAX_PORTS];      /* cr_g % slots, cr_n % slots: ring entries */
-    uint8_t cni[2 * TC_MAX_PORTS];
+    int32_t pe_ct;                      /* the next PE grant has its credit from */
+    uint32_t cr_g[2 * TC_MAX_PORTS];    /* per link output and VC (2 o + vc): packets granted, */
+    uint8_t cgi[2 * TC_MAX_PORTS];      /* cr_g % slots */
     uint8_t pe_i;                       /* pe_g % pe_credits */
     uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
     uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
@@ -78,7 +73,8 @@ typedef struct {
     node_st *nd;
     slot_t *pk;           /* the units' rings */
     int32_t *ret;         /* rings: a PE credit usable again, pe_credits per node */
-    int32_t *cr;          /* rings: a link credit usable again, slots per link output and VC of each node */
+    int32_t *cr;          /* per link output and VC of each router (2 o + vc), slots + 2 entries (credit()):
+                             what the downstream router wrote as it freed the slots */
     uint32_t *src;
     int32_t *nbr;
     uint64_t *wheel;      /* the routers to evaluate at each cycle now .. now + WHEEL - 1: a bit per router, in
@@ -199,37 +195,32 @@ static void insert(eng *e, int v, int u, int64_t A, uint32_t src)
     schedule(e, v, A + plen(e, src) + 1);
 }
 
-/* s->ct[x] of router v after a grant or a credit on link output and VC x (2 o + vc),
- * or on the PE output (x = 2 np): NEVER if the credit waits for a free downstream not
- * yet decided. */
-static void credit_times(eng *e, int v, unsigned x)
+/* The credits of router v's link output and VC x, written by the downstream router
+ * as it frees the slots: [0] the slots freed, [1] the ring entry of the next (bits 0
+ * to 7) and a head waits for it (bit 8), [2 ..] the cycle each is usable from, at
+ * packet j's entry j % slots. Apart from the router's state, so that a free touches
+ * only this of the upstream router's. */
+static int32_t *credit(const eng *e, int v, unsigned x)
 {
-    node_st *s = &e->nd[v];
-    if (x == 2u * (unsigned)e->np) {
-        int64_t k = s->pe_g, pc = e->p->pe_credits;
-        s->ct[x][0] = k < pc ? 0 : e->ret[(size_t)v * (size_t)pc + s->pe_i];
-        return;
-    }
-    int64_t slots = e->p->slots;
-    const int32_t *ring = e->cr + ((size_t)v * (size_t)(2 * e->np) + x) * (size_t)slots;
-    for (int need = 1; need <= 2; need++) { /* packet j's free gives the credit: ring entry j % slots */
-        int64_t j = (int64_t)s->cr_g[x] + need - slots - 1;
-        s->ct[x][need - 1] = j < 0 ? 0 : j >= s->cr_n[x] ? CT_NEVER : ring[need == 1 ? s->cgi[x] : wrap(s->cgi[x], (unsigned)slots)];
-    }
+    return e->cr + ((size_t)v * (size_t)(2 * e->np) + x) * (size_t)(e->p->slots + 2);
 }
 
 /* The first cycle output o of v has the credits for unit u's head (0: now); NEVER
- * if they wait for a free downstream not yet decided (cwait marks it). */
-static int64_t credit_at(eng *e, node_st *s, int u, int o)
+ * if they wait for a free downstream not yet decided (marked in credit()). */
+static int64_t credit_at(eng *e, int v, node_st *s, int u, int o)
 {
     if (o == e->np)
-        return s->ct[2 * o][0];
-    unsigned vc = s->u[u].vc, x = 2 * (unsigned)o + vc;
-    int32_t t = s->ct[x][tc_credits_need(e->np, 0, u, o, vc) - 1];
-    if (t != CT_NEVER)
-        return t;
-    s->cwait |= (uint16_t)(1u << x);
-    return NEVER;
+        return s->pe_ct;
+    unsigned vc = s->u[u].vc, x = 2 * (unsigned)o + vc, need = tc_credits_need(e->np, 0, u, o, vc);
+    int64_t slots = e->p->slots, j = (int64_t)s->cr_g[x] + need - slots - 1; /* the packet whose free gives it */
+    if (j < 0)
+        return 0;
+    int32_t *cr = credit(e, v, x);
+    if (j >= (uint32_t)cr[0]) {
+        cr[1] |= 256;
+        return NEVER;
+    }
+    return cr[2 + (need == 1 ? s->cgi[x] : wrap(s->cgi[x], (unsigned)slots))];
 }
 
 /* The PE of v sends its operation's packets, one flit a cycle, each with a credit of
@@ -301,7 +292,6 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
     if (o < e->np) {
         s->cr_g[2 * o + un->vc]++;
         s->cgi[2 * o + un->vc] = (uint8_t)wrap(s->cgi[2 * o + un->vc], (unsigned)e->p->slots);
-        credit_times(e, v, 2u * (unsigned)o + un->vc);
         insert(e, e->nbr[v * e->np + o], 2 * (o ^ 1) + un->vc, c + e->L + 1, src);
         e->lf[(size_t)v * (size_t)e->np + (size_t)o] += (uint64_t)(c + len < e->final ? len + 1 : e->final - c);
         return;
@@ -310,7 +300,7 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
     e->ret[(size_t)v * (size_t)pc + s->pe_i] = (int32_t)(c + len + 2 * e->E + 2);
     s->pe_i = (uint8_t)wrap(s->pe_i, (unsigned)pc);
     s->pe_g++;
-    credit_times(e, v, 2u * (unsigned)e->np);
+    s->pe_ct = s->pe_g < (uint32_t)pc ? 0 : e->ret[(size_t)v * (size_t)pc + s->pe_i];
     if (src != REP)
         deliver(e, v, src, c + len + e->E + 1);
 }
@@ -367,7 +357,7 @@ static void eval(eng *e, int v, int64_t c)
                 continue;
             for (unsigned pm = un->pend; pm; pm &= pm - 1) {
                 int o = __builtin_ctz(pm);
-                if (c >= s->out_free[o] && credit_at(e, s, u, o) <= c)
+                if (c >= s->out_free[o] && credit_at(e, v, s, u, o) <= c)
                     elig[o] |= 1u << u, om |= 1u << o;
             }
         } else if (c >= un->stream_end) {
@@ -392,17 +382,12 @@ static void eval(eng *e, int v, int64_t c)
             route(e, v, u); /* the next packet, whole with its header: routed as this one is freed */
         if (u < 2 * np) { /* the credit, to the upstream output (and a wake-up if it waits for it) */
             int up = e->nbr[v * np + (u >> 1)];
-            node_st *us = &e->nd[up];
-            unsigned x = 2 * ((unsigned)(u >> 1) ^ 1) + (unsigned)(u & 1);
-            size_t slots = (size_t)e->p->slots;
-            e->cr[((size_t)up * (size_t)(2 * np) + x) * slots + us->cni[x]] = (int32_t)(c + e->L + 2);
-            us->cni[x] = (uint8_t)wrap(us->cni[x], (unsigned)slots);
-            us->cr_n[x]++;
-            credit_times(e, up, x);
-            if (us->cwait & (1u << x)) {
-                us->cwait &= (uint16_t)~(1u << x);
+            int32_t *cr = credit(e, up, 2 * ((unsigned)(u >> 1) ^ 1) + (unsigned)(u & 1));
+            cr[2 + (cr[1] & 255)] = (int32_t)(c + e->L + 2);
+            cr[0]++;
+            if (cr[1] & 256)
                 schedule(e, up, c + e->L + 2);
-            }
+            cr[1] = (int32_t)wrap((unsigned)cr[1] & 255, (unsigned)e->p->slots);
         } else if (u == TC_U_BCAST(np)) {
             pe_send(e, v);
         }
@@ -422,7 +407,7 @@ static void eval(eng *e, int v, int64_t c)
         } else {
             for (unsigned pm = un->pend; pm; pm &= pm - 1) {
                 int o = __builtin_ctz(pm);
-                int64_t cr = credit_at(e, s, u, o);
+                int64_t cr = credit_at(e, v, s, u, o);
                 if (cr != NEVER)
                     nx = mn(nx, mx(mx(c + 1, un->stream_end), mx(s->out_free[o], cr)));
             }
@@ -461,7 +446,7 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
     e.nd = calloc(nn, sizeof *e.nd);
     e.pk = malloc(nn * per * sizeof *e.pk);
     e.ret = malloc(nn * (size_t)p->pe_credits * sizeof *e.ret);
-    e.cr = malloc(nn * 2 * np * (size_t)p->slots * sizeof *e.cr);
+    e.cr = calloc(nn * 2 * np * (size_t)(p->slots + 2), sizeof *e.cr);
     e.words = (nn + 63) / 64;
     e.wheel = calloc(WHEEL * e.words, sizeof *e.wheel);
     e.nbr = malloc(nn * np * sizeof *e.nbr);
