@@ -293,6 +293,8 @@ static void grant(eng *e, int v, int64_t c, int g, int o)
         s->cr_g[2 * o + un->vc]++;
         s->cgi[2 * o + un->vc] = (uint8_t)wrap(s->cgi[2 * o + un->vc], (unsigned)e->p->slots);
         insert(e, e->nbr[v * e->np + o], 2 * (o ^ 1) + un->vc, c + e->L + 1, src);
+        /* the flits sent before the run ends (all but a packet's to no PE's node, which a valid table,
+         * whose leaves are Pe nodes, has not) */
         e->lf[(size_t)v * (size_t)e->np + (size_t)o] += (uint64_t)(c + len < e->final ? len + 1 : e->final - c);
         return;
     }
