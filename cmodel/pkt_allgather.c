@@ -6,10 +6,12 @@
  * upstream from F + link_lat + 2 (the PE sees its injection credit in F + inj_lat + 1);
  * a packet the PE takes in cycle c returns an ejection credit usable from
  * c + ej_lat + 1. A router is evaluated at cycle c as tc_router_cycle() would be, from
- * the state at the start of c, and then commits; the cycles it is evaluated at are
- * those at which something may change (wake()), in cycle order over all routers
- * (a heap), so that everything a router reads of another was decided at an earlier
- * cycle: nothing crosses a link in less than two cycles. */
+ * the state at the start of c, and then commits (eval()); only at the cycles at which
+ * something may change, which each evaluation computes for the next (a timing wheel
+ * of a bit per router and cycle, a heap beyond it). What a router reads of another is
+ * timestamped (a packet's cycles, a credit's), and nothing it does reaches another in
+ * less than a link's latency, so the routers are evaluated in sweeps of that many
+ * cycles, each router through all its cycles of the sweep in turn. */
 #include "pkt_allgather.h"
 
 #include <stdio.h>
@@ -75,7 +77,6 @@ typedef struct {
     int32_t *ret;         /* rings: a PE credit usable again, pe_credits per node */
     int32_t *cr;          /* per link output and VC of each router (2 o + vc), slots + 2 entries (credit()):
                              what the downstream router wrote as it freed the slots */
-    uint32_t *src;
     int32_t *nbr;
     uint64_t *wheel;      /* the routers to evaluate at each cycle now .. now + WHEEL - 1: a bit per router, in
                              words words from (cycle % WHEEL) * words; evaluated in node order, which the
@@ -171,9 +172,9 @@ static void schedule(eng *e, int v, int64_t t)
 
 static unsigned wrap(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
 
-/* The first cycle RC may route packet k of un (k - 1 freed, or being freed): whole
- * in its slot, and its header in a register, captured as written if the packet two
- * before was freed by then, else read ahead as that one is freed. */
+/* The first cycle RC may route un's head (the packet before it freed, or being
+ * freed): whole in its slot, and its header in a register, captured as written if the
+ * packet two before was freed by then, else read ahead as that one is freed. */
 static int64_t ready(const eng *e, const unit_st *un)
 {
     size_t i = un->off + un->hd;
@@ -528,11 +529,20 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
                 any |= e.wheel[(size_t)(c & (WHEEL - 1)) * e.words + wi];
             for (; any; any &= any - 1) {
                 int v = (int)(wi * 64) + __builtin_ctzll(any);
-                if (any & (any - 1)) { /* the next router's state, fetched while this one is evaluated: routers
-                                          are too far apart for the processor's prefetcher */
-                    const node_st *nx = &e.nd[wi * 64 + (size_t)__builtin_ctzll(any & (any - 1))];
-                    for (size_t b = 0; b < sizeof *nx; b += 64)
-                        __builtin_prefetch((const char *)nx + b);
+                /* fetched while this router is evaluated, as routers are too far apart for the
+                 * processor's prefetcher: the state of the router after the next, and the head
+                 * packets of the next one's units (its state fetched one router ago) */
+                uint64_t rest = any & (any - 1);
+                if (rest) {
+                    uint64_t more = rest & (rest - 1);
+                    if (more) {
+                        const node_st *n2 = &e.nd[wi * 64 + (size_t)__builtin_ctzll(more)];
+                        for (size_t b = 0; b < sizeof *n2; b += 64)
+                            __builtin_prefetch((const char *)n2 + b);
+                    }
+                    const node_st *n1 = &e.nd[wi * 64 + (size_t)__builtin_ctzll(rest)];
+                    for (unsigned m = n1->live; m; m &= m - 1)
+                        __builtin_prefetch(&e.pk[n1->u[__builtin_ctz(m)].off + n1->u[__builtin_ctz(m)].hd]);
                 }
                 for (int64_t c = e.now; c < c1; c++) { /* its cycles in the sweep, those it adds included */
                     uint64_t *wd = &e.wheel[(size_t)(c & (WHEEL - 1)) * e.words + wi], bit = 1ull << (v % 64);
