@@ -76,6 +76,11 @@ static void test_fixed(void **state)
         {"4x4", 100, 1, 1, 300, 3, 0, 0, 2, 1, 1, 1},
         {"6x5", 0, 7, 6, 800, 1, 4, 0, 0, 1, 1, 1},
         {"3x4x5", 0, 3, 7, 0, 2, 2, 3, 1, 2, 40, 9},
+        {"3x4", 100, 1, 7, 500, 1, 0, 0, 0, 120, 400, 500}, /* long latencies */
+        /* one ejection credit and a long ejection latency: the PE output is so slow that
+         * reports wait past the next one's cycle, and fill the report buffer */
+        {"3x3", 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
+        {"3x3", 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
