@@ -190,10 +190,11 @@ static void insert(eng *e, int v, int u, int64_t A, uint32_t src)
     un->tl = (uint8_t)wrap(un->tl, un->cap);
     e->pk[i].A = (int32_t)A;
     e->pk[i].src = src;
-    if (un->n_in++ == un->n_fr)
-        un->rdy = (int32_t)ready(e, un);
     e->nd[v].live |= 1u << u;
-    schedule(e, v, A + plen(e, src) + 1);
+    if (un->n_in++ == un->n_fr) { /* the head: routed when ready (else as the packets before it go) */
+        un->rdy = (int32_t)ready(e, un);
+        schedule(e, v, un->rdy);
+    }
 }
 
 /* The credits of router v's link output and VC x, written by the downstream router
