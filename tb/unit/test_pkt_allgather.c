@@ -99,7 +99,11 @@ static void test_random(void **state)
             nodes *= s;
             at += snprintf(topo + at, sizeof topo - (size_t)at, "%s%d", d ? "x" : "", s);
         }
-        acase c = {topo, RND(3) ? 30 + RND(71) : 0, 1 + RND(1000), RND(8), 0, 1 + RND(2), 0, 0, 0, 0, 0, 0};
+        acase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
+        c.members = RND(3) ? 30 + RND(71) : 0;
+        c.seed = 1 + RND(1000);
+        c.len = RND(8);
+        c.repeat = 1 + RND(2);
         c.bytes = c.len && RND(2) ? RND(nodes > 30 ? 300 : 1500) : 0;
         if (RND(2)) { /* small buffers and credits, short latencies */
             c.slots = 2 + RND(6), c.inj_slots = 2 + RND(6), c.pe_credits = 1 + RND(6);
