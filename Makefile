@@ -132,7 +132,7 @@ $(B)/gcov/tcsim: $(TB_SRC:%.c=$(B)/gcov/%.o) $(B)/gcov/tb/dut_none.o $(CMODEL_SR
 	$(CC) $(GCOV) -o $@ $^
 $(B)/gcov/tcnet: $(B)/gcov/tools/tcnet.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
 	$(CC) $(GCOV) -o $@ $^
-$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
+$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(B)/gcov/tb/randtable.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(GCOV) -o $@ $^ -lcmocka
 
