@@ -82,7 +82,10 @@ typedef struct {
                              words words from (cycle % WHEEL) * words; evaluated in node order, which the
                              processor's prefetcher follows */
     size_t words;
-    int64_t now;
+    int64_t now;          /* the sweep's first cycle */
+    int cur;              /* the router being swept, ... */
+    int64_t cur_end;      /* ... up to this cycle; ... */
+    uint64_t self;        /* ... the cycles of the sweep it adds for itself (bit c - now) */
     uint64_t *heap;       /* and later (cycle << NODE_BITS | node) */
     size_t nh, ch;
     int op;
@@ -151,6 +154,18 @@ static uint64_t heap_pop(eng *e)
     return top;
 }
 
+/* a[] as a 64 x 64 bit matrix (bit j of a[i]: row i, column j), transposed in place. */
+static void transpose64(uint64_t a[64])
+{
+    uint64_t m = 0x00000000ffffffffull;
+    for (unsigned j = 32; j; j >>= 1, m ^= m << j)
+        for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
+            uint64_t t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+        }
+}
+
 static void wheel_push(eng *e, int v, int64_t t)
 {
     e->wheel[(size_t)(t & (WHEEL - 1)) * e->words + (size_t)v / 64] |= 1ull << (v % 64);
@@ -158,12 +173,15 @@ static void wheel_push(eng *e, int v, int64_t t)
 
 /* Router v is evaluated at cycle t (later than the cycle being evaluated; a router
  * listed twice for a cycle is evaluated once). */
+static void transpose64(uint64_t a[64]);
 static void schedule(eng *e, int v, int64_t t)
 {
     node_st *s = &e->nd[v];
     if (t < s->next_wake || s->next_wake <= s->last_eval) {
         s->next_wake = t;
-        if (t - e->now < WHEEL)
+        if (v == e->cur && t < e->cur_end)
+            e->self |= 1ull << (t - e->now);
+        else if (t - e->now < WHEEL)
             wheel_push(e, v, t);
         else
             heap_push(e, (uint64_t)t << NODE_BITS | (uint64_t)v);
@@ -495,7 +513,8 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
      * link_lat + 2 cycles after the free) or a PE's (an operation ends, and the next
      * starts, after its last delivery), so each router may be evaluated through the
      * sweep's cycles alone, its state in the cache. */
-    int64_t B = mn(mn(e.L + 1, e.E + 1), WHEEL / 2);
+    int64_t B = mn(mn(e.L + 1, e.E + 1), 64); /* a cycle a bit */
+    e.cur = -1;
     op_begin(&e, 0, 0);
     for (;;) {
         while (!e.err && e.due_left == 0 && e.sends_left == 0 && e.final == NEVER) { /* the next operation */
@@ -525,11 +544,18 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         }
         int64_t c1 = mn(e.now + B, e.final);
         for (size_t wi = 0; wi < e.words && !e.err; wi++) {
-            uint64_t any = 0;
-            for (int64_t c = e.now; c < c1; c++)
-                any |= e.wheel[(size_t)(c & (WHEEL - 1)) * e.words + wi];
+            uint64_t due[64] = {0}, any = 0; /* the word's routers' cycles in the sweep: row k cycle now + k, then
+                                                transposed, row b router 64 wi + b */
+            for (int64_t k = 0; k < c1 - e.now; k++) {
+                uint64_t *wd = &e.wheel[(size_t)((e.now + k) & (WHEEL - 1)) * e.words + wi];
+                any |= due[k] = *wd;
+                *wd = 0;
+            }
+            if (!any)
+                continue;
+            transpose64(due);
             for (; any; any &= any - 1) {
-                int v = (int)(wi * 64) + __builtin_ctzll(any);
+                int b = __builtin_ctzll(any), v = (int)(wi * 64) + b;
                 /* fetched while this router is evaluated, as routers are too far apart for the
                  * processor's prefetcher: the state of the router after the next, and the head
                  * packets of the next one's units (its state fetched one router ago) */
@@ -538,21 +564,22 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
                     uint64_t more = rest & (rest - 1);
                     if (more) {
                         const node_st *n2 = &e.nd[wi * 64 + (size_t)__builtin_ctzll(more)];
-                        for (size_t b = 0; b < sizeof *n2; b += 64)
-                            __builtin_prefetch((const char *)n2 + b);
+                        for (size_t x = 0; x < sizeof *n2; x += 64)
+                            __builtin_prefetch((const char *)n2 + x);
                     }
                     const node_st *n1 = &e.nd[wi * 64 + (size_t)__builtin_ctzll(rest)];
                     for (unsigned m = n1->live; m; m &= m - 1)
                         __builtin_prefetch(&e.pk[n1->u[__builtin_ctz(m)].off + n1->u[__builtin_ctz(m)].hd]);
                 }
-                for (int64_t c = e.now; c < c1; c++) { /* its cycles in the sweep, those it adds included */
-                    uint64_t *wd = &e.wheel[(size_t)(c & (WHEEL - 1)) * e.words + wi], bit = 1ull << (v % 64);
-                    if (*wd & bit) {
-                        *wd &= ~bit;
-                        if (e.nd[v].last_eval != c)
-                            eval(&e, v, c);
-                    }
+                e.cur = v, e.cur_end = c1, e.self = 0;
+                for (uint64_t m = due[b]; m; m &= m - 1) { /* its cycles in the sweep, those it adds included */
+                    int64_t c = e.now + __builtin_ctzll(m);
+                    if (e.nd[v].last_eval != c)
+                        eval(&e, v, c);
+                    m |= e.self;
+                    e.self = 0;
                 }
+                e.cur = -1;
             }
         }
         e.now = c1;
