@@ -63,9 +63,9 @@ $(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%
 $(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka
-$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c $(HDRS) | deps
+$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c -lcmocka
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c -lcmocka
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
@@ -132,7 +132,7 @@ $(B)/gcov/tcsim: $(TB_SRC:%.c=$(B)/gcov/%.o) $(B)/gcov/tb/dut_none.o $(CMODEL_SR
 	$(CC) $(GCOV) -o $@ $^
 $(B)/gcov/tcnet: $(B)/gcov/tools/tcnet.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
 	$(CC) $(GCOV) -o $@ $^
-$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
+$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(B)/gcov/tb/randtable.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(GCOV) -o $@ $^ -lcmocka
 

@@ -49,8 +49,7 @@ static int64_t freed(const node_st *s, int64_t k) { return k < 0 ? NEG : s->F[k 
 const char *tc_pkt_bcast_refuse(const tc_params *p, const tc_workload *w)
 {
     if (w->kind != TC_WL_BCAST)
-        return "it models a broadcast only (workload=bcast): other workloads have packets of several trees or "
-               "sources contending for the same outputs";
+        return "it models a broadcast only (workload=bcast; the allgather has its own engine, pkt_allgather.c)";
     if (p->mcast != TC_MCAST_PASSES)
         return "it models the design's multicast (mcast=passes) only";
     if (p->plant)

@@ -71,12 +71,16 @@ void tc_router_idle_cycle(tc_router *r) { tc_credit_block_idle_cycle(&r->cb); }
  * FIFO, the result or the report buffer) needs two free slots there, so that every
  * ring keeps one for the packets already in it; a copy that continues along its
  * ring needs one. The PE is not a ring. */
+unsigned tc_credits_need(int np, unsigned plant, int u, int o, unsigned vc)
+{
+    unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && vc == (unsigned)(u & 1)) ||
+                    (u == TC_U_REPORT(np) && (plant & TC_PLANT_REPORT_ONE));
+    return cont ? 1u : 2u;
+}
+
 unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc)
 {
-    int np = r->nports;
-    unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && vc == (unsigned)(u & 1)) ||
-                    (u == TC_U_REPORT(np) && (r->plant & TC_PLANT_REPORT_ONE));
-    return cont ? 1u : 2u;
+    return tc_credits_need(r->nports, r->plant, u, o, vc);
 }
 
 unsigned tc_router_red_waits_slot(const tc_router *r) { return r->plant & TC_PLANT_RESULT_SLOT; }

@@ -96,6 +96,8 @@ void tc_router_idle_cycle(tc_router *r);
  * slot (only with TC_PLANT_RESULT_SLOT). */
 unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *mask, unsigned *vc);
 unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc);
+/* The same for a router of np ports with the planted bugs plant (the packet engines). */
+unsigned tc_credits_need(int np, unsigned plant, int u, int o, unsigned vc);
 unsigned tc_router_red_waits_slot(const tc_router *r);
 
 /* What a router waits for, for the progress watchdog: one record per head packet

@@ -83,9 +83,9 @@ done
 fi # part all
 
 # Streams: link flits moved per second of processor time, by the cycle-exact model
-# and by the packet-level broadcast engine (engine=packet). The 32768-node 1 MiB
-# broadcast and allgather in the cycle-exact model take tens of minutes: BENCH_BIG=1
-# adds them.
+# and by the packet-level engines (engine=packet: the broadcast's and the allgather's).
+# The 32768-node 1 MiB broadcast and allgather in the cycle-exact model take tens of
+# minutes (the allgather of 8-flit packets hours): BENCH_BIG=1 adds them.
 {
   echo
   echo "## Flit-hops per second on streams (tcnet)"
@@ -94,30 +94,31 @@ fi # part all
   echo "processor time (\`cpu_s\` in tcnet's JSON), which on this shared machine is steadier than"
   echo "its wall time. \`bcast\`: the root of tree 0 sends M bytes in packets of len data flits;"
   echo "\`allgather\`: every node broadcasts M bytes on tree k mod 16 (one packet if no M)."
-  echo "\`cycle\` is the cycle-exact model; \`packet\` the packet-level broadcast engine"
-  echo "(\`engine=packet\`, broadcasts only), which gives the same delivery cycles, operations"
+  echo "\`cycle\` is the cycle-exact model; \`packet\` the packet-level engines (\`engine=packet\`:"
+  echo "the broadcast's, and the allgather's discrete-event simulation of the routers at packet"
+  echo "boundaries, [simulator.md](simulator.md)), which give the same delivery cycles, operations"
   echo "and link flits (\`make test\` compares every PE delivery; this script the CSVs of the"
-  echo "runs below where both ran). An allgather, whose packets of 16 trees and every source"
-  echo "contend for the outputs, has the cycle-exact model only ([simulator.md](simulator.md)"
-  echo "says why): its flit-hops/s follow its node-cycles/s."
+  echo "runs below where both ran)."
   echo
   echo "| torus | nodes | workload | bytes | len | engine | cycles | link flits | run (s) | processor (s) | flit-hops/s | node-cycles/s | memory (MB) |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >>"$out"
-big=(); [ "${BENCH_BIG:-0}" = 1 ] && big=("16x16x16x8 bcast 1048576 7 cycle" "16x16x16x8 allgather 0 0 cycle")
+big=(); [ "${BENCH_BIG:-0}" = 1 ] && big=("16x16x16x8 bcast 1048576 7 cycle" "16x16x16x8 allgather 0 0 cycle"
+                                          "16x16x16x8 allgather 0 0 packet")
 streams=("16x16x16 bcast 65536 7 cycle" "16x16x16 bcast 65536 7 packet" "16x16x16 bcast 1048576 7 cycle"
-         "16x16x16 bcast 1048576 7 packet" "16x16x16 allgather 0 7 cycle" "16x16x16x8 bcast 65536 7 cycle"
-         "16x16x16x8 bcast 65536 7 packet" "${big[@]}" "16x16x16x8 bcast 1048576 7 packet")
+         "16x16x16 bcast 1048576 7 packet" "16x16x16 allgather 0 7 cycle" "16x16x16 allgather 0 7 packet"
+         "16x16x16 allgather 0 0 packet" "16x16x16x8 bcast 65536 7 cycle" "16x16x16x8 bcast 65536 7 packet"
+         "${big[@]}" "16x16x16x8 bcast 1048576 7 packet" "16x16x16x8 allgather 0 7 packet")
 rm -f build/bench_stream_*
 for s in "${streams[@]}"; do
   read -r topo wl bytes len engine <<<"$s"
   n=$(nodes $topo)
-  csv=build/bench_stream_${topo}_${wl}_${bytes}_$engine
+  csv=build/bench_stream_${topo}_${wl}_${bytes}_${len}_$engine
   res=$( { /usr/bin/time -f "TIME %e %M" nice build/tcnet topo=$topo workload=$wl bytes=$bytes len=$len engine=$engine \
            progress=off json=$csv.json csv=$csv; } 2>&1 )
   echo "tcnet $s: $res" >>"$log"
   echo "$res" | grep -q FAILED && { echo "bench: tcnet $s failed" >&2; echo "$res" >&2; exit 1; }
-  other=build/bench_stream_${topo}_${wl}_${bytes}_cycle
+  other=build/bench_stream_${topo}_${wl}_${bytes}_${len}_cycle
   if [ $engine = packet ] && [ -f $other.json ]; then
     for f in ops nodes links; do
       cmp -s $csv.$f.csv $other.$f.csv || { echo "bench: engine=packet and engine=cycle differ on $s ($f.csv)" >&2; exit 1; }

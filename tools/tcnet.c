@@ -14,6 +14,7 @@
 #include "../cmodel/config.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
+#include "../cmodel/pkt_allgather.h"
 #include "../cmodel/pkt_bcast.h"
 #include "../cmodel/workload.h"
 
@@ -41,7 +42,7 @@ static const tc_key keys[] = {
     {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
-    {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast only, exact: docs/simulator.md)", 0, 0, engines},
+    {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast and allgather only, exact: docs/simulator.md)", 0, 0, engines},
     {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
     p.pe_credits = (int)ival("pe_credits");
     p.red_flits = (int)ival("red_flits");
     double t0 = now_s();
-    int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level broadcast: no network of routers */
+    int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level engines: no network of routers */
     tc_net *n = packet ? NULL : tc_net_new(&p, err, sizeof err);
     if (!n && !packet) {
         fprintf(stderr, "tcnet: %s\n", err);
@@ -312,9 +313,11 @@ int main(int argc, char **argv)
         tc_net_free(n);
         return rc;
     }
-    const char *why = tc_pkt_bcast_refuse(&p, &w);
+    /* the packet-level engine of the workload: the allgather's, else the broadcast's */
+    int pkt_ag = w.kind == TC_WL_ALLGATHER;
+    const char *why = pkt_ag ? tc_pkt_allgather_refuse(&p, &w) : tc_pkt_bcast_refuse(&p, &w);
     if (packet && (tc_config_enum(&cfg, "impl") || why)) {
-        fprintf(stderr, "tcnet: engine = packet is exact for workload = bcast with impl = hw and mcast = passes only; "
+        fprintf(stderr, "tcnet: engine = packet is exact for workload = bcast or allgather with impl = hw and mcast = passes only; "
                 "not for workload = %s, impl = %s, mcast = %s%s%s\n", tc_wl_names[w.kind], sval("impl"), sval("mcast"),
                 why ? ": " : "", why ? why : "");
         return 2;
@@ -355,7 +358,7 @@ int main(int argc, char **argv)
         tc_p2p_free(&m);
         rc = 0;
     } else if (packet) {
-        rc = tc_pkt_bcast_run(&p, t, rows, &w, &res, lf);
+        rc = (pkt_ag ? tc_pkt_allgather_run : tc_pkt_bcast_run)(&p, t, rows, &w, &res, lf);
         if (tc_config_enum(&cfg, "progress") && !rc)
             progress(&start, &(tc_wl_progress){res.cycles, res.op[0].deliveries * (uint64_t)w.repeat,
                                             res.op[0].deliveries * (uint64_t)w.repeat, w.repeat, w.repeat});

@@ -1,12 +1,14 @@
 /* Shared by the unit tests that compare two runs of a workload delivery by delivery
- * (test_pkt_bcast.c, test_lookahead.c): the deliveries a run records, and the
- * planner's table as tcnet builds it. Include after cmocka.h. */
+ * (test_pkt_bcast.c, test_pkt_allgather.c, test_lookahead.c): the deliveries a run
+ * records, the planner's table as tcnet builds it, and a packet-level engine's run
+ * compared with the cycle-exact model's. Include after cmocka.h. */
 #ifndef TC_UNIT_DELIVERIES_H
 #define TC_UNIT_DELIVERIES_H
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../cmodel/net.h"
 #include "../../cmodel/table.h"
 #include "../../cmodel/workload.h"
 
@@ -79,6 +81,73 @@ static void plan(const tc_topo *t, tc_row *rows, int members, int seed)
         tc_plan_tree(t, rows, tree, root, pe);
     }
     free(pe);
+}
+
+static inline int by_node(const void *a, const void *b)
+{
+    const delivery *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
+}
+
+/* A packet-level engine: tc_pkt_bcast_run(), tc_pkt_allgather_run(). */
+typedef int (*pkt_engine)(const tc_params *p, const tc_topo *t, const tc_row *rows, const tc_workload *w,
+                          tc_wl_result *res, uint64_t *link_flits);
+
+/* w (its deliver hook set here) run by the cycle-exact model and by engine on t with
+ * p and rows: every PE delivery (node, operation, the cycle of its last flit, its
+ * flits), the operations' starts, ends and delivery counts, each node's completion,
+ * the cycles simulated and the flits on every link the same; what names the case in
+ * a failure. Returns the deliveries compared. */
+static inline size_t compare_engine(const char *what, const tc_params *p, const tc_topo *t, const tc_row *rows, tc_workload *w,
+                                    pkt_engine engine)
+{
+    char err[256];
+    dlist cyc = {0}, pkt = {0};
+    tc_net *n = tc_net_new(p, err, sizeof err);
+    assert_non_null(n);
+    for (int k = 0; k < t->n; k++)
+        for (int tree = 0; tree < TC_TREES; tree++)
+            tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
+    tc_wl_result rc, rp;
+    w->deliver = record;
+    w->deliver_ctx = &cyc;
+    int okc = tc_wl_run(n, rows, w, &rc, NULL, NULL);
+    w->deliver_ctx = &pkt;
+    size_t np = 2u * (size_t)t->ndims, nl = (size_t)t->n * np;
+    uint64_t *lf = malloc(nl * sizeof *lf);
+    assert_non_null(lf);
+    int okp = engine(p, t, rows, w, &rp, lf);
+    if (okc || okp)
+        fail_msg("%s: cycle-exact %d (%s), packet %d (%s)", what, okc, rc.msg, okp, rp.msg);
+    if (cyc.n != pkt.n)
+        fail_msg("%s: %zu deliveries cycle-exact, %zu packet", what, cyc.n, pkt.n);
+    qsort(cyc.d, cyc.n, sizeof *cyc.d, by_node);
+    qsort(pkt.d, pkt.n, sizeof *pkt.d, by_node);
+    for (size_t i = 0; i < cyc.n; i++) {
+        const delivery *a = &cyc.d[i], *b = &pkt.d[i];
+        if (delivery_differs(a, b))
+            fail_msg("%s: delivery %zu: cycle-exact node %u op %d cycle %llu (%d flits), packet node %u op %d cycle %llu "
+                     "(%d flits)%s", what, i, a->node, a->op, (unsigned long long)a->cycle, a->nflits, b->node, b->op,
+                     (unsigned long long)b->cycle, b->nflits, a->cycle == b->cycle ? ", data differ" : "");
+    }
+    assert_int_equal(rc.cycles, rp.cycles);
+    for (int i = 0; i < w->repeat; i++) {
+        assert_int_equal(rc.op[i].start, rp.op[i].start);
+        assert_int_equal(rc.op[i].end, rp.op[i].end);
+        assert_int_equal(rc.op[i].deliveries, rp.op[i].deliveries);
+    }
+    assert_memory_equal(rc.node_done, rp.node_done, (size_t)w->repeat * (size_t)t->n * sizeof *rc.node_done);
+    for (size_t i = 0; i < nl; i++)
+        if (lf[i] != tc_net_link_flits(n, (int)(i / np), (int)(i % np)))
+            fail_msg("%s: link %zu: %llu flits cycle-exact, %llu packet", what, i,
+                     (unsigned long long)tc_net_link_flits(n, (int)(i / np), (int)(i % np)), (unsigned long long)lf[i]);
+    size_t got = cyc.n;
+    free(cyc.d), free(pkt.d), free(lf);
+    tc_wl_result_free(&rc), tc_wl_result_free(&rp);
+    tc_net_free(n);
+    return got;
 }
 
 #endif

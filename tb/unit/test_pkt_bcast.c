@@ -18,14 +18,6 @@
 #include "../../cmodel/pkt_bcast.h"
 #include "deliveries.h"
 
-static int by_node(const void *a, const void *b)
-{
-    const delivery *x = a, *y = b;
-    if (x->node != y->node)
-        return x->node < y->node ? -1 : 1;
-    return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
-}
-
 typedef struct {
     const char *topo;
     int tree, members, seed, len, bytes, repeat;
@@ -36,7 +28,7 @@ static size_t total; /* deliveries compared */
 
 static void run_case(const bcase *c)
 {
-    char err[256], what[256];
+    char what[256];
     tc_topo t;
     tc_params p;
     case_params(c->topo, c->slots, c->inj_slots, c->pe_credits, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
@@ -47,7 +39,6 @@ static void run_case(const bcase *c)
     assert_non_null(rows);
     plan(&t, rows, c->members, c->seed);
 
-    dlist cyc = {0}, pkt = {0};
     tc_workload w = {0};
     w.kind = TC_WL_BCAST;
     w.tree = c->tree;
@@ -56,51 +47,8 @@ static void run_case(const bcase *c)
     w.window = 1;
     w.packets = c->bytes && c->len ? (c->bytes + 16 * c->len - 1) / (16 * c->len) : 0;
     w.max_cycles = 100000000;
-    w.deliver = record;
-
-    tc_net *n = tc_net_new(&p, err, sizeof err);
-    assert_non_null(n);
-    for (int k = 0; k < t.n; k++)
-        for (int tree = 0; tree < TC_TREES; tree++)
-            tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
-    tc_wl_result rc, rp;
-    w.deliver_ctx = &cyc;
-    int okc = tc_wl_run(n, rows, &w, &rc, NULL, NULL);
-    w.deliver_ctx = &pkt;
-    size_t nl = (size_t)t.n * 2u * (size_t)t.ndims;
-    uint64_t *lf = malloc(nl * sizeof *lf);
-    assert_non_null(lf);
-    int okp = tc_pkt_bcast_run(&p, &t, rows, &w, &rp, lf);
-    if (okc || okp)
-        fail_msg("%s: cycle-exact %d (%s), packet %d (%s)", what, okc, rc.msg, okp, rp.msg);
-
-    if (cyc.n != pkt.n)
-        fail_msg("%s: %zu deliveries cycle-exact, %zu packet", what, cyc.n, pkt.n);
-    qsort(cyc.d, cyc.n, sizeof *cyc.d, by_node);
-    qsort(pkt.d, pkt.n, sizeof *pkt.d, by_node);
-    for (size_t i = 0; i < cyc.n; i++) {
-        const delivery *a = &cyc.d[i], *b = &pkt.d[i];
-        if (delivery_differs(a, b))
-            fail_msg("%s: delivery %zu: cycle-exact node %u op %d cycle %llu (%d flits), packet node %u op %d cycle %llu "
-                     "(%d flits)%s", what, i, a->node, a->op, (unsigned long long)a->cycle, a->nflits, b->node, b->op,
-                     (unsigned long long)b->cycle, b->nflits, a->cycle == b->cycle ? ", data differ" : "");
-    }
-    assert_int_equal(rc.cycles, rp.cycles);
-    for (int i = 0; i < c->repeat; i++) {
-        assert_int_equal(rc.op[i].start, rp.op[i].start);
-        assert_int_equal(rc.op[i].end, rp.op[i].end);
-        assert_int_equal(rc.op[i].deliveries, rp.op[i].deliveries);
-    }
-    assert_memory_equal(rc.node_done, rp.node_done, (size_t)c->repeat * (size_t)t.n * sizeof *rc.node_done);
-    for (size_t i = 0; i < nl; i++)
-        if (lf[i] != tc_net_link_flits(n, (int)(i / (2u * (size_t)t.ndims)), (int)(i % (2u * (size_t)t.ndims))))
-            fail_msg("%s: link %zu: %llu flits cycle-exact, %llu packet", what, i,
-                     (unsigned long long)tc_net_link_flits(n, (int)(i / (2u * (size_t)t.ndims)), (int)(i % (2u * (size_t)t.ndims))),
-                     (unsigned long long)lf[i]);
-    total += cyc.n;
-    free(cyc.d), free(pkt.d), free(lf), free(rows);
-    tc_wl_result_free(&rc), tc_wl_result_free(&rp);
-    tc_net_free(n);
+    total += compare_engine(what, &p, &t, rows, &w, tc_pkt_bcast_run);
+    free(rows);
 }
 
 static void test_fixed(void **state)

@@ -1,0 +1,148 @@
+/* The packet-level allgather engine (cmodel/pkt_allgather.c, tcnet engine=packet
+ * workload=allgather) against the cycle-exact model: every PE delivery (node,
+ * operation, the cycle of its last flit, its flits) the same, and the operations'
+ * starts, ends and delivery counts, each node's completion, the cycles simulated and
+ * the flits on every link. Fixed cases (1D to 4D, odd and mixed radices, runs past
+ * the credit block's report cycle, buffers and credits small enough to bind, latencies
+ * from 1 cycle to the defaults) and random ones over tori, the planner's trees and
+ * random ones (transit nodes, random shapes), members, lengths, sizes, depths and
+ * latencies; the engine's refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../cmodel/pkt_allgather.h"
+#include "../randtable.h"
+#include "deliveries.h"
+
+typedef struct {
+    const char *topo;
+    int members, seed, len, bytes, repeat; /* members 0: a random table from seed */
+    int slots, inj_slots, pe_credits, link_lat, inj_lat, ej_lat; /* 0: the default */
+} acase;
+
+static size_t total, ncases; /* deliveries compared, cases run */
+
+static void run_case(const acase *c)
+{
+    char what[256];
+    tc_topo t;
+    tc_params p;
+    case_params(c->topo, c->slots, c->inj_slots, c->pe_credits, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
+    snprintf(what, sizeof what, "%s members %d seed %d len %d bytes %d repeat %d slots %d/%d pe %d lat %d/%d/%d", c->topo,
+             c->members, c->seed, c->len, c->bytes, c->repeat, p.slots, p.inj_slots, p.pe_credits, p.link_lat, p.inj_lat,
+             p.ej_lat);
+    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
+    assert_non_null(rows);
+    if (c->members)
+        plan(&t, rows, c->members, c->seed);
+    else
+        tc_random_table(&t, rows, (uint64_t)c->seed);
+
+    tc_workload w = {0};
+    w.kind = TC_WL_ALLGATHER;
+    w.len = c->len;
+    w.repeat = c->repeat;
+    w.window = 1;
+    w.packets = c->bytes && c->len ? (c->bytes + 16 * c->len - 1) / (16 * c->len) : 0;
+    w.max_cycles = 100000000;
+    total += compare_engine(what, &p, &t, rows, &w, tc_pkt_allgather_run);
+    ncases++;
+    free(rows);
+}
+
+static void test_fixed(void **state)
+{
+    (void)state;
+    static const acase cases[] = {
+        {"2", 100, 1, 2, 0, 1, 0, 0, 0, 0, 0, 0},
+        {"5", 100, 1, 7, 2000, 1, 0, 0, 0, 0, 0, 0},
+        {"7", 100, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0},
+        {"4x4", 100, 1, 7, 0, 2, 0, 0, 0, 0, 0, 0},
+        {"3x5", 100, 1, 7, 4000, 1, 0, 0, 0, 0, 0, 0}, /* past the report at cycle 4096 */
+        {"5x3", 60, 3, 3, 900, 2, 0, 0, 0, 0, 0, 0},
+        {"3x4x5", 100, 1, 7, 0, 1, 0, 0, 0, 0, 0, 0},
+        {"3x3x3", 50, 4, 5, 400, 1, 0, 0, 0, 0, 0, 0},
+        {"2x2x2x2", 100, 1, 7, 600, 1, 0, 0, 0, 0, 0, 0},
+        {"2x3x2x3", 70, 2, 4, 300, 1, 0, 0, 0, 0, 0, 0},
+        {"4x4x4", 100, 1, 7, 200, 1, 3, 2, 1, 0, 0, 0}, /* every credit binds */
+        {"5x4", 100, 1, 2, 900, 1, 2, 2, 2, 3, 5, 7},
+        {"4x4", 100, 1, 1, 300, 3, 0, 0, 2, 1, 1, 1},
+        {"6x5", 0, 7, 6, 800, 1, 4, 0, 0, 1, 1, 1},
+        {"3x4x5", 0, 3, 7, 0, 2, 2, 3, 1, 2, 40, 9},
+        {"3x4", 100, 1, 7, 500, 1, 0, 0, 0, 120, 400, 500}, /* long latencies */
+        /* one ejection credit and a long ejection latency: the PE output is so slow that
+         * reports wait past the next one's cycle, and fill the report buffer */
+        {"3x3", 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
+        {"3x3", 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (int)(rng % (uint64_t)(n)))
+    for (int i = 0; i < 200; i++) {
+        char topo[32];
+        int nd = 1 + RND(4), at = 0, nodes = 1;
+        for (int d = 0; d < nd; d++) {
+            int s = nd == 1 ? 2 + RND(9) : nd == 2 ? 2 + RND(5) : 2 + RND(nd == 3 ? 3 : 2);
+            nodes *= s;
+            at += snprintf(topo + at, sizeof topo - (size_t)at, "%s%d", d ? "x" : "", s);
+        }
+        acase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
+        c.members = RND(3) ? 30 + RND(71) : 0;
+        c.seed = 1 + RND(1000);
+        c.len = RND(8);
+        c.repeat = 1 + RND(2);
+        c.bytes = c.len && RND(2) ? RND(nodes > 30 ? 300 : 1500) : 0;
+        if (RND(2)) { /* small buffers and credits, short latencies */
+            c.slots = 2 + RND(6), c.inj_slots = 2 + RND(6), c.pe_credits = 1 + RND(6);
+            c.link_lat = 1 + RND(40), c.inj_lat = 1 + RND(60), c.ej_lat = 1 + RND(60);
+        }
+        run_case(&c);
+    }
+#undef RND
+    print_message("packet allgather engine: %zu cases, %zu deliveries equal to the cycle-exact model's\n", ncases, total);
+}
+
+static void test_refuse(void **state)
+{
+    (void)state;
+    tc_params p;
+    tc_workload w = {0};
+    tc_params_default(&p);
+    w.window = 1;
+    for (int k = 0; k < TC_WL_KINDS; k++) {
+        w.kind = (tc_wl_kind)k;
+        if (k == TC_WL_ALLGATHER)
+            assert_null(tc_pkt_allgather_refuse(&p, &w));
+        else
+            assert_non_null(tc_pkt_allgather_refuse(&p, &w));
+    }
+    w.kind = TC_WL_ALLGATHER;
+    p.mcast = TC_MCAST_SERIAL;
+    assert_non_null(tc_pkt_allgather_refuse(&p, &w));
+    p.mcast = TC_MCAST_PASSES;
+    p.plant = TC_PLANT_REPORT_ONE;
+    assert_non_null(tc_pkt_allgather_refuse(&p, &w));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_refuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
