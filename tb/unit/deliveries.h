@@ -5,6 +5,7 @@
 #ifndef TC_UNIT_DELIVERIES_H
 #define TC_UNIT_DELIVERIES_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,49 @@ static inline int by_node(const void *a, const void *b)
     if (x->node != y->node)
         return x->node < y->node ? -1 : 1;
     return x->cycle < y->cycle ? -1 : x->cycle > y->cycle;
+}
+
+/* xorshift64: a draw in 0 .. n - 1 (the random cases are the same on every machine). */
+static inline int rnd(uint64_t *s, int n)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return (int)(*s % (uint64_t)n);
+}
+
+/* A random torus of 1 to 4 dimensions small enough for the cycle-exact model, as
+ * topo= spells it, into topo[size]; returns its number of nodes. */
+static inline int random_topo(uint64_t *rng, char *topo, size_t size)
+{
+    int nd = 1 + rnd(rng, 4), at = 0, nodes = 1;
+    for (int d = 0; d < nd; d++) {
+        int s = nd == 1 ? 2 + rnd(rng, 9) : nd == 2 ? 2 + rnd(rng, 5) : 2 + rnd(rng, nd == 3 ? 3 : 2);
+        nodes *= s;
+        at += snprintf(topo + at, size - (size_t)at, "%s%d", d ? "x" : "", s);
+    }
+    return nodes;
+}
+
+/* An engine's refusal (tc_pkt_*_refuse()): it takes workload kind with the defaults
+ * and refuses every other kind, the multicast alternative other_mcast and a planted bug. */
+static inline void check_refuse(const char *(*refuse)(const tc_params *, const tc_workload *), int kind, int other_mcast)
+{
+    tc_params p;
+    tc_workload w = {0};
+    tc_params_default(&p);
+    w.window = 1;
+    for (int k = 0; k < TC_WL_KINDS; k++) {
+        w.kind = (tc_wl_kind)k;
+        if (k == kind)
+            assert_null(refuse(&p, &w));
+        else
+            assert_non_null(refuse(&p, &w));
+    }
+    w.kind = (tc_wl_kind)kind;
+    p.mcast = other_mcast;
+    assert_non_null(refuse(&p, &w));
+    p.mcast = TC_MCAST_PASSES;
+    p.plant = TC_PLANT_REPORT_ONE;
+    assert_non_null(refuse(&p, &w));
 }
 
 /* A packet-level engine: tc_pkt_bcast_run(), tc_pkt_allgather_run(). */

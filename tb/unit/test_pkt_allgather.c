@@ -90,15 +90,10 @@ static void test_random(void **state)
 {
     (void)state;
     uint64_t rng = 0x9e3779b97f4a7c15ull;
-#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (int)(rng % (uint64_t)(n)))
+#define RND(n) rnd(&rng, (n))
     for (int i = 0; i < 200; i++) {
         char topo[32];
-        int nd = 1 + RND(4), at = 0, nodes = 1;
-        for (int d = 0; d < nd; d++) {
-            int s = nd == 1 ? 2 + RND(9) : nd == 2 ? 2 + RND(5) : 2 + RND(nd == 3 ? 3 : 2);
-            nodes *= s;
-            at += snprintf(topo + at, sizeof topo - (size_t)at, "%s%d", d ? "x" : "", s);
-        }
+        int nodes = random_topo(&rng, topo, sizeof topo);
         acase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
         c.members = RND(3) ? 30 + RND(71) : 0;
         c.seed = 1 + RND(1000);
@@ -118,23 +113,7 @@ static void test_random(void **state)
 static void test_refuse(void **state)
 {
     (void)state;
-    tc_params p;
-    tc_workload w = {0};
-    tc_params_default(&p);
-    w.window = 1;
-    for (int k = 0; k < TC_WL_KINDS; k++) {
-        w.kind = (tc_wl_kind)k;
-        if (k == TC_WL_ALLGATHER)
-            assert_null(tc_pkt_allgather_refuse(&p, &w));
-        else
-            assert_non_null(tc_pkt_allgather_refuse(&p, &w));
-    }
-    w.kind = TC_WL_ALLGATHER;
-    p.mcast = TC_MCAST_SERIAL;
-    assert_non_null(tc_pkt_allgather_refuse(&p, &w));
-    p.mcast = TC_MCAST_PASSES;
-    p.plant = TC_PLANT_REPORT_ONE;
-    assert_non_null(tc_pkt_allgather_refuse(&p, &w));
+    check_refuse(tc_pkt_allgather_refuse, TC_WL_ALLGATHER, TC_MCAST_SERIAL);
 }
 
 int main(void)
