@@ -81,6 +81,10 @@ static void test_fixed(void **state)
          * reports wait past the next one's cycle, and fill the report buffer */
         {"3x3", 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
         {"3x3", 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
+        /* a PE output slow enough (two ejection credits, ejection latency 1847) that a
+         * report waits past the next one's cycle and merges with it, then fast enough
+         * again that a report not merged would be written before the next cycle */
+        {"3x3", 100, 11, 0, 0, 3, 2, 7, 2, 12, 84, 1847},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
