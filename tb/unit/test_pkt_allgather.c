@@ -3,7 +3,8 @@
  * operation, the cycle of its last flit, its flits) the same, and the operations'
  * starts, ends and delivery counts, each node's completion, the cycles simulated and
  * the flits on every link. Fixed cases (1D to 4D, odd and mixed radices, runs past
- * the credit block's report cycle, buffers and credits small enough to bind, latencies
+ * the credit block's report cycle, reports that wait past the next one's and merge
+ * with it, buffers and credits small enough to bind, latencies
  * from 1 cycle to the defaults) and random ones over tori, the planner's trees and
  * random ones (transit nodes, random shapes), members, lengths, sizes, depths and
  * latencies; the engine's refusals. */
