@@ -361,7 +361,10 @@ static void eval(eng *e, int v, int64_t c)
     unsigned rt = 0, fr = 0, elig[TC_MAX_PORTS + 1] = {0}, om = 0;
     s->last_eval = c;
     /* the credit block: a report due, into the report buffer if it has room and no
-     * report is being written (its header, then 2 data flits) */
+     * report is being written (its header, then 2 data flits). In an allgather the
+     * latter never binds (no test can reach it): a report is late only for want of
+     * room, and the next slot is freed no sooner than 3 cycles later, as the PE output
+     * takes 3 cycles a report. A report written past the next one's cycle is that one too. */
     if (c >= s->rep_due && c >= s->rep_last + 3 && ru->n_in - ru->n_fr < ru->cap) {
         insert(e, v, ur, c, REP);
         s->rep_last = c;

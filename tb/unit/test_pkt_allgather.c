@@ -3,7 +3,8 @@
  * operation, the cycle of its last flit, its flits) the same, and the operations'
  * starts, ends and delivery counts, each node's completion, the cycles simulated and
  * the flits on every link. Fixed cases (1D to 4D, odd and mixed radices, runs past
- * the credit block's report cycle, buffers and credits small enough to bind, latencies
+ * the credit block's report cycle, reports that wait past the next one's and merge
+ * with it, buffers and credits small enough to bind, latencies
  * from 1 cycle to the defaults) and random ones over tori, the planner's trees and
  * random ones (transit nodes, random shapes), members, lengths, sizes, depths and
  * latencies; the engine's refusals. */
@@ -81,6 +82,10 @@ static void test_fixed(void **state)
          * reports wait past the next one's cycle, and fill the report buffer */
         {"3x3", 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
         {"3x3", 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
+        /* a PE output slow enough (two ejection credits, ejection latency 1847) that a
+         * report waits past the next one's cycle and merges with it, then fast enough
+         * again that a report not merged would be written before the next cycle */
+        {"3x3", 100, 11, 0, 0, 3, 2, 7, 2, 12, 84, 1847},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
