@@ -1,7 +1,8 @@
 /* Shared by the unit tests that compare two runs of a workload delivery by delivery
  * (test_pkt_bcast.c, test_pkt_allgather.c, test_lookahead.c): the deliveries a run
- * records, the planner's table as tcnet builds it, and a packet-level engine's run
- * compared with the cycle-exact model's. Include after cmocka.h. */
+ * records, the planner's table as tcnet builds it, random tori and draws, and a
+ * packet-level engine's case run and compared with the cycle-exact model's. Include
+ * after cmocka.h. */
 #ifndef TC_UNIT_DELIVERIES_H
 #define TC_UNIT_DELIVERIES_H
 
@@ -12,6 +13,7 @@
 #include "../../cmodel/net.h"
 #include "../../cmodel/table.h"
 #include "../../cmodel/workload.h"
+#include "../randtable.h"
 
 typedef struct {
     uint32_t node;
@@ -191,6 +193,46 @@ static inline size_t compare_engine(const char *what, const tc_params *p, const 
     free(cyc.d), free(pkt.d), free(lf);
     tc_wl_result_free(&rc), tc_wl_result_free(&rp);
     tc_net_free(n);
+    return got;
+}
+
+/* A case of an engine's comparison: a torus, a table (the planner's trees with members
+ * per cent of the nodes, or, members 0, a random table from seed), the workload's
+ * tree (a broadcast's), packet length, bytes per source and repeats, and parameters
+ * (0: the default). */
+typedef struct {
+    const char *topo;
+    int tree, members, seed, len, bytes, repeat;
+    int slots, inj_slots, pe_credits, link_lat, inj_lat, ej_lat;
+} ecase;
+
+/* Workload kind of case c run by the cycle-exact model and by engine, compared
+ * (compare_engine()); returns the deliveries compared. */
+static inline size_t engine_case(tc_wl_kind kind, const ecase *c, pkt_engine engine)
+{
+    char what[256];
+    tc_topo t;
+    tc_params p;
+    case_params(c->topo, c->slots, c->inj_slots, c->pe_credits, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
+    snprintf(what, sizeof what, "%s tree %d members %d seed %d len %d bytes %d repeat %d slots %d/%d pe %d lat %d/%d/%d",
+             c->topo, c->tree, c->members, c->seed, c->len, c->bytes, c->repeat, p.slots, p.inj_slots, p.pe_credits,
+             p.link_lat, p.inj_lat, p.ej_lat);
+    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
+    assert_non_null(rows);
+    if (c->members)
+        plan(&t, rows, c->members, c->seed);
+    else
+        tc_random_table(&t, rows, (uint64_t)c->seed);
+    tc_workload w = {0};
+    w.kind = kind;
+    w.tree = c->tree;
+    w.len = c->len;
+    w.repeat = c->repeat;
+    w.window = 1;
+    w.packets = c->bytes && c->len ? (c->bytes + 16 * c->len - 1) / (16 * c->len) : 0;
+    w.max_cycles = 100000000;
+    size_t got = compare_engine(what, &p, &t, rows, &w, engine);
+    free(rows);
     return got;
 }
 

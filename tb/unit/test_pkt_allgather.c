@@ -19,73 +19,44 @@
 #include <cmocka.h>
 
 #include "../../cmodel/pkt_allgather.h"
-#include "../randtable.h"
 #include "deliveries.h"
-
-typedef struct {
-    const char *topo;
-    int members, seed, len, bytes, repeat; /* members 0: a random table from seed */
-    int slots, inj_slots, pe_credits, link_lat, inj_lat, ej_lat; /* 0: the default */
-} acase;
 
 static size_t total, ncases; /* deliveries compared, cases run */
 
-static void run_case(const acase *c)
+static void run_case(const ecase *c)
 {
-    char what[256];
-    tc_topo t;
-    tc_params p;
-    case_params(c->topo, c->slots, c->inj_slots, c->pe_credits, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
-    snprintf(what, sizeof what, "%s members %d seed %d len %d bytes %d repeat %d slots %d/%d pe %d lat %d/%d/%d", c->topo,
-             c->members, c->seed, c->len, c->bytes, c->repeat, p.slots, p.inj_slots, p.pe_credits, p.link_lat, p.inj_lat,
-             p.ej_lat);
-    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
-    assert_non_null(rows);
-    if (c->members)
-        plan(&t, rows, c->members, c->seed);
-    else
-        tc_random_table(&t, rows, (uint64_t)c->seed);
-
-    tc_workload w = {0};
-    w.kind = TC_WL_ALLGATHER;
-    w.len = c->len;
-    w.repeat = c->repeat;
-    w.window = 1;
-    w.packets = c->bytes && c->len ? (c->bytes + 16 * c->len - 1) / (16 * c->len) : 0;
-    w.max_cycles = 100000000;
-    total += compare_engine(what, &p, &t, rows, &w, tc_pkt_allgather_run);
+    total += engine_case(TC_WL_ALLGATHER, c, tc_pkt_allgather_run);
     ncases++;
-    free(rows);
 }
 
 static void test_fixed(void **state)
 {
     (void)state;
-    static const acase cases[] = {
-        {"2", 100, 1, 2, 0, 1, 0, 0, 0, 0, 0, 0},
-        {"5", 100, 1, 7, 2000, 1, 0, 0, 0, 0, 0, 0},
-        {"7", 100, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0},
-        {"4x4", 100, 1, 7, 0, 2, 0, 0, 0, 0, 0, 0},
-        {"3x5", 100, 1, 7, 4000, 1, 0, 0, 0, 0, 0, 0}, /* past the report at cycle 4096 */
-        {"5x3", 60, 3, 3, 900, 2, 0, 0, 0, 0, 0, 0},
-        {"3x4x5", 100, 1, 7, 0, 1, 0, 0, 0, 0, 0, 0},
-        {"3x3x3", 50, 4, 5, 400, 1, 0, 0, 0, 0, 0, 0},
-        {"2x2x2x2", 100, 1, 7, 600, 1, 0, 0, 0, 0, 0, 0},
-        {"2x3x2x3", 70, 2, 4, 300, 1, 0, 0, 0, 0, 0, 0},
-        {"4x4x4", 100, 1, 7, 200, 1, 3, 2, 1, 0, 0, 0}, /* every credit binds */
-        {"5x4", 100, 1, 2, 900, 1, 2, 2, 2, 3, 5, 7},
-        {"4x4", 100, 1, 1, 300, 3, 0, 0, 2, 1, 1, 1},
-        {"6x5", 0, 7, 6, 800, 1, 4, 0, 0, 1, 1, 1},
-        {"3x4x5", 0, 3, 7, 0, 2, 2, 3, 1, 2, 40, 9},
-        {"3x4", 100, 1, 7, 500, 1, 0, 0, 0, 120, 400, 500}, /* long latencies */
+    static const ecase cases[] = {
+        {"2", 0, 100, 1, 2, 0, 1, 0, 0, 0, 0, 0, 0},
+        {"5", 0, 100, 1, 7, 2000, 1, 0, 0, 0, 0, 0, 0},
+        {"7", 0, 100, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0},
+        {"4x4", 0, 100, 1, 7, 0, 2, 0, 0, 0, 0, 0, 0},
+        {"3x5", 0, 100, 1, 7, 4000, 1, 0, 0, 0, 0, 0, 0}, /* past the report at cycle 4096 */
+        {"5x3", 0, 60, 3, 3, 900, 2, 0, 0, 0, 0, 0, 0},
+        {"3x4x5", 0, 100, 1, 7, 0, 1, 0, 0, 0, 0, 0, 0},
+        {"3x3x3", 0, 50, 4, 5, 400, 1, 0, 0, 0, 0, 0, 0},
+        {"2x2x2x2", 0, 100, 1, 7, 600, 1, 0, 0, 0, 0, 0, 0},
+        {"2x3x2x3", 0, 70, 2, 4, 300, 1, 0, 0, 0, 0, 0, 0},
+        {"4x4x4", 0, 100, 1, 7, 200, 1, 3, 2, 1, 0, 0, 0}, /* every credit binds */
+        {"5x4", 0, 100, 1, 2, 900, 1, 2, 2, 2, 3, 5, 7},
+        {"4x4", 0, 100, 1, 1, 300, 3, 0, 0, 2, 1, 1, 1},
+        {"6x5", 0, 0, 7, 6, 800, 1, 4, 0, 0, 1, 1, 1},
+        {"3x4x5", 0, 0, 3, 7, 0, 2, 2, 3, 1, 2, 40, 9},
+        {"3x4", 0, 100, 1, 7, 500, 1, 0, 0, 0, 120, 400, 500}, /* long latencies */
         /* one ejection credit and a long ejection latency: the PE output is so slow that
          * reports wait past the next one's cycle, and fill the report buffer */
-        {"3x3", 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
-        {"3x3", 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
+        {"3x3", 0, 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
+        {"3x3", 0, 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
         /* a PE output slow enough (two ejection credits, ejection latency 1847) that a
          * report waits past the next one's cycle and merges with it, then fast enough
          * again that a report not merged would be written before the next cycle */
-        {"3x3", 100, 11, 0, 0, 3, 2, 7, 2, 12, 84, 1847},
+        {"3x3", 0, 100, 11, 0, 0, 3, 2, 7, 2, 12, 84, 1847},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
@@ -99,7 +70,7 @@ static void test_random(void **state)
     for (int i = 0; i < 200; i++) {
         char topo[32];
         int nodes = random_topo(&rng, topo, sizeof topo);
-        acase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
+        ecase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
         c.members = RND(3) ? 30 + RND(71) : 0;
         c.seed = 1 + RND(1000);
         c.len = RND(8);

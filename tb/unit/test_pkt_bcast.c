@@ -18,43 +18,14 @@
 #include "../../cmodel/pkt_bcast.h"
 #include "deliveries.h"
 
-typedef struct {
-    const char *topo;
-    int tree, members, seed, len, bytes, repeat;
-    int slots, inj_slots, pe_credits, link_lat, inj_lat, ej_lat; /* 0: the default */
-} bcase;
-
 static size_t total; /* deliveries compared */
 
-static void run_case(const bcase *c)
-{
-    char what[256];
-    tc_topo t;
-    tc_params p;
-    case_params(c->topo, c->slots, c->inj_slots, c->pe_credits, c->link_lat, c->inj_lat, c->ej_lat, &t, &p);
-    snprintf(what, sizeof what, "%s tree %d members %d seed %d len %d bytes %d repeat %d slots %d/%d pe %d lat %d/%d/%d",
-             c->topo, c->tree, c->members, c->seed, c->len, c->bytes, c->repeat, p.slots, p.inj_slots, p.pe_credits,
-             p.link_lat, p.inj_lat, p.ej_lat);
-    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
-    assert_non_null(rows);
-    plan(&t, rows, c->members, c->seed);
-
-    tc_workload w = {0};
-    w.kind = TC_WL_BCAST;
-    w.tree = c->tree;
-    w.len = c->len;
-    w.repeat = c->repeat;
-    w.window = 1;
-    w.packets = c->bytes && c->len ? (c->bytes + 16 * c->len - 1) / (16 * c->len) : 0;
-    w.max_cycles = 100000000;
-    total += compare_engine(what, &p, &t, rows, &w, tc_pkt_bcast_run);
-    free(rows);
-}
+static void run_case(const ecase *c) { total += engine_case(TC_WL_BCAST, c, tc_pkt_bcast_run); }
 
 static void test_fixed(void **state)
 {
     (void)state;
-    static const bcase cases[] = {
+    static const ecase cases[] = {
         {"2", 0, 100, 1, 2, 0, 1, 0, 0, 0, 0, 0, 0},
         {"5", 0, 100, 1, 7, 20000, 1, 0, 0, 0, 0, 0, 0},
         {"7", 3, 100, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0},
@@ -80,7 +51,7 @@ static void test_random(void **state)
     for (int i = 0; i < 40; i++) {
         char topo[32];
         int nodes = random_topo(&rng, topo, sizeof topo);
-        bcase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
+        ecase c = {topo, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* drawn in this order (an initializer's are not sequenced) */
         c.tree = RND(16);
         c.members = 30 + RND(71);
         c.seed = 1 + RND(1000);
