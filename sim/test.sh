@@ -153,16 +153,17 @@ check "tcnet JSON has link_util and bandwidth_gbs_per_pe" \
 
 echo "== tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery)"
 build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=packet json=$LOGDIR/pkt.json >$LOGDIR/pkt.txt
-check "tcnet engine=packet: the 64 KiB bcast's report and JSON as engine=cycle's (speed apart)" bash -c \
-  "diff <(sed 's/set-up.*//' $LOGDIR/bw.txt) <(sed 's/set-up.*//' $LOGDIR/pkt.txt) &&
-   diff <(sed -E 's/\"(engine|json|setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)\": [^,]+, ?//g' $LOGDIR/bw.json) \
-        <(sed -E 's/\"(engine|json|setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)\": [^,]+, ?//g' $LOGDIR/pkt.json)"
+# same_run A B: tcnet's reports ($LOGDIR/A.txt, B.txt) and JSON (A.json, B.json) equal
+# but for the engine and the times
+same_run() {
+  local t='s/set-up.*//' j='s/"(engine|json|setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)": [^,]+, ?//g'
+  diff <(sed "$t" "$LOGDIR/$1.txt") <(sed "$t" "$LOGDIR/$2.txt") &&
+    diff <(sed -E "$j" "$LOGDIR/$1.json") <(sed -E "$j" "$LOGDIR/$2.json")
+}
+check "tcnet engine=packet: the 64 KiB bcast's report and JSON as engine=cycle's (speed apart)" same_run bw pkt
 build/tcnet topo=4x4x3 workload=allgather bytes=1024 len=7 progress=off json=$LOGDIR/ag.json >$LOGDIR/ag.txt
 build/tcnet topo=4x4x3 workload=allgather bytes=1024 len=7 progress=off engine=packet json=$LOGDIR/agp.json >$LOGDIR/agp.txt
-check "tcnet engine=packet: the allgather's report and JSON as engine=cycle's (speed apart; test_pkt_allgather.c checks every delivery)" bash -c \
-  "diff <(sed 's/set-up.*//' $LOGDIR/ag.txt) <(sed 's/set-up.*//' $LOGDIR/agp.txt) &&
-   diff <(sed -E 's/\"(engine|json|setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)\": [^,]+, ?//g' $LOGDIR/ag.json) \
-        <(sed -E 's/\"(engine|json|setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)\": [^,]+, ?//g' $LOGDIR/agp.json)"
+check "tcnet engine=packet: the allgather's report and JSON as engine=cycle's (speed apart; test_pkt_allgather.c checks every delivery)" same_run ag agp
 check "tcnet engine=packet refuses workload=allreduce (exit 2, naming what it covers)" bash -c \
   "build/tcnet topo=4x4 workload=allreduce engine=packet progress=off 2>&1 >/dev/null | grep -q 'exact for workload = bcast or allgather'; test \${PIPESTATUS[0]} = 2"
 
