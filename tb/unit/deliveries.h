@@ -206,6 +206,20 @@ typedef struct {
     int slots, inj_slots, pe_credits, link_lat, inj_lat, ej_lat;
 } ecase;
 
+/* Half of the random cases: small buffers and credits, short latencies (drawn in
+ * order), so that they bind; the other half keeps the defaults. */
+static inline void draw_limits(uint64_t *rng, ecase *c)
+{
+    if (!rnd(rng, 2))
+        return;
+    c->slots = 2 + rnd(rng, 6);
+    c->inj_slots = 2 + rnd(rng, 6);
+    c->pe_credits = 1 + rnd(rng, 6);
+    c->link_lat = 1 + rnd(rng, 40);
+    c->inj_lat = 1 + rnd(rng, 60);
+    c->ej_lat = 1 + rnd(rng, 60);
+}
+
 /* Workload kind of case c run by the cycle-exact model and by engine, compared
  * (compare_engine()); returns the deliveries compared. */
 static inline size_t engine_case(tc_wl_kind kind, const ecase *c, pkt_engine engine)

@@ -76,10 +76,7 @@ static void test_random(void **state)
         c.len = RND(8);
         c.repeat = 1 + RND(2);
         c.bytes = c.len && RND(2) ? RND(nodes > 30 ? 300 : 1500) : 0;
-        if (RND(2)) { /* small buffers and credits, short latencies */
-            c.slots = 2 + RND(6), c.inj_slots = 2 + RND(6), c.pe_credits = 1 + RND(6);
-            c.link_lat = 1 + RND(40), c.inj_lat = 1 + RND(60), c.ej_lat = 1 + RND(60);
-        }
+        draw_limits(&rng, &c);
         run_case(&c);
     }
 #undef RND
