@@ -173,7 +173,6 @@ static void wheel_push(eng *e, int v, int64_t t)
 
 /* Router v is evaluated at cycle t (later than the cycle being evaluated; a router
  * listed twice for a cycle is evaluated once). */
-static void transpose64(uint64_t a[64]);
 static void schedule(eng *e, int v, int64_t t)
 {
     node_st *s = &e->nd[v];
@@ -389,10 +388,9 @@ static void eval(eng *e, int v, int64_t c)
             fr |= 1u << u;
         }
     }
-    for (; om; om &= om - 1) { /* tc_rr_arb.v: the first at or after the pointer */
+    for (; om; om &= om - 1) { /* each output's round-robin arbiter */
         int o = __builtin_ctz(om);
-        unsigned hi = elig[o] & ~((1u << s->ptr[o]) - 1);
-        grant(e, v, c, __builtin_ctz(hi ? hi : elig[o]), o);
+        grant(e, v, c, (int)tc_rr_pick(elig[o], s->ptr[o]), o);
     }
     for (; fr; fr &= fr - 1) {
         int u = __builtin_ctz(fr);

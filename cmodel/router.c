@@ -1,7 +1,7 @@
 /* One router, the twin of rtl/tc_router.v: the routing table, the blocks (vc_unit.c,
  * reducer.c, credit_block.c, phase.c) wired together in the RTL's order of evaluation,
  * and per output the switch allocator, credit counters and output register; the
- * credit returns. The round-robin arbiter, tc_rr_arb.v's twin, is rr_pick() here. */
+ * credit returns. The round-robin arbiter, tc_rr_arb.v's twin, is tc_rr_pick() (router.h). */
 #include "router.h"
 
 #include <stdio.h>
@@ -98,13 +98,6 @@ static unsigned can_grant(const tc_router *r, const tc_reducer_ev *re, int u, in
     if (o == TC_O_RED(r->nports))
         return !re->block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot]);
     return r->o[o].cred[o >= r->nports ? 0 : r->u[u].out_vc] >= credits_needed(r, u, o);
-}
-
-/* tc_rr_arb.v: the first requester at or after the pointer. */
-static unsigned rr_pick(unsigned elig, unsigned ptr)
-{
-    unsigned hi = elig & ~((1u << ptr) - 1);
-    return (unsigned)__builtin_ctz(hi ? hi : elig);
 }
 
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
@@ -241,7 +234,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
                     elig |= 1u << u;
             }
             if (elig) {
-                grant_u[o] = rr_pick(elig, r->o[o].ptr);
+                grant_u[o] = tc_rr_pick(elig, r->o[o].ptr);
                 granted |= 1u << o;
                 s.grant[grant_u[o]] |= 1u << o;
             }

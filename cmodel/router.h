@@ -98,6 +98,13 @@ unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *
 unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc);
 /* The same for a router of np ports with the planted bugs plant (the packet engines). */
 unsigned tc_credits_need(int np, unsigned plant, int u, int o, unsigned vc);
+/* tc_rr_arb.v: of the requests elig (a bit per unit, not none), the first at or after
+ * the pointer ptr, else the first (the router and the packet engines). */
+static inline unsigned tc_rr_pick(unsigned elig, unsigned ptr)
+{
+    unsigned hi = elig & ~((1u << ptr) - 1);
+    return (unsigned)__builtin_ctz(hi ? hi : elig);
+}
 unsigned tc_router_red_waits_slot(const tc_router *r);
 
 /* What a router waits for, for the progress watchdog: one record per head packet
