@@ -114,13 +114,15 @@ module tc_reducer #(
   assign cp_start = f_go && cp_can && cp_elig[f_pick];
   assign cp_pick  = f_pick;
 `else
+  wire [7:0] unused_ptr;
   tc_rr_arb #(.N(256), .IdxW(8)) u_cp_arb (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .req_i  (cp_elig),
     .en_i   (cp_can),
     .gnt_o  (cp_start),
-    .idx_o  (cp_pick)
+    .idx_o  (cp_pick),
+    .ptr_o  (unused_ptr)
   );
 `endif
   wire [`TC_FLIT_W-1:0] stored;

@@ -21,7 +21,8 @@ module tc_rr_arb #(
   input  wire [N-1:0]    req_i,
   input  wire            en_i,
   output reg             gnt_o,
-  output reg  [IdxW-1:0] idx_o
+  output reg  [IdxW-1:0] idx_o,
+  output wire [IdxW-1:0] ptr_o   // the requester favoured next (for proofs and waves)
 );
   localparam integer W = 1 << IdxW; // requesters, padded to a power of two
 
@@ -66,6 +67,8 @@ module tc_rr_arb #(
     idx_o = g_lvl[IdxW].any_up[0] ? g_lvl[IdxW].idx_up[IdxW-1:0]
           : g_lvl[IdxW].any_all[0] ? g_lvl[IdxW].idx_all[IdxW-1:0] : {IdxW{1'b0}};
   end
+
+  assign ptr_o = ptr_q;
 
   always @(posedge clk_i or negedge rst_ni)
     if (!rst_ni)
