@@ -1,7 +1,8 @@
 /* The credit block and error reports, the twin of rtl/tc_credit_block.v: one flit a
- * cycle into the report buffer when it has room: the oldest error, else this node's
- * phase packet, else the barrier's completion, else a due report (header, then its
- * two data flits), else the credit owed to the children of the lowest tree. */
+ * cycle into the report buffer when it has room, its duties taking turns round-robin
+ * (tc_rr_arb): the oldest error, this node's phase packet, the barrier's completion,
+ * a due report (header, then its two data flits), the credit owed to each tree's
+ * children. A duty that stays due is written within 19 others' packets. */
 #include "credit_block.h"
 
 #include <string.h>
@@ -32,21 +33,21 @@ static tc_flit make_hdr(unsigned type, unsigned tree, unsigned rid, unsigned len
 void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready, const tc_phase *ph,
                          const tc_phase_ev *pe, tc_credit_block_ev *ev)
 {
-    unsigned room = !cb->gen_idx && ready, cred_tree = 0;
-    unsigned pop = room && cb->nerr;
-    unsigned gen_phase = room && !pop && pe->send;
-    unsigned gen_done = room && !pop && !gen_phase && pe->done;
-    unsigned gen_report = room && !pop && !gen_phase && !gen_done && cb->report_due;
-    unsigned gen_credit = 0;
-    uint64_t due[2]; /* the 16 trees' counts: any due */
-    _Static_assert(sizeof due == sizeof cb->cred_due, "cred_due is 16 bytes");
-    memcpy(due, cb->cred_due, sizeof due);
-    if (room && !pop && !gen_phase && !gen_done && !gen_report && (due[0] | due[1])) { /* else neither is used */
-        for (unsigned t = TC_TREES; t-- > 0;)
-            if (cb->cred_due[t])
-                cred_tree = t;
-        gen_credit = cb->cred_due[cred_tree] != 0;
+    unsigned room = !cb->gen_idx && ready, req = 0, pick = TC_CB_REQS;
+    if (room) {
+        req = (cb->nerr != 0) << TC_CB_ERROR | pe->send << TC_CB_PHASE | pe->done << TC_CB_DONE |
+              (cb->report_due != 0) << TC_CB_REPORT;
+        uint64_t due[2]; /* the 16 trees' counts: any due */
+        _Static_assert(sizeof due == sizeof cb->cred_due, "cred_due is 16 bytes");
+        memcpy(due, cb->cred_due, sizeof due);
+        for (unsigned t = 0; (due[0] | due[1]) && t < TC_TREES; t++)
+            req |= (cb->cred_due[t] != 0) << (TC_CB_CREDIT + t);
+        if (req)
+            pick = tc_rr_pick(req, cb->rr);
     }
+    unsigned pop = pick == TC_CB_ERROR, gen_phase = pick == TC_CB_PHASE, gen_done = pick == TC_CB_DONE;
+    unsigned gen_report = pick == TC_CB_REPORT, gen_credit = pick >= TC_CB_CREDIT && pick < TC_CB_REQS;
+    unsigned cred_tree = gen_credit ? pick - TC_CB_CREDIT : 0;
     tc_wire rep = {0, 0, {{0, 0}}};
     if (cb->gen_idx) { /* the report's data flits follow its header */
         rep.valid = 1;
@@ -66,7 +67,8 @@ void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready,
         rep.valid = 1;
         rep.flit = make_hdr(TC_TYPE_ERROR, x->tree, x->rid, 0, x->code, id, (unsigned)x->unit | (unsigned)cb->lost << 8, x->tag);
     }
-    *ev = (tc_credit_block_ev){pop, gen_phase, gen_done, gen_report, gen_credit, cred_tree, rep, {0, 0, 0, 0, 0}, 0, 0};
+    *ev = (tc_credit_block_ev){pop, gen_phase, gen_done, gen_report, gen_credit, cred_tree, pick, rep, {0, 0, 0, 0, 0},
+                               0, 0};
 }
 
 /* Errors of this cycle: the Reducer's first, then dropped packets, then route
@@ -123,7 +125,7 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
         unsigned since = cb->since[t] + made_now, due = cb->cred_due[t] - (ev->gen_credit && ev->cred_tree == (unsigned)t);
         if (since == TC_CREDIT_EVERY) {
             since = 0;
-            if (TC_RGET(table[t], DIRSUM) && due < 3)
+            if (TC_RGET(table[t], DIRSUM) && due < TC_CRED_DUE_MAX)
                 due++;
         }
         cb->since[t] = (uint8_t)since;
@@ -135,6 +137,8 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
     cb->total = (uint8_t)(total % TC_REPORT_RESULTS);
     cb->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
     cb->seq = (uint16_t)((cb->seq + (ev->gen_report || ev->gen_credit)) & 0xfff);
+    if (ev->pick < TC_CB_REQS && !cb->fixed)
+        cb->rr = (uint8_t)(ev->pick + 1 == TC_CB_REQS ? 0 : ev->pick + 1);
     cb->gen_idx = (uint8_t)(ev->gen_report ? 1 : cb->gen_idx == 2 ? 0 : cb->gen_idx ? cb->gen_idx + 1 : 0);
     if (ev->pop) {
         memmove(&cb->errq[0], &cb->errq[1], sizeof cb->errq[0] * (TC_ERRQ - 1));
@@ -151,4 +155,31 @@ void tc_credit_block_idle_cycle(tc_credit_block *cb)
     unsigned cyc = cb->cyc + 1u;
     cb->report_due = cyc == TC_REPORT_CYCLES;
     cb->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
+}
+
+int tc_credit_block_max_wait(unsigned fixed)
+{
+    tc_credit_block cb;
+    tc_credit_block_reset(&cb);
+    cb.fixed = (uint8_t)fixed;
+    tc_phase ph;
+    memset(&ph, 0, sizeof ph);
+    tc_phase_ev pe = {.send = 1, .done = 1};
+    tc_unit_sig s;
+    memset(&s, 0, sizeof s);
+    tc_row table[TC_TREES] = {0};
+    int waited[TC_CB_REQS] = {0}, most = 0;
+    for (int c = 0; c < 8 * TC_CB_REQS; c++) {
+        cb.nerr = TC_ERRQ; /* every duty due, always */
+        cb.report_due = 1;
+        memset(cb.cred_due, 1, sizeof cb.cred_due);
+        tc_credit_block_ev ev;
+        tc_credit_block_gen(&cb, 0, 1, &ph, &pe, &ev);
+        tc_credit_block_commit(&cb, &ev, 1, table, &s, 0, 0, 0, 0);
+        for (unsigned d = 0; ev.pick < TC_CB_REQS && d < TC_CB_REQS; d++) {
+            waited[d] = d == ev.pick ? 0 : waited[d] + 1;
+            most = waited[d] > most ? waited[d] : most;
+        }
+    }
+    return most >= 2 * TC_CB_REQS ? -1 : most;
 }

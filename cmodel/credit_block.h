@@ -3,6 +3,11 @@
 #define TC_CREDIT_BLOCK_H
 
 #include "phase.h"
+#include "rr_arb.h"
+
+/* Credit packets owed to a tree's children, at most (a 2-bit count, due_q in the RTL):
+ * TC_INFLIGHT / TC_CREDIT_EVERY = 2 can be owed at once (docs/deadlock.md). */
+#define TC_CRED_DUE_MAX 3
 
 /* An error waiting to be reported to the PE. */
 typedef struct {
@@ -21,19 +26,31 @@ typedef struct {
     uint16_t cyc;
     uint8_t gen_idx;             /* data flits of the report being written, 0: none */
     uint16_t seq;                /* credits and reports made, for their tags (12 bits) */
+    uint8_t rr;                  /* the round-robin pointer over the duties (TC_CB_REQS) */
+    uint8_t fixed;               /* planted bug (TC_PLANT_FIXED_PRIO): the pointer stays at 0, a fixed priority */
     tc_flit gen_data[2];
 } tc_credit_block;
+
+/* The duties that take turns for the report buffer, as requesters of a round-robin
+ * (tc_rr_arb): the oldest error, the phase packet, the barrier's completion, a due
+ * report, and the credit owed to each tree's children. */
+enum { TC_CB_ERROR, TC_CB_PHASE, TC_CB_DONE, TC_CB_REPORT, TC_CB_CREDIT, TC_CB_REQS = TC_CB_CREDIT + TC_TREES };
 
 /* One cycle's evaluation: what is written into the report buffer (rep), and the error
  * of this cycle (err; nev errors in all, push: err is queued). */
 typedef struct {
     unsigned pop, gen_phase, gen_done, gen_report, gen_credit, cred_tree;
+    unsigned pick; /* the duty written (TC_CB_*), TC_CB_REQS: none */
     tc_wire rep;
     tc_errrec err;
     unsigned nev, push;
 } tc_credit_block_ev;
 
 void tc_credit_block_reset(tc_credit_block *cb);
+/* The most other duties' packets one duty that stays due waits for, found by running
+ * the block with every duty due (the deadlock checker's fairness premise); -1 if one
+ * waits for ever. */
+int tc_credit_block_max_wait(unsigned fixed);
 /* ready: the report buffer has a free slot; pe: the phase counters' send and done. */
 void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready, const tc_phase *ph,
                          const tc_phase_ev *pe, tc_credit_block_ev *ev);

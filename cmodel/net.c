@@ -190,29 +190,38 @@ void tc_params_default(tc_params *p)
     p->red_flits = 2;
 }
 
-tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
+int tc_params_check(const tc_params *p, char *err, size_t errlen)
 {
     tc_topo t;
     if (tc_topo_init(&t, p->ndims, p->size, err, errlen))
-        return NULL;
-    if (p->link_lat < 1 || p->inj_lat < 1 || p->ej_lat < 1) {
-        snprintf(err, errlen, "link_lat, inj_lat and ej_lat must be at least 1 cycle (got %d, %d, %d)",
+        return -1;
+    if (p->link_lat < 1 || p->inj_lat < 1 || p->ej_lat < 1 || p->link_lat > TC_MAX_LAT || p->inj_lat > TC_MAX_LAT ||
+        p->ej_lat > TC_MAX_LAT) {
+        snprintf(err, errlen, "link_lat, inj_lat and ej_lat must be 1..%d cycles (got %d, %d, %d)", TC_MAX_LAT,
                  p->link_lat, p->inj_lat, p->ej_lat);
-        return NULL;
+        return -1;
     }
     if (p->slots < 2 || p->slots > TC_MAX_SLOTS || p->inj_slots < 2 || p->inj_slots > TC_MAX_SLOTS) {
         /* bubble flow control needs 2 */
         snprintf(err, errlen, "slots %d or inj_slots %d is not in 2..%d", p->slots, p->inj_slots, TC_MAX_SLOTS);
-        return NULL;
+        return -1;
     }
     if (p->pe_credits < 1 || p->pe_credits > 255) {
         snprintf(err, errlen, "pe_credits %d is not in 1..255", p->pe_credits);
-        return NULL;
+        return -1;
     }
     if (p->red_flits < 1 || p->red_flits > TC_SLOT_FLITS - 1) {
         snprintf(err, errlen, "red_flits %d is not in 1..%d", p->red_flits, TC_SLOT_FLITS - 1);
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
+{
+    tc_topo t;
+    if (tc_params_check(p, err, errlen) || tc_topo_init(&t, p->ndims, p->size, err, errlen))
+        return NULL;
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
     size_t nred = tc_router_red_flits(p->red_flits);
@@ -265,6 +274,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
+        n->r[k].cb.fixed = (p->plant & TC_PLANT_FIXED_PRIO) != 0;
         n->r[k].mcast = (uint8_t)p->mcast;
         /* the result and report buffers are written inside the router's cycle: theirs
          * now; the link inputs' and the PEGroup FIFO's as their first flits come */

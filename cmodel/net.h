@@ -37,7 +37,11 @@ typedef struct {
 
 typedef struct tc_net tc_net;
 
+#define TC_MAX_LAT 100000 /* cycles, of any latency */
+
 void tc_params_default(tc_params *p);
+/* -1 and a message naming the bad parameter if p is not valid. */
+int tc_params_check(const tc_params *p, char *err, size_t errlen);
 /* NULL and a message naming the bad parameter if p is not valid. */
 tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen);
 void tc_net_free(tc_net *n);

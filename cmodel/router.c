@@ -159,7 +159,7 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
     unsigned cb_quiet = !obs && !pe.send && !pe.done && tc_credit_block_quiet(&r->cb);
     if (cb_quiet)
-        ce = (tc_credit_block_ev){0, 0, 0, 0, 0, 0, {0, 0, {{0, 0}}}, {0, 0, 0, 0, 0}, 0, 0};
+        ce = (tc_credit_block_ev){.pick = TC_CB_REQS};
     else
         tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
 

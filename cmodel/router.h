@@ -36,8 +36,9 @@ typedef struct {
 /* Planted bugs, for the tests that show the deadlock checker and the watchdog find
  * what they must: the report buffer's copies take a ring's last slot (one credit);
  * a contribution waits for a free result-buffer slot (the Reducer before it held
- * results). */
-enum { TC_PLANT_REPORT_ONE = 1, TC_PLANT_RESULT_SLOT = 2 };
+ * results); the credit block serves its duties by fixed priority (as it did before
+ * they took turns). */
+enum { TC_PLANT_REPORT_ONE = 1, TC_PLANT_RESULT_SLOT = 2, TC_PLANT_FIXED_PRIO = 4 };
 
 /* How a multicast's copies share the unit's one read port. PASSES is the design (the
  * RTL): each output grants on its own, those that grant together form a pass, a
@@ -98,13 +99,6 @@ unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *
 unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc);
 /* The same for a router of np ports with the planted bugs plant (the packet engines). */
 unsigned tc_credits_need(int np, unsigned plant, int u, int o, unsigned vc);
-/* tc_rr_arb.v: of the requests elig (a bit per unit, not none), the first at or after
- * the pointer ptr, else the first (the router and the packet engines). */
-static inline unsigned tc_rr_pick(unsigned elig, unsigned ptr)
-{
-    unsigned hi = elig & ~((1u << ptr) - 1);
-    return (unsigned)__builtin_ctz(hi ? hi : elig);
-}
 unsigned tc_router_red_waits_slot(const tc_router *r);
 
 /* What a router waits for, for the progress watchdog: one record per head packet

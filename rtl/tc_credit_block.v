@@ -6,10 +6,10 @@
 // per credit received), and sends the PE a report of the reduces completed per tree
 // after every 128 of them or 4096 cycles. It also queues errors: the Reducer's first, then dropped packets, then
 // route errors, one a cycle; more are counted as lost. Its packets, written one flit
-// a cycle into the report buffer when that has room: an ERROR (one flit: OP = the
-// code, TREE/RID/TAG of the packet concerned, DST = unit | lost << 8) first, then
-// the phase counters' PHASE packet, then their BARRIER completion for the PE, then a
-// REPORT (two data flits of 16-bit counters), then a CREDIT for the lowest tree.
+// a cycle into the report buffer when that has room, taking turns round-robin: an
+// ERROR (one flit: OP = the code, TREE/RID/TAG of the packet concerned, DST = unit |
+// lost << 8), the phase counters' PHASE packet, their BARRIER completion for the PE,
+// a REPORT (two data flits of 16-bit counters), a CREDIT for each tree.
 // Its C twin: cmodel/credit_block.c.
 `default_nettype none
 `include "tc_format.vh"
@@ -120,24 +120,44 @@ module tc_credit_block #(
   wire [5:0]  nev     = ones(ev_bits);
 
   // ---- what is written into the report buffer this cycle ----
-  reg [3:0] cred_tree;
-  reg       any_due;
-  integer t;
-  always @* begin
-    cred_tree = 4'd0;
-    any_due = 1'b0;
-    for (t = `TC_TREES - 1; t >= 0; t = t - 1)
-      if (due_q[t] != 2'd0) begin
-        cred_tree = t[3:0];
-        any_due = 1'b1;
-      end
-  end
-  wire room       = gen_idx_q == 2'd0 && ready_i;
-  wire pop        = room && n_q != 3'd0;
-  wire gen_phase  = room && !pop && ph_send_i;
-  wire gen_done   = room && !pop && !gen_phase && ph_done_i;
-  wire gen_report = room && !pop && !gen_phase && !gen_done && report_due_q;
-  wire gen_credit = room && !pop && !gen_phase && !gen_done && !gen_report && any_due;
+  // Its duties take turns, round-robin (tc_rr_arb): the oldest error, the phase
+  // packet, the barrier's completion, a due report, and the credit owed to each
+  // tree's children, 20 requesters. A duty that stays due is served within 19 others'
+  // packets written, i.e. within 21 cycles in which the report buffer has room (only
+  // the report has data flits, and it is due once in that span); a fixed priority
+  // let reports due every 4096 cycles starve the credits behind a slow PE.
+  localparam integer NReq = 4 + `TC_TREES;
+  localparam integer ReqError = 0, ReqPhase = 1, ReqDone = 2, ReqReport = 3, ReqCredit = 4;
+  wire [NReq-1:0] req;
+  genvar gr;
+  generate
+    for (gr = 0; gr < `TC_TREES; gr = gr + 1) begin : g_req
+      assign req[ReqCredit + gr] = due_q[gr] != 2'd0;
+    end
+  endgenerate
+  assign req[ReqError]  = n_q != 3'd0;
+  assign req[ReqPhase]  = ph_send_i;
+  assign req[ReqDone]   = ph_done_i;
+  assign req[ReqReport] = report_due_q;
+  wire       room = gen_idx_q == 2'd0 && ready_i;
+  wire       gnt;
+  wire [4:0] gnt_idx, rr_ptr;
+  tc_rr_arb #(.N(NReq), .IdxW(5)) u_arb (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .req_i  (req),
+    .en_i   (room),
+    .gnt_o  (gnt),
+    .idx_o  (gnt_idx),
+    .ptr_o  (rr_ptr)
+  );
+  wire       pop        = gnt && gnt_idx == ReqError[4:0];
+  wire       gen_phase  = gnt && gnt_idx == ReqPhase[4:0];
+  wire       gen_done   = gnt && gnt_idx == ReqDone[4:0];
+  wire       gen_report = gnt && gnt_idx == ReqReport[4:0];
+  wire       gen_credit = gnt && gnt_idx >= ReqCredit[4:0];
+  wire [3:0] cred_tree  = gnt_idx[3:0] - ReqCredit[3:0]; // gnt_idx is 4..19 here
+  wire       unused_rr_ptr = ^rr_ptr; // read by the proof below
   assign gen_phase_o = gen_phase;
   assign gen_done_o  = gen_done;
   wire push       = ev_bits != 64'd0 && n_q < Depth[2:0];
@@ -290,6 +310,35 @@ module tc_credit_block #(
     assert(f_out <= `TC_INFLIGHT);
     assert(up_cred_q[f_tree] == `TC_INFLIGHT - f_out);
     assert(n_q <= Depth[2:0]);
+  end
+  // Bounded waiting: while a duty (f_req, picked by the solver) stays due, no other
+  // duty (f_oth) is written twice, so it waits for at most NReq - 1 = 19 packets;
+  // f_wait counts them. The helpers are the inductive form: each packet written for
+  // another moves the pointer past that duty, towards f_req (f_dist: how far the
+  // pointer is from f_req, going round).
+  (* anyconst *) reg [4:0] f_req, f_oth;
+  reg  [4:0] f_wait;
+  reg  [1:0] f_twice;
+  function automatic [4:0] f_to_req(input [4:0] x); // from x round to f_req
+    f_to_req = f_req >= x ? f_req - x : f_req + NReq[4:0] - x;
+  endfunction
+  wire [4:0] f_dist = f_to_req(rr_ptr);
+  wire       f_waits = req[f_req] && !(gnt && gnt_idx == f_req);
+  always @* assume(f_req < NReq[4:0] && f_oth < NReq[4:0]);
+  always @(posedge clk_i)
+    if (!rst_ni || !f_waits) begin
+      f_wait  <= 5'd0;
+      f_twice <= 2'd0;
+    end else if (gnt) begin
+      f_wait  <= f_wait + 5'd1;
+      f_twice <= f_twice + {1'b0, gnt_idx == f_oth && f_twice != 2'd3};
+    end
+  always @* if (rst_ni) begin
+    assert(f_twice <= 2'd1);
+    assert(f_wait <= NReq[4:0] - 5'd1);
+    assert(rr_ptr < NReq[4:0]);
+    assert(!req[f_req] || {1'b0, f_wait} + {1'b0, f_dist} <= NReq[5:0] - 6'd1); // helper
+    assert(!req[f_req] || f_twice == 2'd0 || f_to_req(f_oth) > f_dist);      // helper
   end
 `endif
 endmodule

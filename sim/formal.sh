@@ -47,6 +47,18 @@ refute() {
     "! yosys-smtbmc -s z3 --unroll -t $k $OUT/${name}_bug.smt2 >/dev/null || ! yosys-smtbmc -s z3 --unroll -i -t $k $OUT/${name}_bug.smt2 >/dev/null"
 }
 
+# refute_bmc NAME TOP "PARAMS" K "SED" "BUG": a bounded check from reset, of depth K,
+# must find a trace that breaks the property (an induction failure is not enough
+# when the edit also removes the property's inductive helper)
+refute_bmc() {
+  local name=$1 top=$2 params=$3 k=$4 edit=$5 bug=$6 m=$OUT/$1_bug.v
+  sed "$edit" rtl/$top.v >$m
+  if cmp -s rtl/$top.v $m; then check "formal $name with a bug ($bug): the edit applies" false; return; fi
+  smt2 "${name}_bug" "$top" "$params" "$m" >/dev/null 2>&1 || { check "formal $name with a bug: build" false; return; }
+  check "formal $name fails with a bug, a trace from reset: $bug" bash -c \
+    "! yosys-smtbmc -s z3 --unroll -t $k $OUT/${name}_bug.smt2 >/dev/null"
+}
+
 prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
   "a link VC buffer never overflows or underflows; every whole head packet's header is at hand; packets leave in order, unchanged"
 prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
@@ -54,7 +66,7 @@ prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
 prove reducer tc_reducer "-set NumPorts 2" 3 \
   "a reduce in progress counted 1..expected-1 contributions, one per distinct source"
 prove credit_block tc_credit_block "-set NU 7" 3 \
-  "at most 16 results of a tree in flight to the parent; credit counter exact; error queue within depth"
+  "at most 16 results of a tree in flight to the parent; credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
 prove phase tc_phase "-set NumPorts 2 -set Diameter 5" 3 \
   "phase counters within 0..2; phase number within 0..target"
 prove router tc_router "-set NumDims 1" 1 \
@@ -78,6 +90,12 @@ refute reducer tc_reducer "-set NumPorts 2" 3 \
 refute credit_block tc_credit_block "-set NU 7" 3 \
   's/up_cred_q\[gt\] + {got\[4:0\], 3'"'"'d0}/up_cred_q[gt] + {got[4:0], 4'"'"'d0}/' \
   "a credit packet counted as 16 results"
+# the fixed priority the block had: a trace from reset where a duty waits while
+# another is written twice (the pointer's helper assertions removed, so the
+# fairness property itself must fail)
+refute_bmc credit_block tc_credit_block "-set NU 7" 6 \
+  's/\.rst_ni (rst_ni),/.rst_ni (1'"'"'b0),/; /\/\/ helper$/d' \
+  "its duties served by fixed priority (the round-robin pointer held at the error queue)"
 refute phase tc_phase "-set NumPorts 2 -set Diameter 5" 3 \
   's/if (cnt_q\[2\*p+1\]) \/\/ already 2/if (1'"'"'b0) \/\/ already 2/' \
   "a third phase packet counted"
