@@ -46,10 +46,16 @@ void tc_app_table(tc_app *a, const uint8_t *pe)
     free(mem);
 }
 
-int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles)
+int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)
 {
     tc_wl_result res;
+    tc_workload wr = *w0, *w = &wr;
+    int red = w->kind == TC_WL_REDUCE || w->kind == TC_WL_ALLREDUCE || w->kind == TC_WL_TREE_BARRIER;
+    if (red) /* the PEs go on with the tree's next ReduceId: the network keeps its turns from run to run */
+        wr.rid0 = a->rid_next[w->tree];
     int rc = tc_wl_run(a->net, a->rows, w, &res, NULL, NULL);
+    if (red)
+        a->rid_next[w->tree] = (uint8_t)((wr.rid0 + w->repeat) % TC_RIDS);
     if (rc)
         snprintf(a->err, sizeof a->err, "%s on the subnet: %.200s", tc_wl_names[w->kind], res.msg);
     else

@@ -33,6 +33,7 @@ typedef struct {
     double hw_rate, p2p_rate; /* the model's streaming rate, flits a cycle on the busiest channel */
     uint64_t max_cycles;
     uint64_t deliveries;  /* packets the PEs took in the last tc_app_run_hw */
+    uint8_t rid_next[TC_TREES]; /* per tree: the ReduceId its PEs use next (reduces run so far, mod 16) */
     char err[256];
 } tc_app;
 

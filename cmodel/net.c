@@ -621,8 +621,9 @@ size_t tc_net_pe_active(const tc_net *n, const uint32_t **nodes)
 
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port) { return n->flits[(size_t)node * (size_t)n->np + (size_t)port]; }
 
-static const char *const wait_names[] = {"link credits", "a parent's CREDIT", "the PE", "a result slot",
-                                         "report-buffer room", "the barrier fence", "a neighbour's phase packet"};
+static const char *const wait_names[TC_WAIT_KINDS] = {
+    "link credits",       "a parent's CREDIT", "the PE", "a result slot", "report-buffer room", "the barrier fence",
+    "a neighbour's phase packet", "an earlier ReduceId of its tree"};
 
 /* Vertices of the wait-for graph: node * NV + unit, where unit TC_NUNITS is the
  * credit block and phase counters, TC_NUNITS + 1 the Reducer's held results. */
@@ -643,6 +644,8 @@ static long wait_target(const tc_net *n, uint32_t k, const tc_wait *w)
     case TC_WAIT_REPORT:
     case TC_WAIT_FENCE:
         return k * nv + w->out;
+    case TC_WAIT_ORDER: /* for contributions to a reduce: the PEs' and the children's, not a resource */
+        return -1;
     }
     return -1;
 }
@@ -667,6 +670,9 @@ static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
         fprintf(f, " head tag %u (tree %u) needs %s", w->tag, w->tree, wait_names[w->kind]);
     else if (w && (w->kind == TC_WAIT_UPCRED || w->kind == TC_WAIT_RESULT))
         fprintf(f, " holds the result tag %u (tree %u), waits for %s", w->tag, w->tree, wait_names[w->kind]);
+    else if (w && w->kind == TC_WAIT_ORDER)
+        fprintf(f, " holds the result tag %u (tree %u) behind ReduceId %u of its tree, which is not complete here",
+                w->tag, w->tree, w->have);
     else if (w && w->kind == TC_WAIT_FENCE)
         fprintf(f, " waits for the barrier fence: %s holds %u fenced packets", vertex_name(n->np, w->out, b, sizeof b),
                 w->have);
@@ -680,7 +686,7 @@ int tc_net_explain(const tc_net *n, FILE *f)
 {
     enum { MAXW = 64 };
     long nn = n->topo.n, nvn = NV(n->np), nv = nn * nvn;
-    unsigned long count[TC_WAIT_PHASE + 1] = {0};
+    unsigned long count[TC_WAIT_KINDS] = {0};
     long *first = malloc((size_t)nv * sizeof *first), *next = NULL, *dst = NULL, ne = 0, cap = 0;
     tc_wait *wl = NULL, w[MAXW];
     if (!first) {
@@ -713,7 +719,7 @@ int tc_net_explain(const tc_net *n, FILE *f)
         }
     }
     fprintf(f, "  waits:");
-    for (int i = 0; i <= TC_WAIT_PHASE; i++)
+    for (int i = 0; i < TC_WAIT_KINDS; i++)
         if (count[i])
             fprintf(f, " %lu for %s;", count[i], wait_names[i]);
     fprintf(f, "%s\n", ne ? "" : " none");

@@ -1,23 +1,28 @@
 /* The Reducer, the twin of rtl/tc_reducer.v: takes the flit its input's output
  * register holds. Every data flit is combined with the stored partial result, or kept
  * as it is if it belongs to the first contribution. The last contribution's flits go
- * straight to the result buffer if it has a free slot and the result may leave (the
- * root, or a credit of the parent); else the result is held in memory, header first,
- * and copied into the result buffer later, while no contribution comes in. So a
- * contribution never waits for the result buffer: the Reducer takes every one.
+ * straight to the result buffer if it has a free slot, the result may leave (the
+ * root, or a credit of the parent) and it is its tree's turn (its ReduceId is the
+ * tree's nxt); else the result is held in memory, header first, and copied into the
+ * result buffer later, in its turn, while no contribution comes in. So a
+ * contribution never waits for the result buffer: the Reducer takes every one; and
+ * a tree's results leave in ReduceId order, so that a credit the credit block sends
+ * for them frees the children's next ReduceIds here. The PE's contributions must
+ * come in that order too (pe_nxt): one out of turn is ignored (ERR_RID_ORDER).
  * The memory (tc_sram.v) is rd->data, read in the cycle its word is used (the
  * RTL gives its synchronous read the address a cycle ahead). */
 #include "reducer.h"
 
 #include "alu.h"
 
-/* A held result the Reducer can copy into the result buffer: one that goes down from
- * the root, or up with a credit of the parent (credit block). Round-robin over the
- * 256 entries from cp_ptr, as the RTL's tc_rr_arb. */
+/* A held result the Reducer can copy into the result buffer: its tree's next (nxt),
+ * one that goes down from the root, or up with a credit of the parent (credit
+ * block). Round-robin over the 16 trees from cp_ptr, as the RTL's tc_rr_arb; the
+ * entry (tree, nxt of the tree). */
 static int pick(const tc_reducer *rd, const tc_reducer_in *in)
 {
-    for (unsigned i = 0; i < TC_TREES * TC_RIDS; i++) {
-        unsigned s = (rd->cp_ptr + i) % (TC_TREES * TC_RIDS), t = s / TC_RIDS;
+    for (unsigned i = 0; i < TC_TREES; i++) {
+        unsigned t = (rd->cp_ptr + i) % TC_TREES, s = t * TC_RIDS + rd->nxt[t];
         if (rd->ent[s].ready && (TC_RGET(in->table[t], ROOT) || in->up_cred[t]))
             return (int)s;
     }
@@ -39,14 +44,17 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         const tc_red_entry *e = &rd->ent[ev->tree * TC_RIDS + ev->rid];
         ev->bit = in->src < 2u * in->np ? in->src >> 1 : 8;
         ev->first = e->cnt == 0;
-        ev->skip = e->ready || (!ev->first && ((e->seen >> ev->bit) & 1)); /* a result still held, or that source gave */
+        /* the PE out of turn; a result still held; or that source gave */
+        unsigned order = ev->bit == 8 && ev->rid != rd->pe_nxt[ev->tree];
+        ev->skip = order || e->ready || (!ev->first && ((e->seen >> ev->bit) & 1));
         if (ev->skip)
-            ev->err = TC_ERR_RID_REUSE;
+            ev->err = order ? TC_ERR_RID_ORDER : TC_ERR_RID_REUSE;
         else if (!ev->first && (e->type != TC_HGET(h, TYPE) || e->op != TC_HGET(h, OP) || e->lane != TC_HGET(h, LANE) ||
                                 e->len != ev->len || e->dst != TC_HGET(h, DST)))
             ev->err = TC_ERR_MISMATCH;
         ev->last = !ev->skip && e->cnt + 1u >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
-        ev->fast = ev->last && in->res_room && (TC_RGET(row, ROOT) || in->up_cred[ev->tree]);
+        ev->fast = ev->last && in->res_room && (TC_RGET(row, ROOT) || in->up_cred[ev->tree]) &&
+                   ev->rid == rd->nxt[ev->tree]; /* straight to the result buffer only in its turn */
         TC_HSET(&ev->val, SRC, in->id); /* the result leaves from here */
         if (!ev->first) { /* with the first contribution's type, op, lane and DST */
             TC_HSET(&ev->val, TYPE, e->type);
@@ -123,6 +131,8 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         rd->skip = (uint8_t)ev->skip;
         rd->fast = (uint8_t)ev->fast;
         rd->keep = ev->err == TC_ERR_MISMATCH;
+        if (ev->bit == 8 && !ev->skip)
+            rd->pe_nxt[ev->tree] = (uint8_t)((rd->pe_nxt[ev->tree] + 1) % TC_RIDS);
     } else if (rin->valid && !(ev->last && ev->fast) && !ev->skip) {
         rd->data[base + rd->idx] = ev->val;
     }
@@ -136,10 +146,12 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         rd->cp_slot = (uint8_t)ev->cp_pick;
         rd->cp_idx = 0;
         rd->cp_left = (uint8_t)(TC_HGET(&rd->data[(unsigned)ev->cp_pick * ew], LEN) + 1);
-        rd->cp_ptr = (uint8_t)(ev->cp_pick + 1);
+        rd->cp_ptr = (uint8_t)((unsigned)ev->cp_pick / TC_RIDS + 1) % TC_TREES;
         rd->nready--;
         c->ready = c->fenced = 0;
     }
+    if (ev->made) /* the tree's next result */
+        rd->nxt[ev->made_tree] = (uint8_t)((rd->nxt[ev->made_tree] + 1) % TC_RIDS);
     rd->nfenced = (uint16_t)nfenced;
     if (rin->valid)
         rd->idx = (uint8_t)(ev->tail ? 0 : rd->idx + 1);

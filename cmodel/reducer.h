@@ -24,10 +24,13 @@ typedef struct {
     tc_flit *data;     /* [tree][rid][1 + red_flits]: a held result's header, then the data flits */
     uint8_t idx;       /* flit of the contribution expected next; 0: a header */
     uint8_t tree, rid, len, op, lane, first, last;
-    uint8_t skip; /* a reused ReduceId: the contribution is ignored */
+    uint8_t skip; /* a reused ReduceId, or the PE's out of turn: the contribution is ignored */
     uint8_t keep; /* a contribution that disagreed: the stored values are kept */
     uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
-    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin pointer */
+    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin
+                                                 pointer (a tree) */
+    uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */
+    uint8_t pe_nxt[TC_TREES]; /* per tree: the ReduceId the PE contributes to next */
     uint16_t nready, nfenced; /* entries ready, and fenced */
 } tc_reducer;
 

@@ -381,7 +381,12 @@ int tc_router_waits(const tc_router *r, tc_wait *w, int max)
         unsigned t = (unsigned)s / TC_RIDS;
         if (!r->red.ent[s].ready)
             continue;
-        if (!TC_RGET(r->row[t], ROOT) && !r->cb.up_cred[t])
+        if ((unsigned)s % TC_RIDS != r->red.nxt[t] && !r->red.ent[t * TC_RIDS + r->red.nxt[t]].ready)
+            WAIT(TC_WAIT_ORDER, (uint8_t)(nu + 1), 0, 0, (uint8_t)t, 0, r->red.nxt[t],
+                 (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
+        else if ((unsigned)s % TC_RIDS != r->red.nxt[t])
+            continue; /* behind its tree's next, which is held: that one's wait is the tree's */
+        else if (!TC_RGET(r->row[t], ROOT) && !r->cb.up_cred[t])
             WAIT(TC_WAIT_UPCRED, (uint8_t)(nu + 1), (uint8_t)TC_RGET(r->row[t], TOROOT), 0, (uint8_t)t, 1, 0,
                  (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
         else if (resu->full[resu->wr_slot])

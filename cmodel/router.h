@@ -114,6 +114,10 @@ enum {
     TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out (TC_NUNITS + 1: the Reducer) holds
                        fenced packets */
     TC_WAIT_PHASE,  /* the phase counters (unit = TC_NUNITS): a phase packet from link input out */
+    TC_WAIT_ORDER,  /* a result held in the Reducer (unit = TC_NUNITS + 1): its tree's results leave in
+                       ReduceId order, and ReduceId have of tree (the tree's next) has not left: that reduce
+                       still lacks contributions */
+    TC_WAIT_KINDS
 };
 typedef struct {
     uint8_t kind, unit, out, vc, tree, need, have;

@@ -25,6 +25,7 @@ const char *tc_err_name(unsigned code)
         [TC_ERR_BARRIER_BUSY] = "barrier request while this node's barrier is in progress; ignored",
         [TC_ERR_BAD_BARRIER] = "barrier request with K = 0, K beyond the phase counter, or an unknown mode; ignored",
         [TC_ERR_PHASE_AHEAD] = "phase packet from a neighbour 2 phases ahead (lemma 1 broken); ignored",
+        [TC_ERR_RID_ORDER] = "PE's contribution not to its tree's next ReduceId (they go in turn); ignored",
     };
     return code < sizeof names / sizeof names[0] && names[code] ? names[code] : "unknown error code";
 }

@@ -53,13 +53,13 @@ static void make_pkt(pe_state *pe, int type, int node, int tree, int len, uint32
     pe->more = 0;
 }
 
-/* Node k's contribution to reduce operation i: ReduceId i mod 16, tag i + 1. */
+/* Node k's contribution to reduce operation i: ReduceId (rid0 + i) mod 16, in turn, tag i + 1. */
 static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
 {
     int barrier = w->kind == TC_WL_TREE_BARRIER;
     make_pkt(pe, w->kind == TC_WL_REDUCE ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, k, w->tree, barrier ? 0 : w->len,
              (uint32_t)i + 1);
-    TC_HSET(&pe->pkt[0], RID, (unsigned)i % TC_RIDS);
+    TC_HSET(&pe->pkt[0], RID, (unsigned)(w->rid0 + i) % TC_RIDS);
     TC_HSET(&pe->pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
     TC_HSET(&pe->pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
     TC_HSET(&pe->pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);

@@ -31,6 +31,9 @@ typedef struct {
     int packets;         /* bcast, allgather: each sender sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
     int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
+    int rid0;            /* reduces: the reduces the tree's PEs made before on this network (mod 16), so that
+                            operation i takes ReduceId (rid0 + i) mod 16: a tree's ReduceIds go in turn from
+                            reset (docs/deadlock.md); 0 on a new network */
     uint64_t max_cycles; /* give up (an error) after this many cycles */
     int step;            /* 1: the routers evaluated in every cycle, without lookahead (tc_net_lookahead), to
                             show that it changes nothing */

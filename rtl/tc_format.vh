@@ -132,6 +132,7 @@
 `define TC_ERR_BARRIER_BUSY 10
 `define TC_ERR_BAD_BARRIER 11
 `define TC_ERR_PHASE_AHEAD 12
+`define TC_ERR_RID_ORDER 13
 `define TC_ERRQ 4
 `define TC_BAR_FULL 1
 `define TC_BAR_DIAM 2

@@ -12,6 +12,14 @@
 // Every contribution after the first must repeat its type, op, lane, length and DST
 // (else ERR_MISMATCH: counted, not combined, the result marked POISON) and come from
 // a source that has not contributed yet (else ERR_RID_REUSE: ignored).
+// The results of a tree enter the result buffer in ReduceId order (nxt_q, per tree:
+// the ReduceId next): a result that completes out of turn is held, and only the
+// held result of a tree's nxt may be copied. The credit block counts the results
+// that enter the result buffer and credits the children for every 8, so a credit
+// then means that the results of every earlier sequence have left this Reducer, and
+// a child's result never finds its entry still in use by the reduce 16 before it.
+// For that the PEs use a tree's ReduceIds in turn, and this is where it is checked:
+// a contribution of the PE out of turn (pe_nxt_q) is ignored with ERR_RID_ORDER.
 // Its C twin: cmodel/reducer.c.
 `default_nettype none
 `include "tc_format.vh"
@@ -35,7 +43,7 @@ module tc_reducer #(
   output wire                           res_valid_o,  // a flit of a result
   output wire [`TC_FLIT_W-1:0]          res_flit_o,
   output wire                           block_o,      // a held result is being copied: hold the input
-  output wire [3:0]                     err_o,        // ERR_MISMATCH or ERR_RID_REUSE
+  output wire [3:0]                     err_o,        // ERR_MISMATCH, ERR_RID_REUSE or ERR_RID_ORDER
   output wire                           complete_o,   // a reduce completes (its last contribution's header)
   output wire                           made_o,       // a result enters the result buffer ...
   output wire [3:0]                     made_tree_o,  // ... of this tree
@@ -56,6 +64,8 @@ module tc_reducer #(
   reg [255:0]          poison_q;
   reg [255:0]          ready_q;          // complete, the result held here
   reg [255:0]          fenced_q;         // ... and a barrier's phase packet waits for it
+  reg [63:0]           nxt_q;            // per tree, 4 bits: the ReduceId whose result leaves next
+  reg [63:0]           pe_nxt_q;         // per tree, 4 bits: the ReduceId the PE contributes to next
   reg [2:0] idx_q, len_q;
   reg [3:0] tree_q, rid_q, op_q;
   reg [1:0] lane_q;
@@ -78,50 +88,58 @@ module tc_reducer #(
   wire [3:0] h_cnt  = h_busy ? cnt_q[h_slot] : 4'd0;
   wire [AttrW-1:0] e_attr = attr_q[h_slot];
   wire [8:0] src_bit = ({27'd0, src_i} < 2 * NumPorts) ? 9'd1 << src_i[4:1] : 9'h100;
+  wire [3:0] h_nxt    = nxt_q[h_tree*4 +: 4];
+  wire [3:0] h_pe_nxt = pe_nxt_q[h_tree*4 +: 4];
 
+  // the PE's contribution out of turn: no contribution (the PE sends it again)
+  wire       order    = hdr && src_bit[8] && h_rid != h_pe_nxt;
   wire       first    = hdr ? !h_busy : first_q;
-  wire       skip     = hdr ? ready_q[h_slot] || (h_busy && (seen_q[h_slot] & src_bit) != 9'd0) : skip_q;
+  wire       skip     = hdr ? order || ready_q[h_slot] || (h_busy && (seen_q[h_slot] & src_bit) != 9'd0) : skip_q;
   wire       mismatch = hdr && h_busy && !skip && e_attr != h_attr;
   wire       last     = hdr ? !skip && {1'b0, h_cnt} + 5'd1 >= expected : last_q;
-  wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) : fast_q;
+  // straight to the result buffer only in its tree's turn
+  wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) && h_rid == h_nxt
+                            : fast_q;
   wire       hold     = hdr && last && !fast;
   wire       tail     = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
 
   // ---- the copy of a held result: while the input is idle and its register streams
-  // nothing; round-robin over the results that may leave ----
-  // A result (TreeId t, ReduceId) is at s = 16 t + ReduceId: per tree, one mask of its
-  // 16 (a loop over the 256 bits would be run bit by bit by Verilator at every cycle).
-  wire [255:0] cp_elig;
+  // nothing; round-robin over the trees whose next result is held and may leave ----
+  // A result (TreeId t, ReduceId) is at s = 16 t + ReduceId; only s = 16 t + nxt of a
+  // tree may leave, so the arbiter has 16 requests, not 256.
+  wire [15:0] cp_elig;
   genvar t;
   generate
     for (t = 0; t < 16; t = t + 1) begin : g_elig
-      assign cp_elig[16*t +: 16] = ready_q[16*t +: 16] & {16{table_i[t*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t]}};
+      assign cp_elig[t] = ready_q[16*t + {28'd0, nxt_q[4*t +: 4]}]
+                          && (table_i[t*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t]);
     end
   endgenerate
   wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire       cp_start;
-  wire [7:0] cp_pick;
+  wire [3:0] cp_tree;
+  wire [7:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
 `ifdef FORMAL_TC_REDUCER
   `define TC_REDUCER_ANY_PICK
 `elsif FORMAL_TC_ROUTER
   `define TC_REDUCER_ANY_PICK
 `endif
 `ifdef TC_REDUCER_ANY_PICK
-  // The proofs (this block's, the router's) hold whichever eligible entry is picked:
-  // the solver picks any (the 256-input arbiter would only slow it down).
-  (* anyseq *) reg [7:0] f_pick;
+  // The proofs (this block's, the router's) hold whichever eligible tree is picked:
+  // the solver picks any (which covers every arbiter).
+  (* anyseq *) reg [3:0] f_pick;
   (* anyseq *) reg       f_go;
   assign cp_start = f_go && cp_can && cp_elig[f_pick];
-  assign cp_pick  = f_pick;
+  assign cp_tree  = f_pick;
 `else
-  wire [7:0] unused_ptr;
-  tc_rr_arb #(.N(256), .IdxW(8)) u_cp_arb (
+  wire [3:0] unused_ptr;
+  tc_rr_arb #(.N(16), .IdxW(4)) u_cp_arb (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .req_i  (cp_elig),
     .en_i   (cp_can),
     .gnt_o  (cp_start),
-    .idx_o  (cp_pick),
+    .idx_o  (cp_tree),
     .ptr_o  (unused_ptr)
   );
 `endif
@@ -183,10 +201,10 @@ module tc_reducer #(
   assign block_o      = cp_start || cp_on_q;
   assign complete_o   = hdr && last;
   assign made_o       = (hdr && last && fast) || cp_start;
-  assign made_tree_o  = cp_start ? cp_pick[7:4] : h_tree;
+  assign made_tree_o  = cp_start ? cp_tree : h_tree;
   assign res_fenced_o = (hdr && last && fast && src_fenced_i) || (cp_start && fenced_q[cp_pick]);
   assign copy_o       = cp_start;
-  assign err_o = !hdr ? 4'd0 : skip ? `TC_ERR_RID_REUSE : mismatch ? `TC_ERR_MISMATCH : 4'd0;
+  assign err_o = !hdr ? 4'd0 : order ? `TC_ERR_RID_ORDER : skip ? `TC_ERR_RID_REUSE : mismatch ? `TC_ERR_MISMATCH : 4'd0;
 
   // held results: one more when a last contribution is held, one less when its copy begins
   reg [255:0] ready_d, fenced_d;
@@ -204,6 +222,18 @@ module tc_reducer #(
   end
   assign fenced_o = fenced_q != 256'd0 || (hdr && last && src_fenced_i);
 
+  // the turns: a tree's nxt moves on as its result enters the result buffer (made_o);
+  // its pe_nxt as the PE's contribution is counted
+  reg [63:0] nxt_d, pe_nxt_d;
+  always @* begin
+    nxt_d    = nxt_q;
+    pe_nxt_d = pe_nxt_q;
+    if (made_o)
+      nxt_d[made_tree_o*4 +: 4] = nxt_q[made_tree_o*4 +: 4] + 4'd1;
+    if (hdr && src_bit[8] && !skip)
+      pe_nxt_d[h_tree*4 +: 4] = h_pe_nxt + 4'd1;
+  end
+
   always @(posedge clk_i) begin
     if (hdr && !skip) begin
       cnt_q[h_slot]  <= h_cnt + 4'd1;
@@ -219,6 +249,8 @@ module tc_reducer #(
       poison_q <= 256'd0;
       ready_q  <= 256'd0;
       fenced_q <= 256'd0;
+      nxt_q    <= 64'd0;
+      pe_nxt_q <= 64'd0;
       fast_q   <= 1'b0;
       cp_on_q  <= 1'b0;
       cp_idx_q <= 3'd0;
@@ -255,6 +287,8 @@ module tc_reducer #(
         idx_q <= tail ? 3'd0 : idx_q + 3'd1;
       ready_q  <= ready_d;
       fenced_q <= snap_i ? ready_d : fenced_d; // a new fence takes every result held
+      nxt_q    <= nxt_d;
+      pe_nxt_q <= pe_nxt_d;
       if (cp_start) begin
         cp_on_q   <= 1'b1;
         cp_idx_q  <= 3'd0;
@@ -305,5 +339,9 @@ module tc_reducer #(
     assert(!fenced_q[f_slot] || ready_q[f_slot]);
   end
   always @* if (rst_ni) assert(idx_q == 3'd0 || idx_q <= len_q);
+  // results leave in turn: one enters the result buffer only as its tree's nxt,
+  // whether it goes straight there or is copied
+  wire [3:0] f_made_rid = cp_start ? cp_pick[3:0] : h_rid;
+  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_tree_o*4 +: 4]);
 `endif
 endmodule

@@ -64,7 +64,7 @@ prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
 prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
   "the same with 3 slots (the slot pointers wrap at a non-power of two) and 4 ports"
 prove reducer tc_reducer "-set NumPorts 2" 3 \
-  "a reduce in progress counted 1..expected-1 contributions, one per distinct source"
+  "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order"
 prove credit_block tc_credit_block "-set NU 7" 3 \
   "at most 16 results of a tree in flight to the parent; credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
 prove phase tc_phase "-set NumPorts 2 -set Diameter 5" 3 \
@@ -85,8 +85,11 @@ refute vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
   's/: room_q || (free_o \&\& rd_slot_q == wr_slot_q);/: room_q;/' \
   "the write slot's room register misses the head freed there"
 refute reducer tc_reducer "-set NumPorts 2" 3 \
-  's/wire       skip     = hdr ? ready_q\[h_slot\] || (h_busy \&\& (seen_q\[h_slot\] \& src_bit) != 9'"'"'d0) : skip_q;/wire skip = hdr ? ready_q[h_slot] : skip_q;/' \
+  's/wire       skip     = hdr ? order || ready_q\[h_slot\] || (h_busy \&\& (seen_q\[h_slot\] \& src_bit) != 9'"'"'d0) : skip_q;/wire skip = hdr ? order || ready_q[h_slot] : skip_q;/' \
   "a source that contributes twice is counted twice"
+refute reducer tc_reducer "-set NumPorts 2" 3 \
+  's/ \&\& h_rid == h_nxt$//' \
+  "a last contribution goes straight to the result buffer out of its tree's turn"
 refute credit_block tc_credit_block "-set NU 7" 3 \
   's/up_cred_q\[gt\] + {got\[4:0\], 3'"'"'d0}/up_cred_q[gt] + {got[4:0], 4'"'"'d0}/' \
   "a credit packet counted as 16 results"

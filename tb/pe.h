@@ -14,6 +14,12 @@ typedef struct {
     int nflits;     /* header + data */
     uint32_t after; /* the PE waits for the completion of this barrier (its tag) first; 0: none */
     uint32_t after_rx; /* ... and until it has received this tag (e.g. an allreduce's result); 0: none */
+    /* A reduce contribution with a tag of its own (one the router refuses, or one
+     * deliberately out of turn): it carries the ReduceId of reduce rid_of (a tag)
+     * plus rid_skip, and is not a reduce of its tree itself. 0: its tag is its
+     * reduce, whose ReduceId the scenario gives in turn (tb/scenario.c). */
+    uint32_t rid_of;
+    uint8_t rid_skip;
     tc_flit flit[TC_SLOT_FLITS];
 } tc_pkt;
 

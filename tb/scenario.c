@@ -2,6 +2,7 @@
 
 #include "../cmodel/alu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,8 +120,8 @@ static void seal(tc_stim *s)
     }
 }
 
-uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int rid, int op,
-                       int lane, int len, int dst, uint64_t cycle, uint64_t seed)
+uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int op, int lane,
+                       int len, int dst, uint64_t cycle, uint64_t seed)
 {
     tc_expect *e = add_exp(s);
     uint32_t tag = (uint32_t)s->nexp;
@@ -133,7 +134,6 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
         tc_pkt *p = add_pkt(s);
         tc_make_bcast(p, k, tree, len, tag, cycle);
         TC_HSET(&p->flit[0], TYPE, (unsigned)type);
-        TC_HSET(&p->flit[0], RID, (unsigned)rid);
         TC_HSET(&p->flit[0], OP, (unsigned)op);
         TC_HSET(&p->flit[0], LANE, (unsigned)lane);
         TC_HSET(&p->flit[0], DST, (unsigned)dst);
@@ -187,13 +187,29 @@ uint32_t tc_add_barrier(tc_stim *s, const tc_topo *t, int mode, int k, const uin
     return tag;
 }
 
-/* The packet node sends with tag (its contribution to a reduce), or NULL. */
-static tc_pkt *contribution(tc_stim *s, int node, uint32_t tag)
+/* The index of the packet node sends with tag (its contribution to a reduce), or -1. */
+static int contribution_at(const tc_stim *s, int node, uint32_t tag)
 {
     for (int i = 0; i < s->npkt; i++)
         if (s->pkt[i].node == node && TC_HGET(&s->pkt[i].flit[0], TAG) == tag)
-            return &s->pkt[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+/* The packet node sends with tag, or NULL. */
+static tc_pkt *contribution(tc_stim *s, int node, uint32_t tag)
+{
+    int i = contribution_at(s, node, tag);
+    return i < 0 ? NULL : &s->pkt[i];
+}
+
+/* A copy of packet i, put just before it in the array, so in its PE's order (a PE
+ * injects its packets in array order); returns the copy (i + 1 is the original). */
+static tc_pkt *copy_before(tc_stim *s, int i)
+{
+    add_pkt(s);
+    memmove(&s->pkt[i + 1], &s->pkt[i], sizeof *s->pkt * (size_t)(s->npkt - 1 - i));
+    return &s->pkt[i];
 }
 
 static void expect_err(tc_stim *s, uint32_t tag, int node, int err)
@@ -265,6 +281,66 @@ static void pkt_sort(tc_stim *s)
 #define SOAK_RED_FLITS 2 /* tc_params_default's red_flits */
 
 static int rnd(uint64_t *rng, int n) { return (int)(mix((*rng)++) % (uint64_t)n); }
+
+/* The ReduceIds (the PEs' contract, docs/deadlock.md): the reduces of a tree use
+ * them in turn, the n-th reduce of the tree (counted from reset, reduces and
+ * allreduces alike) ReduceId n mod 16, at every PE. A PE injects its packets in
+ * the order of the array, so every Pe node of a tree must hold the tree's reduces
+ * in one order, each once: a scenario that does not cannot keep the contract, and
+ * stops here. A packet with rid_of (a contribution of its own tag that the router
+ * refuses or ignores) takes that reduce's ReduceId plus rid_skip; a packet from a
+ * node outside the tree keeps its ReduceId (it is refused at injection). */
+static void assign_rids(tc_stim *s, const tc_topo *t, const tc_row *rows)
+{
+    int *seq = malloc(sizeof(int) * (size_t)(s->nexp + 1)); /* per tag: the reduce's place in its tree */
+    int *pos = calloc((size_t)t->n * TC_TREES, sizeof(int)); /* per node and tree: reduces injected so far */
+    int cnt[TC_TREES] = {0};                                 /* per tree: reduces met so far */
+    for (int g = 0; g <= s->nexp; g++)
+        seq[g] = -1;
+    for (int pass = 0; pass < 2; pass++) /* the reduces first, then the packets that borrow their ReduceId */
+        for (int i = 0; i < s->npkt; i++) {
+            tc_pkt *p = &s->pkt[i];
+            unsigned type = TC_HGET(&p->flit[0], TYPE), tree = TC_HGET(&p->flit[0], TREE);
+            uint32_t tag = (uint32_t)TC_HGET(&p->flit[0], TAG);
+            tc_row r = TC_ROWP(rows, p->node, tree);
+            if ((type != TC_TYPE_REDUCE && type != TC_TYPE_ALLREDUCE) || !TC_RGET(r, VALID) || !TC_RGET(r, PE))
+                continue;
+            if (pass == 1 && p->rid_of) {
+                if (p->rid_of > (uint32_t)s->nexp || seq[p->rid_of] < 0) {
+                    fprintf(stderr, "scenario %s: tag %u borrows the ReduceId of tag %u, which is no reduce\n",
+                            s->name, tag, p->rid_of);
+                    abort();
+                }
+                TC_HSET(&p->flit[0], RID, (unsigned)(seq[p->rid_of] + p->rid_skip) % 16u);
+            }
+            if (pass == 1 || p->rid_of)
+                continue;
+            int *at = &pos[(size_t)p->node * TC_TREES + tree];
+            if (tag > (uint32_t)s->nexp || (seq[tag] < 0 ? *at != cnt[tree] : seq[tag] != *at)) {
+                fprintf(stderr, "scenario %s: node %d injects reduce tag %u as its reduce %d of tree %u, other "
+                                "nodes as their %d: the PEs of a tree must take its reduces in one order\n",
+                        s->name, p->node, tag, *at, tree, tag > (uint32_t)s->nexp ? -1 : seq[tag] < 0 ? cnt[tree] : seq[tag]);
+                abort();
+            }
+            if (seq[tag] < 0) {
+                seq[tag] = cnt[tree]++;
+                TC_HSET(&s->exp[tag - 1].flit[0], RID, (unsigned)seq[tag] % 16u); /* the result's */
+            }
+            (*at)++;
+            TC_HSET(&p->flit[0], RID, (unsigned)seq[tag] % 16u);
+        }
+    for (int k = 0; k < t->n; k++)
+        for (int tree = 0; tree < TC_TREES; tree++) {
+            tc_row r = TC_ROWP(rows, k, tree);
+            if (TC_RGET(r, VALID) && TC_RGET(r, PE) && pos[(size_t)k * TC_TREES + tree] != cnt[tree]) {
+                fprintf(stderr, "scenario %s: node %d contributes to %d reduces of tree %d, not all %d\n", s->name, k,
+                        pos[(size_t)k * TC_TREES + tree], tree, cnt[tree]);
+                abort();
+            }
+        }
+    free(seq);
+    free(pos);
+}
 
 static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, uint64_t *rng)
 {
@@ -346,7 +422,7 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             lane = TC_LANE_32;
             len = 0;
         }
-        uint32_t tag = tc_add_reduce(s, t, rows, type, tree, j % 16, op, lane, len,
+        uint32_t tag = tc_add_reduce(s, t, rows, type, tree, op, lane, len,
                                      type == TC_TYPE_REDUCE ? member(t, rows, tree, rng) : 0, c[i].when,
                                      seed * 7919 + (uint64_t)(tree * 32 + j));
         use_tag[tree][j] = tag;
@@ -366,6 +442,7 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             tc_pkt *p = &s->pkt[q];
             tag = (uint32_t)s->nexp + 1;
             add_exp(s)->nflits = p->nflits;
+            p->rid_of = (uint32_t)TC_HGET(&p->flit[0], TAG); /* the valid one's ReduceId */
             TC_HSET(&p->flit[0], TAG, tag);
             int how = R(3);
             if (how == 0)
@@ -526,18 +603,18 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         int other = member(t, rows, 0, &rng);
         tc_make_bcast(add(s), other, 0, 1, tag++, (uint64_t)(8 * n + 100));
     } else if (!strcmp(name, "allreduce")) {
-        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 0, TC_OP_SUM, TC_LANE_32, 2, 0, 0, seed);
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, TC_OP_SUM, TC_LANE_32, 2, 0, 0, seed);
     } else if (!strcmp(name, "reduce_dst")) {
         /* sparse tree with transit nodes; the result goes to one Pe node */
         int dst = member(t, rows, 9, &rng);
-        tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 9, 3, TC_OP_MAX, TC_LANE_64, 1, dst, 0, seed);
-        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 0, TC_OP_MINU, TC_LANE_32, 2, 0, 500, seed + 1);
+        tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 9, TC_OP_MAX, TC_LANE_64, 1, dst, 0, seed);
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, TC_OP_MINU, TC_LANE_32, 2, 0, 500, seed + 1);
     } else if (!strcmp(name, "reduce_ops")) {
         /* every operation and lane width, all in flight at once on 8 trees */
         int k = 0;
         for (int op = 0; op < TC_OPS; op++)
             for (int lane = TC_LANE_32; lane <= TC_LANE_64; lane++, k++)
-                tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k % 8, k / 8, op, lane,
+                tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k % 8, op, lane,
                               1 + k % 2, member(t, rows, k % 8, &rng), (uint64_t)k * 3, seed + (uint64_t)k);
     } else if (!strcmp(name, "bad_reduce")) {
         /* 1. A leaf's contribution names another op: its parent reports the mismatch
@@ -552,15 +629,17 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         }
         if (inner < 0)
             inner = tree_root(t, 0);
-        uint32_t bad = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 1, TC_OP_SUM, TC_LANE_32, 1, 0, 0, seed);
+        uint32_t bad = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, TC_OP_SUM, TC_LANE_32, 1, 0, 0, seed);
         tc_pkt *p;
         if ((p = contribution(s, leaf, bad)))
             TC_HSET(&p->flit[0], OP, TC_OP_MAX);
         s->exp[bad - 1].poison = 1;
         expect_err(s, bad, -1, TC_ERR_MISMATCH);
-        /* 2. A PE contributes twice to one ReduceId: the second is ignored and
-         *    reported; the reduce completes with the right result. */
-        uint32_t twice = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 1, 2, TC_OP_XOR, TC_LANE_64, 2, 0, 600, seed + 1);
+        /* 2. A PE contributes twice to one ReduceId (its PE's last packet): by then
+         *    the PE's next ReduceId of the tree is a later one, so the second is out
+         *    of turn, ignored and reported (ERR_RID_ORDER); the reduce completes with
+         *    the right result. */
+        uint32_t twice = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 1, TC_OP_XOR, TC_LANE_64, 2, 0, 600, seed + 1);
         if ((p = contribution(s, inner, twice))) {
             tc_pkt copy = *p;
             uint32_t again = (uint32_t)s->nexp + 1; /* a tag of its own, to follow it */
@@ -568,26 +647,54 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             x->none = 1;
             x->nflits = copy.nflits;
             TC_HSET(&copy.flit[0], TAG, again);
+            copy.rid_of = twice;
             *add_pkt(s) = copy;
-            expect_err(s, again, inner, TC_ERR_RID_REUSE);
+            expect_err(s, again, inner, TC_ERR_RID_ORDER);
         }
-        /* 3. An unknown operation is refused at injection; that reduce never completes,
-         *    and the next reduce on the tree still does. */
-        uint32_t unk = tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 15, 3, TC_OP_SUM, TC_LANE_32, 1, far, 1200, seed + 2);
-        if ((p = contribution(s, far, unk)))
+        /* 3. A PE skips a ReduceId: its contribution to the one after the tree's next
+         *    is ignored and reported (ERR_RID_ORDER); it then sends the right one, and
+         *    the reduce completes with the right result. */
+        uint32_t next = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 1, TC_OP_SUM, TC_LANE_32, 1, 0, 900, seed + 5);
+        int at = contribution_at(s, leaf, next);
+        if (at >= 0) {
+            p = copy_before(s, at);
+            uint32_t ahead = (uint32_t)s->nexp + 1;
+            tc_expect *x = add_exp(s);
+            x->none = 1;
+            x->nflits = p->nflits;
+            TC_HSET(&p->flit[0], TAG, ahead);
+            p->rid_of = next;
+            p->rid_skip = 1;
+            expect_err(s, ahead, leaf, TC_ERR_RID_ORDER);
+        }
+        /* 4. An unknown operation is refused at injection: no contribution. Its PE,
+         *    told so, sends a valid one for that reduce, marked POISON as it has no
+         *    data to give (the PEs' contract, docs/deadlock.md), and the reduce
+         *    completes POISON; the next reduce on the tree (which could not leave
+         *    the Reducers before it, in turn) completes too. */
+        uint32_t unk = tc_add_reduce(s, t, rows, TC_TYPE_REDUCE, 15, TC_OP_SUM, TC_LANE_32, 1, far, 1200, seed + 2);
+        if ((at = contribution_at(s, far, unk)) >= 0) {
+            p = copy_before(s, at); /* the refused one, with a tag of its own */
+            uint32_t refused = (uint32_t)s->nexp + 1;
+            add_exp(s)->nflits = p->nflits;
+            TC_HSET(&p->flit[0], TAG, refused);
             TC_HSET(&p->flit[0], OP, 13);
-        expect_drop(s, unk, far, TC_ERR_BAD_OP);
-        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, 4, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
-        /* 4. A contribution with another length, from a leaf: reported where it meets
+            p->rid_of = unk;
+            expect_drop(s, refused, far, TC_ERR_BAD_OP);
+            TC_HSET(&s->pkt[at + 1].flit[0], POISON, 1); /* the valid one */
+            s->exp[unk - 1].poison = 1;
+        }
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
+        /* 5. A contribution with another length, from a leaf: reported where it meets
          *    the first, the result POISON. */
-        uint32_t len2 = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 5, TC_OP_OR, TC_LANE_32, 2, 0, 1600, seed + 4);
+        uint32_t len2 = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, TC_OP_OR, TC_LANE_32, 2, 0, 1600, seed + 4);
         if ((p = contribution(s, leaf, len2))) {
             TC_HSET(&p->flit[0], LEN, 1);
             p->nflits = 2;
         }
         s->exp[len2 - 1].poison = 1;
         expect_err(s, len2, -1, TC_ERR_MISMATCH);
-        /* 5. A reduce on a tree not configured at the contributing node. */
+        /* 6. A reduce on a tree not configured at the contributing node. */
         for (int k = 0; k < t->n; k++)
             if (!TC_RGET(TC_ROWP(rows, k, 15), VALID)) {
                 uint32_t tag = (uint32_t)s->nexp + 1;
@@ -618,7 +725,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         uint64_t late = again + 2600 > 3000 ? again + 2600 : 3000;
         for (int round = 0; round < 2; round++)
             for (int rid = 0; rid < (round ? 2 : 16); rid++) {
-                uint32_t tag = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 2, rid, TC_OP_SUM, TC_LANE_64, 1, 0,
+                uint32_t tag = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 2, TC_OP_SUM, TC_LANE_64, 1, 0,
                                              round ? again : 0, seed + (uint64_t)(round * 16 + rid));
                 tc_pkt *c = contribution(s, root, tag);
                 if (c)
@@ -629,7 +736,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * to the PE due after 128 results, and then every 4096 cycles */
         for (int rid = 0; rid < 16; rid++)
             for (int tree = 0; tree < TC_TREES; tree++)
-                tc_add_reduce(s, t, rows, (tree + rid) % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, rid,
+                tc_add_reduce(s, t, rows, (tree + rid) % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree,
                               (tree + rid) % TC_OPS, rid % 2, 1, member(t, rows, tree, &rng), (uint64_t)rid * 4,
                               seed + (uint64_t)(rid * 16 + tree));
     } else if (!strcmp(name, "random")) {
@@ -643,7 +750,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             int tree = (int)(mix(rng++) % TC_TREES), op = (int)(mix(rng++) % TC_OPS);
             int lane = (int)(mix(rng++) % 2), len = 1 + (int)(mix(rng++) % 2), dst = member(t, rows, tree, &rng);
             uint64_t when = mix(rng++) % 4000;
-            tc_add_reduce(s, t, rows, i % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, i, op, lane, len, dst, when,
+            tc_add_reduce(s, t, rows, i % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, op, lane, len, dst, when,
                           seed * 100 + (uint64_t)i);
         }
         for (int k = 0; k < t->n; k++)
@@ -701,7 +808,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             int src = (int)((int64_t)(i % nsrc) * t->n / nsrc);
             tc_make_bcast(add(s), src, tree, len, tag++, mix(rng++) % 100); /* trees 0-7 have every PE */
         }
-        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 4, 0, TC_OP_MAX, TC_LANE_32, 1, 0, 100, seed);
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 4, TC_OP_MAX, TC_LANE_32, 1, 0, 100, seed);
         int nbefore = s->nexp;
         for (int k = 0; k < t->n; k++)
             when[k] = 100 + mix(rng++) % 300;
@@ -748,13 +855,14 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_add_barrier(s, t, TC_BAR_DIAM, 0, NULL, 0, b); /* and the next one works */
     } else if (!strcmp(name, "tree_barrier")) {
         /* the barrier as an allreduce without data on tree 0 */
-        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, 0, TC_OP_AND, TC_LANE_32, 0, 0, 0, seed);
+        tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, TC_OP_AND, TC_LANE_32, 0, 0, 0, seed);
     } else {
         tc_stim_free(s);
         return -1;
     }
-    seal(s);
     s->name = name;
+    assign_rids(s, t, rows);
+    seal(s);
     return 0;
 }
 

@@ -59,9 +59,11 @@ void tc_stim_free(tc_stim *s);
 /* Header of a broadcast; data flits are filled from the tag. */
 void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_t cycle);
 /* A reduce or allreduce: one contribution from every Pe node of the tree, injected at
- * cycle; returns its tag. */
-uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int rid, int op,
-                       int lane, int len, int dst, uint64_t cycle, uint64_t seed);
+ * cycle; returns its tag. Its ReduceId is given when the scenario is built: the
+ * reduces of a tree take the ReduceIds in turn, in the order every PE injects them
+ * (the PEs' contract, docs/deadlock.md). */
+uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int op, int lane,
+                       int len, int dst, uint64_t cycle, uint64_t seed);
 
 /* A barrier every node enters: mode TC_BAR_*, k (ignored with TC_BAR_DIAM); node k
  * enters at cycle[k] (cycle NULL: all at at), after the completion of barrier `after`

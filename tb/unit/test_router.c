@@ -276,7 +276,7 @@ static void test_route_errors(void **state)
             assert_int_equal(granted(&g, o), -1);
         assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1);
     }
-    for (unsigned e = 0; e <= TC_ERR_RID_REUSE; e++)
+    for (unsigned e = 0; e <= TC_ERR_RID_ORDER; e++)
         assert_string_not_equal(tc_err_name(e), "unknown error code");
 }
 
@@ -318,12 +318,13 @@ static void test_credit_violation(void **state)
 
 /* The Reducer at node 5: contributions from its PE and its three children are summed
  * lane by lane; the result goes up to the parent (X-) once, as the last arrives; the
- * slot is clear again for the next round; an unknown operation is refused. */
-static tc_flit contribution(int op, uint32_t tag, int src)
+ * slot is clear again for the next round, which takes the tree's next ReduceId (in
+ * turn); an unknown operation is refused. */
+static tc_flit contribution(int op, uint32_t tag, int src, int rid)
 {
     tc_flit h = bcast(1, src, tag);
     TC_HSET(&h, TYPE, TC_TYPE_ALLREDUCE);
-    TC_HSET(&h, RID, 7);
+    TC_HSET(&h, RID, (unsigned)rid);
     TC_HSET(&h, OP, (unsigned)op);
     TC_HSET(&h, LANE, TC_LANE_32);
     return h;
@@ -339,7 +340,7 @@ static void test_reducer(void **state)
         tc_flit sent[2] = {{{0, 0}}, {{0, 0}}};
         int got = 0, lasts = 0, c = 0, cred = -1;
         for (int i = 0; i < 4; i++) {
-            tc_flit h = contribution(TC_OP_SUM, 40 + (uint32_t)round, i ? 9 : 5);
+            tc_flit h = contribution(TC_OP_SUM, 40 + (uint32_t)round, i ? 9 : 5, round);
             tc_flit d = {{(uint64_t)(i + 1) << 32 | 0xffffffffu, (uint64_t)i}};
             for (int f = 0; f < 2; f++, c++) {
                 tc_router_in in;
@@ -374,12 +375,14 @@ static void test_reducer(void **state)
         /* lanes: 4 x 0xffffffff wraps to 0xfffffffc; 1+2+3+4 = 10; 0+1+2+3 = 6; 0 */
         assert_int_equal(sent[1].w[0], 10ull << 32 | 0xfffffffcu);
         assert_int_equal(sent[1].w[1], 6);
-        assert_int_equal(g.r.red.ent[0 * TC_RIDS + 7].cnt, 0);
+        assert_int_equal(g.r.red.ent[0 * TC_RIDS + round].cnt, 0);
+        assert_int_equal(g.r.red.nxt[0], round + 1);    /* the tree's next result */
+        assert_int_equal(g.r.red.pe_nxt[0], round + 1); /* and the PE's next contribution */
     }
     /* op 12 does not exist: refused at injection, nothing reaches the Reducer */
     tc_router_in in;
     memset(&in, 0, sizeof in);
-    in.inj = (tc_wire){1, 0, contribution(12, 50, 5)};
+    in.inj = (tc_wire){1, 0, contribution(12, 50, 5, 2)};
     TC_HSET(&in.inj.flit, LEN, 0);
     tc_router_cycle(&g.r, &in, g.obs);
     memset(&in, 0, sizeof in);
