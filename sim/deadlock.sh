@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The deadlock-freedom checker (build/tccheck, docs/deadlock.md) on tori of 1 to 4
 # dimensions, radices 2, 3, 5, 7 and 16, and the named odd and mixed ones, with the
-# planner's 16 trees and with random tables; then the planted bugs, which it must
-# find. One PASS/FAIL line per run; exit 1 if any failed.
+# planner's 16 trees and with random tables, and at every parameter's extremes;
+# bad input refused; then the planted bugs, which it must find. One PASS/FAIL line per run; exit 1 if any failed.
 set -u
 cd "$(dirname "$0")/.."
 TCCHECK=${TCCHECK:-build/tccheck}
@@ -29,6 +29,31 @@ for t in $tori; do
   run 0 --topo "$t" --table planner
   for s in $(seq 1 "$SEEDS"); do run 0 --topo "$t" --table random --seed "$s"; done
 done
+# Every parameter at its extremes (the graph's rules and premises read them all)
+for t in 5 7x5 3x3x3 2x2x2x2; do
+  run 0 --topo "$t" --table random --seed 7 --slots 2 --inj-slots 2 --pe-credits 1 --red-flits 1 \
+        --link-lat 1 --inj-lat 100000 --ej-lat 100000
+  run 0 --topo "$t" --table random --seed 8 --slots 64 --inj-slots 64 --pe-credits 255 --red-flits 7 \
+        --link-lat 100000 --inj-lat 1 --ej-lat 1
+done
+# Bad input is refused by name (exit 2): an empty table, a degenerate parameter
+: >build/empty.table
+refused() { # words args...
+  local want=$1 out
+  shift
+  out=$($TCCHECK "$@" 2>&1)
+  if [ $? = 2 ] && echo "$out" | grep -q "$want"; then
+    echo "PASS  tccheck refuses $*: $out"
+  else
+    echo "FAIL  tccheck $* should be refused with '$want': $out"
+    fail=1
+  fi
+}
+refused "configures no tree" --table build/empty.table
+refused "slots" --slots 1
+refused "pe_credits" --pe-credits 0
+refused "red_flits" --red-flits 8
+refused "link_lat" --link-lat 100001
 
 # Planted bugs: each must be found, with the cycle it names.
 planted() { # topo plant words-the-report-must-contain
@@ -45,6 +70,7 @@ planted() { # topo plant words-the-report-must-contain
 for t in 5 4x4 7x5 5x5x5 4x4x4x4; do
   planted "$t" report-one "enters a ring with one credit"
   planted "$t" result-slot "cycle through a wait"
+  planted "$t" fixed-priority "the credit block starves a duty"
 done
 # The watchdog names the planted Reducer cycle when a simulation meets it. With
 # two slots per buffer (the depth before the SRAM buffers), where the soak

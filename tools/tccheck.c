@@ -2,8 +2,10 @@
  * torus and table set. Exit 0 if the argument holds, 1 if it finds a violation, 2 on
  * bad input.
  *
- *   tccheck --topo 4x4x4x4 [--table planner|random|FILE] [--seed N] [--slots N]
- *           [--plant report-one|result-slot] [--report N]      (or topo=4x4x4x4 ..., --help)
+ *   tccheck --topo 4x4x4x4 [--table planner|random|FILE] [--seed N] [--slots N] [--inj-slots N]
+ *           [--pe-credits N] [--red-flits N] [--link-lat N] [--inj-lat N] [--ej-lat N]
+ *           [--plant report-one|result-slot|fixed-priority] [--report N] [--premises yes]
+ *                                                            (or topo=4x4x4x4 ..., --help)
  *
  * planner: the 16 trees the testbench uses (roots spread evenly, some transit nodes);
  * random: 16 trees with random roots, member sets and shapes (--seed). */
@@ -16,18 +18,25 @@
 
 #include "../cmodel/config.h"
 #include "../cmodel/deadlock.h"
-#include "../cmodel/router.h"
 #include "../tb/randtable.h"
 #include "../tb/scenario.h"
 
-static const char *const plants[] = {"none", "report-one", "result-slot", NULL};
+static const char *const plants[] = {"none", "report-one", "result-slot", "fixed-priority", NULL};
+static const char *const yesno[] = {"no", "yes", NULL};
 static const tc_key keys[] = {
     {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
     {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), or a table file", 1, 0, NULL},
     {"seed", "1", "random table", 0, 1000000000, NULL},
-    {"slots", "16", "packet slots per unit buffer", 1, TC_MAX_SLOTS, NULL},
+    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
+    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
+    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
+    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, TC_SLOT_FLITS - 1, NULL},
+    {"link_lat", "40", "link latency, cycles", 1, TC_MAX_LAT, NULL},
+    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, TC_MAX_LAT, NULL},
+    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, TC_MAX_LAT, NULL},
     {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},
     {"report", "3", "violations reported in full", 0, 1000000, NULL},
+    {"premises", "no", "yes: print the premises of the argument and how each is established", 0, 0, yesno},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -53,11 +62,28 @@ int main(int argc, char **argv)
         }
     }
     const char *topo = tc_config_str(&cfg, "topo"), *table = tc_config_str(&cfg, "table");
-    long seed = tc_config_int(&cfg, "seed"), slots = tc_config_int(&cfg, "slots"), report = tc_config_int(&cfg, "report");
+    long seed = tc_config_int(&cfg, "seed"), report = tc_config_int(&cfg, "report");
     int plant = tc_config_enum(&cfg, "plant");
-    plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
+    static const int plant_bits[] = {0, TC_PLANT_REPORT_ONE, TC_PLANT_RESULT_SLOT, TC_PLANT_FIXED_PRIO};
+    tc_params p;
+    tc_params_default(&p);
+    p.slots = (int)tc_config_int(&cfg, "slots");
+    p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
+    p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
+    p.red_flits = (int)tc_config_int(&cfg, "red_flits");
+    p.link_lat = (int)tc_config_int(&cfg, "link_lat");
+    p.inj_lat = (int)tc_config_int(&cfg, "inj_lat");
+    p.ej_lat = (int)tc_config_int(&cfg, "ej_lat");
+    p.plant = plant_bits[plant];
     tc_topo t;
     if (tc_topo_parse(topo, &t, err, sizeof err)) {
+        fprintf(stderr, "tccheck: %s\n", err);
+        return 2;
+    }
+    p.ndims = t.ndims;
+    for (int d = 0; d < TC_MAX_DIMS; d++)
+        p.size[d] = d < t.ndims ? t.size[d] : 1;
+    if (tc_params_check(&p, err, sizeof err)) {
         fprintf(stderr, "tccheck: %s\n", err);
         return 2;
     }
@@ -87,10 +113,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "tccheck: invalid table: %s\n", err);
         return 2;
     }
+    int trees = 0;
+    for (int tree = 0; tree < TC_TREES; tree++)
+        for (int k = 0; k < t.n; k++)
+            if (TC_RGET(TC_ROWP(rows, k, tree), VALID)) {
+                trees++;
+                break;
+            }
+    if (!trees) { /* nothing to check is no proof of anything */
+        fprintf(stderr, "tccheck: %s: the table configures no tree\n", table);
+        return 2;
+    }
+    if (tc_config_enum(&cfg, "premises")) {
+        printf("premises of the argument (docs/deadlock.md):\n");
+        tc_deadlock_premises(stdout);
+    }
     tc_dl_result r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    long v = tc_deadlock_check(&t, rows, (int)slots, plant, stdout, (long)report, &r);
+    long v = tc_deadlock_check(&t, rows, &p, stdout, (long)report, &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     free(rows);
     if (v < 0) {
@@ -98,11 +139,11 @@ int main(int argc, char **argv)
         return 2;
     }
     char name[64];
-    printf("%s  tccheck %-12s table %-7s seed %-4ld%s resources %ld  waits %ld  rings %ld  entries into rings %ld"
-           "  violations %ld  %.2f s\n",
+    printf("%s  tccheck %-12s table %-7s seed %-4ld%s trees %d  resources %ld  waits %ld  (well founded %ld)  rings %ld"
+           "  entries into rings %ld  credit-block wait %d  violations %ld  %.2f s\n",
            v ? "FAIL" : "PASS", tc_topo_name(&t, name, sizeof name), strcmp(table, "random") ? table : "random",
-           (long)seed, plant ? " planted bug" : "", r.vertices, r.edges, r.rings, r.entries, r.violations,
-           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+           (long)seed, plant ? " planted bug" : "", trees, r.vertices, r.edges, r.founded, r.rings, r.entries, r.cb_wait,
+           r.violations, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     tc_config_free(&cfg);
     return v ? 1 : 0;
 }

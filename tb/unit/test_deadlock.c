@@ -25,7 +25,7 @@ static tc_row *table(const tc_topo *t)
     return rows;
 }
 
-static long check(const char *topo, int slots, int plant, char **report, tc_dl_result *res)
+static long check_params(const char *topo, const tc_params *p, char **report, tc_dl_result *res)
 {
     tc_topo t;
     char err[128];
@@ -33,10 +33,19 @@ static long check(const char *topo, int slots, int plant, char **report, tc_dl_r
     assert_int_equal(tc_topo_parse(topo, &t, err, sizeof err), 0);
     tc_row *rows = table(&t);
     FILE *f = open_memstream(report, &len);
-    long v = tc_deadlock_check(&t, rows, slots, plant, f, 1, res);
+    long v = tc_deadlock_check(&t, rows, p, f, 1, res);
     fclose(f);
     free(rows);
     return v;
+}
+
+static long check(const char *topo, int slots, int plant, char **report, tc_dl_result *res)
+{
+    tc_params p;
+    tc_params_default(&p);
+    p.slots = slots;
+    p.plant = plant;
+    return check_params(topo, &p, report, res);
 }
 
 /* The design as built: rings on every torus with a ring of 4 or more, no violation. */
@@ -62,7 +71,36 @@ static void test_design(void **state)
     free(rep);
 }
 
-/* The two rules the design changed, planted back: each one is found, with its cycle. */
+/* Every legal parameter at its extremes: the argument holds, the credit block's
+ * duties wait for 19 others at most, and the window and barrier waits that close
+ * cycles are there (well founded). */
+static void test_params(void **state)
+{
+    (void)state;
+    static const int slots[] = {2, 64}, pec[] = {1, 255}, red[] = {1, 2, 7}, lat[] = {1, 100000};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 3; k++) {
+                tc_params p;
+                tc_params_default(&p);
+                p.slots = p.inj_slots = slots[i];
+                p.pe_credits = pec[j];
+                p.red_flits = red[k];
+                p.link_lat = p.inj_lat = p.ej_lat = lat[(i + j + k) % 2];
+                p.ndims = 2;
+                p.size[0] = 7, p.size[1] = 5;
+                char err[128], *rep;
+                assert_int_equal(tc_params_check(&p, err, sizeof err), 0);
+                tc_dl_result r;
+                assert_int_equal(check_params("7x5", &p, &rep, &r), 0);
+                assert_string_equal(rep, "");
+                assert_int_equal(r.cb_wait, TC_CB_REQS - 1);
+                assert_true(r.founded > 0 && r.rings > 0);
+                free(rep);
+            }
+}
+
+/* The three rules the design changed, planted back: each one is found, with its cycle. */
 static void test_planted(void **state)
 {
     (void)state;
@@ -77,6 +115,11 @@ static void test_planted(void **state)
     assert_non_null(strstr(rep, "cycle through a wait"));
     assert_non_null(strstr(rep, "Result, which waits for"));
     assert_non_null(strstr(rep, "VCUp"));
+    free(rep);
+    /* the credit block's duties by fixed priority: one starves */
+    assert_true(check("4x4", 2, TC_PLANT_FIXED_PRIO, &rep, &r) > 0);
+    assert_non_null(strstr(rep, "the credit block starves a duty"));
+    assert_int_equal(r.cb_wait, -1);
     free(rep);
 }
 
@@ -141,6 +184,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design),
+        cmocka_unit_test(test_params),
         cmocka_unit_test(test_planted),
         cmocka_unit_test(test_watchdog),
     };
