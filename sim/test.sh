@@ -134,6 +134,33 @@ for run in "16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9
   count_results "$log" "tcsim --topo $run"
 done
 
+echo "== tcsim's limits from the configuration, the 1-node torus, a loss's cause shown first"
+# The watchdog's window and the cycle cap follow the latencies, the trees and the
+# stimulus (tb/cosim.c, docs/deadlock.md): long links, PCIe latencies and slow
+# injection are no failure
+check "tcsim 4x4 many_reduces --link-lat 3000 --fast passes (no progress at a fixed window of 20000)" \
+  bash -c "build/tcsim --topo 4x4 --scen many_reduces --link-lat 3000 --fast | grep -q '^PASS'"
+check "tcsim 4x4 stream --inj-lat 2000 --inj-slots 2 --fast passes (past a fixed 400000-cycle limit)" \
+  bash -c "build/tcsim --topo 4x4 --scen stream --inj-lat 2000 --inj-slots 2 --fast | grep -q '^PASS'"
+check "tcsim 4x4 bcast_root --inj-lat 2000 ends (periodic reports are no work left)" \
+  bash -c "build/tcsim --topo 4x4 --scen bcast_root --inj-lat 2000 | grep -q '^PASS'"
+check "tcsim 4x4 every scenario, --link-lat 2000 --inj-lat 5000 --ej-lat 5000 --fast, passes" \
+  build/tcsim --topo 4x4 --scen all --link-lat 2000 --inj-lat 5000 --ej-lat 5000 --fast
+check "tcsim 4x4 bad_reduce --link-lat 1 --fast waits for every expected error (one reported twice)" \
+  build/tcsim --topo 4x4 --scen bad_reduce --link-lat 1 --fast
+check "tcsim --topo 1: every scenario that a node alone can run passes, with and without --fast" bash -c \
+  "build/tcsim --topo 1 --scen all && build/tcsim --topo 1 --scen all --fast"
+for s in bad_reduce credit_violation; do
+  check "tcsim --topo 1 --scen $s refused (exit 2), naming it" bash -c \
+    "build/tcsim --topo 1 --scen $s 2>&1 | grep -q 'scen = $s on the 1-node torus: needs two nodes'; test \${PIPESTATUS[0]} = 2"
+done
+# a PE gives a later allreduce the ReduceId of one still in flight: the router's report
+# that it ignored the contribution comes before the 16 copies it lost, whatever the cap
+check "tcsim --plant rid-twice: the ignored contribution's report printed before the lost copies" bash -c \
+  "build/tcsim --topo 4x4 --scen many_reduces --plant rid-twice --fast 2>&1 | tee /dev/stderr | \
+   awk '/lost\\)\$/ && !lost { lost = NR } /ReduceId still in flight; ignored/ && !cause { cause = NR }
+        END { exit !(cause && lost && cause < lost) }'"
+
 echo "== point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')

@@ -962,6 +962,30 @@ static int reports_only(const tc_evlog *l, size_t from, size_t to)
     return 1;
 }
 
+/* --plant rid-twice, a PE's bug rather than the router's: a PE whose node has children
+ * on a tree gives its contribution to a later allreduce there the ReduceId of its
+ * first reduce on that tree, which is still in flight (waiting for the children). The
+ * router ignores it (ERR_RID_REUSE), so the later allreduce never completes: the run
+ * must say why before it lists the copies lost. */
+static void plant_rid_twice(tc_stim *st, const tc_row *rows)
+{
+    for (int a = 0; a < st->npkt; a++) {
+        const tc_flit *ha = &st->pkt[a].flit[0];
+        unsigned type = TC_HGET(ha, TYPE), tree = TC_HGET(ha, TREE);
+        int node = st->pkt[a].node;
+        if ((type != TC_TYPE_REDUCE && type != TC_TYPE_ALLREDUCE) || !TC_RGET(TC_ROWP(rows, node, tree), DIRS))
+            continue;
+        for (int b = a + 1; b < st->npkt; b++) {
+            tc_flit *hb = &st->pkt[b].flit[0];
+            if (st->pkt[b].node == node && TC_HGET(hb, TYPE) == TC_TYPE_ALLREDUCE && TC_HGET(hb, TREE) == tree &&
+                TC_HGET(hb, TAG) != TC_HGET(ha, TAG) && TC_HGET(hb, RID) != TC_HGET(ha, RID)) {
+                TC_HSET(hb, RID, TC_HGET(ha, RID));
+                return;
+            }
+        }
+    }
+}
+
 typedef struct {
     const char *scen, *net_name;
     int use_rtl;
@@ -975,6 +999,7 @@ typedef struct {
     int table_random;      /* --table random: tc_random_table from the seed, else tc_default_table */
     tc_params p;
     const char *mis_dir;   /* write a mismatch's view (write_mismatch_view) here, or NULL */
+    int plant_rid_twice;   /* --plant rid-twice (plant_rid_twice) */
     /* out: the first delivery (the waveform's key event): cycle, node, the packet's
      * source (a reduce's result: its tree's root) and first injection; key_node -1 if none */
     uint64_t key_cycle, key_inj, key_out; /* key_out: the router granted its PE output (UINT64_MAX: unknown) */
@@ -1023,6 +1048,8 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
         fprintf(stderr, "unknown scenario '%s'\n", o->scen);
         return 1;
     }
+    if (o->plant_rid_twice)
+        plant_rid_twice(&st, rows);
 
     int np = 2 * p.ndims;
     size_t ow = (size_t)TC_OBS_WORDS(np);
@@ -1345,7 +1372,7 @@ static int check_dir(const char *opt, const char *dir)
  * are the C model's: a Verilated network has them fixed when it is built. */
 static const char *const tables[] = {"default", "random", NULL};
 static const char *const fasts[] = {"off", "on", "check", NULL};
-static const char *const plants[] = {"none", "report-one", "result-slot", NULL};
+static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", NULL};
 static const tc_key keys[] = {
     {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
     {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
@@ -1362,7 +1389,7 @@ static const tc_key keys[] = {
     {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
     {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
     {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
-    {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md)", 0, 0, plants},
+    {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -1464,6 +1491,7 @@ int main(int argc, char **argv)
         o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
         int plant = tc_config_enum(&cfg, "plant");
         o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
+        o.plant_rid_twice = plant == 3;
     }
     tc_topo topo;
     if (tc_topo_init(&topo, o.p.ndims, o.p.size, err, sizeof err)) {
@@ -1487,12 +1515,23 @@ int main(int argc, char **argv)
                 printf(" %s", tc_scenario_names[k]);
         printf("\n");
     }
+    const char *why = strcmp(scen, "all") ? tc_scenario_refuse(scen, &topo) : NULL;
+    if (why) {
+        fprintf(stderr, "scen = %s on the %d-node torus: %s\n", scen, topo.n, why);
+        return 2;
+    }
+    for (int k = 0, any = 0; !strcmp(scen, "all") && tc_scenario_names[k]; k++)
+        if (tc_scenario_refuse(tc_scenario_names[k], &topo))
+            printf("%s %s", any++ ? "" : "topo = 1: leaving out the scenarios that need two nodes:", tc_scenario_names[k]);
+    if (!strcmp(scen, "all") && topo.n < 2)
+        printf("\n");
     for (int k = 0; tc_scenario_names[k]; k++) {
         uint64_t mis;
         int node;
         if (strcmp(scen, "all") && strcmp(scen, tc_scenario_names[k]))
             continue;
-        if (o.table_random && tc_scenario_default_table_only(tc_scenario_names[k]))
+        if ((o.table_random && tc_scenario_default_table_only(tc_scenario_names[k])) ||
+            tc_scenario_refuse(tc_scenario_names[k], &topo))
             continue;
         o.scen = tc_scenario_names[k];
         o.fst = NULL;
