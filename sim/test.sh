@@ -178,6 +178,28 @@ check "tcnet bcast 64 KiB on 4x4: link_util and GB/s from the busiest link and t
 check "tcnet JSON has link_util and bandwidth_gbs_per_pe" \
   grep -qE '"link_util": 0\.[0-9]+, "payload_bytes_per_pe": 65632, "bandwidth_gbs_per_pe": [0-9]+\.[0-9]+' $LOGDIR/bw.json
 
+# a failed run (here out of cycles) says FAILED and why, and gives no latency, rate or
+# bandwidth: not in the report, null in the JSON
+check "tcnet: a failed 1 GiB bcast (max_cycles) prints FAILED and its reason, no link_util or GB/s" bash -c \
+  "build/tcnet topo=4x4 workload=bcast bytes=1073741824 max_cycles=20000 progress=off json=$LOGDIR/failed.json \
+     >$LOGDIR/failed.txt 2>&1; rc=\$?; cat $LOGDIR/failed.txt; [ \$rc = 1 ] && \
+   grep -q '^  FAILED: operation 1 of bcast: [0-9]* deliveries still missing after 20000 cycles' $LOGDIR/failed.txt && \
+   ! grep -qE 'link_util [0-9]|GB/s|latency per operation' $LOGDIR/failed.txt && \
+   grep -q '\"latency_cycles\": null' $LOGDIR/failed.json && \
+   grep -q '\"link_util\": null, \"payload_bytes_per_pe\": null, \"bandwidth_gbs_per_pe\": null' $LOGDIR/failed.json"
+check "tcnet: a failed stream prints no operations per 1000 cycles (null in the JSON)" bash -c \
+  "build/tcnet topo=4x4 window=16 repeat=64 max_cycles=2000 progress=off json=$LOGDIR/failed_stream.json \
+     >$LOGDIR/failed_stream.txt 2>&1; cat $LOGDIR/failed_stream.txt; grep -q '  FAILED: allreduce stream' $LOGDIR/failed_stream.txt && \
+   ! grep -q 'operations per 1000 cycles' $LOGDIR/failed_stream.txt && grep -q '\"ops_per_kcycle\": null' $LOGDIR/failed_stream.json"
+# a value whose products with the others would overflow is refused before the run
+# (exit 2), naming the key, the value and the range that fits on that torus
+for bad in "workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..8589934464 (with 64 nodes" \
+           "topo=2 workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..7516192740 (with 2 nodes" \
+           "topo=16x16 workload=allgather bytes=1073741824 len=1:bytes = '1073741824' is not an integer in 0..269488144 (with 256 nodes and len = 1"; do
+  check "tcnet ${bad%%:*} refused before the run (exit 2)" bash -c \
+    "timeout 10 build/tcnet ${bad%%:*} progress=off 2>&1 | tee /dev/stderr | grep -qF \"${bad#*:}\"; test \${PIPESTATUS[0]} = 2"
+done
+
 echo "== tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery)"
 build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=packet json=$LOGDIR/pkt.json >$LOGDIR/pkt.txt
 # same_run A B: tcnet's reports ($LOGDIR/A.txt, B.txt) and JSON (A.json, B.json) equal
