@@ -336,17 +336,18 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
         pe[k].credits = tc_net_params(n)->inj_slots;
     uint64_t start = tc_net_cycle(n);
     tc_net_lookahead(n, !w->step);
+    long due0 = 0; /* above 2^31 for a broadcast of 2^30 bytes in one-flit packets on 64 nodes */
     if (w->window > 1)
         rc = run_stream(n, rows, w, res, pe, send, touched, stamp, in, progress, ctx);
     else
-    for (int i = 0, due0 = 0; i < w->repeat && !rc; i++) {
+    for (int i = 0; i < w->repeat && !rc; i++) {
         size_t nsend;
         long due = build_op(w, t, rows, i, pe, send, &nsend, res->msg, sizeof res->msg);
         if (due < 0) {
             rc = -1;
             break;
         }
-        due0 = i ? due0 : (int)due; /* every operation of a run delivers as much as the first */
+        due0 = i ? due0 : due; /* every operation of a run delivers as much as the first */
         tc_wl_progress pr = {0, (uint64_t)due0 * (uint64_t)i, (uint64_t)due0 * (uint64_t)w->repeat, i, w->repeat};
         tc_op_result *op = &res->op[i];
         op->start = tc_net_cycle(n);

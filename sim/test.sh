@@ -134,6 +134,33 @@ for run in "16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9
   count_results "$log" "tcsim --topo $run"
 done
 
+echo "== tcsim's limits from the configuration, the 1-node torus, a loss's cause shown first"
+# The watchdog's window and the cycle cap follow the latencies, the trees and the
+# stimulus (tb/cosim.c, docs/deadlock.md): long links, PCIe latencies and slow
+# injection are no failure
+check "tcsim 4x4 many_reduces --link-lat 3000 --fast passes (no progress at a fixed window of 20000)" \
+  bash -c "build/tcsim --topo 4x4 --scen many_reduces --link-lat 3000 --fast | grep -q '^PASS'"
+check "tcsim 4x4 stream --inj-lat 2000 --inj-slots 2 --fast passes (past a fixed 400000-cycle limit)" \
+  bash -c "build/tcsim --topo 4x4 --scen stream --inj-lat 2000 --inj-slots 2 --fast | grep -q '^PASS'"
+check "tcsim 4x4 bcast_root --inj-lat 2000 ends (periodic reports are no work left)" \
+  bash -c "build/tcsim --topo 4x4 --scen bcast_root --inj-lat 2000 | grep -q '^PASS'"
+check "tcsim 4x4 every scenario, --link-lat 2000 --inj-lat 5000 --ej-lat 5000 --fast, passes" \
+  build/tcsim --topo 4x4 --scen all --link-lat 2000 --inj-lat 5000 --ej-lat 5000 --fast
+check "tcsim 4x4 bad_reduce --link-lat 1 --fast waits for every expected error (one reported twice)" \
+  build/tcsim --topo 4x4 --scen bad_reduce --link-lat 1 --fast
+check "tcsim --topo 1: every scenario that a node alone can run passes, with and without --fast" bash -c \
+  "build/tcsim --topo 1 --scen all && build/tcsim --topo 1 --scen all --fast"
+for s in bad_reduce credit_violation; do
+  check "tcsim --topo 1 --scen $s refused (exit 2), naming it" bash -c \
+    "build/tcsim --topo 1 --scen $s 2>&1 | grep -q 'scen = $s on the 1-node torus: needs two nodes'; test \${PIPESTATUS[0]} = 2"
+done
+# a PE gives a later allreduce the ReduceId of one still in flight: the router's report
+# that it ignored the contribution comes before the 16 copies it lost, whatever the cap
+check "tcsim --plant rid-twice: the ignored contribution's report printed before the lost copies" bash -c \
+  "build/tcsim --topo 4x4 --scen many_reduces --plant rid-twice --fast 2>&1 | tee /dev/stderr | \
+   awk '/lost\\)\$/ && !lost { lost = NR } /ReduceId still in flight; ignored/ && !cause { cause = NR }
+        END { exit !(cause && lost && cause < lost) }'"
+
 echo "== point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
@@ -150,6 +177,28 @@ bw_ok=$(awk '/simulated/ { c = $2; b = $9; gsub(/,/, "", b); u = $11; gsub(/\)/,
 check "tcnet bcast 64 KiB on 4x4: link_util and GB/s from the busiest link and the cycles ($bw_ok)" test "$bw_ok" = yes
 check "tcnet JSON has link_util and bandwidth_gbs_per_pe" \
   grep -qE '"link_util": 0\.[0-9]+, "payload_bytes_per_pe": 65632, "bandwidth_gbs_per_pe": [0-9]+\.[0-9]+' $LOGDIR/bw.json
+
+# a failed run (here out of cycles) says FAILED and why, and gives no latency, rate or
+# bandwidth: not in the report, null in the JSON
+check "tcnet: a failed 1 GiB bcast (max_cycles) prints FAILED and its reason, no link_util or GB/s" bash -c \
+  "build/tcnet topo=4x4 workload=bcast bytes=1073741824 max_cycles=20000 progress=off json=$LOGDIR/failed.json \
+     >$LOGDIR/failed.txt 2>&1; rc=\$?; cat $LOGDIR/failed.txt; [ \$rc = 1 ] && \
+   grep -q '^  FAILED: operation 1 of bcast: [0-9]* deliveries still missing after 20000 cycles' $LOGDIR/failed.txt && \
+   ! grep -qE 'link_util [0-9]|GB/s|latency per operation' $LOGDIR/failed.txt && \
+   grep -q '\"latency_cycles\": null' $LOGDIR/failed.json && \
+   grep -q '\"link_util\": null, \"payload_bytes_per_pe\": null, \"bandwidth_gbs_per_pe\": null' $LOGDIR/failed.json"
+check "tcnet: a failed stream prints no operations per 1000 cycles (null in the JSON)" bash -c \
+  "build/tcnet topo=4x4 window=16 repeat=64 max_cycles=2000 progress=off json=$LOGDIR/failed_stream.json \
+     >$LOGDIR/failed_stream.txt 2>&1; cat $LOGDIR/failed_stream.txt; grep -q '  FAILED: allreduce stream' $LOGDIR/failed_stream.txt && \
+   ! grep -q 'operations per 1000 cycles' $LOGDIR/failed_stream.txt && grep -q '\"ops_per_kcycle\": null' $LOGDIR/failed_stream.json"
+# a value whose products with the others would overflow is refused before the run
+# (exit 2), naming the key, the value and the range that fits on that torus
+for bad in "workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..8589934464 (with 64 nodes" \
+           "topo=2 workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..7516192740 (with 2 nodes" \
+           "topo=16x16 workload=allgather bytes=1073741824 len=1:bytes = '1073741824' is not an integer in 0..269488144 (with 256 nodes and len = 1"; do
+  check "tcnet ${bad%%:*} refused before the run (exit 2)" bash -c \
+    "timeout 10 build/tcnet ${bad%%:*} progress=off 2>&1 | tee /dev/stderr | grep -qF \"${bad#*:}\"; test \${PIPESTATUS[0]} = 2"
+done
 
 echo "== tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery)"
 build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=packet json=$LOGDIR/pkt.json >$LOGDIR/pkt.txt

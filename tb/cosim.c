@@ -19,10 +19,8 @@
 #include "scenario.h"
 
 #define MAX_DUTS 2
-#define CYCLE_LIMIT 400000
-/* The progress watchdog: no PE sent or received anything (the credit block's
- * periodic reports aside) for this many cycles while work is left. */
-#define WATCHDOG 20000
+/* The progress watchdog (watchdog_window) never stops a run sooner than this. */
+#define WATCHDOG_FLOOR 20000
 
 typedef struct side side;
 
@@ -59,12 +57,31 @@ struct side {
     int noobs; /* stepped without observation records */
     uint64_t last_event;
     uint64_t progress; /* the last cycle a PE sent or received a packet */
+    int *err_seen;     /* [nexperr]: reports of each expected error so far */
+    int err_in;        /* expected errors reported (each at least once) */
 };
 
 static void sb_error(scoreboard *sb, const char *who, const char *msg)
 {
     if (sb->errors++ < 10)
         fprintf(stderr, "  %s: %s\n", who, msg);
+}
+
+/* A message that explains a loss (a report of a packet refused or a contribution
+ * ignored, a packet dropped): printed whatever the cap of sb_error, and counted. */
+static void sb_cause(scoreboard *sb, const char *who, const char *msg)
+{
+    sb->errors++;
+    fprintf(stderr, "  %s: %s\n", who, msg);
+}
+
+static int experr_index(const tc_stim *st, uint32_t tag, int node, unsigned code)
+{
+    for (int i = 0; i < st->nexperr; i++)
+        if (st->experr[i].tag == tag && (st->experr[i].node == node || st->experr[i].node < 0) &&
+            (unsigned)st->experr[i].err == code)
+            return i;
+    return -1;
 }
 
 static void sink_inject(void *ctx, int node, uint32_t tag, uint64_t cycle)
@@ -100,6 +117,9 @@ static void sink_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t 
     if (TC_HGET(&f[0], TYPE) == TC_TYPE_ERROR) { /* a report from the router, not a delivery */
         s->rep = realloc(s->rep, sizeof *s->rep * (size_t)(s->nrep + 1));
         s->rep[s->nrep++] = (report){cycle, node, f[0]};
+        int x = experr_index(sb->stim, tag, node, TC_HGET(&f[0], OP));
+        if (x >= 0 && !s->err_seen[x]++)
+            s->err_in++;
         return;
     }
     tc_evlog_add(&s->log, cycle, node, TC_EV_DELIVER, 0, 0, 0, tag);
@@ -183,15 +203,6 @@ static int len_of(void *ctx, uint32_t tag)
     return tag >= 1 && tag <= (uint32_t)st->nexp ? st->exp[tag - 1].nflits - 1 : 0;
 }
 
-static int experr_index(const tc_stim *st, uint32_t tag, int node, unsigned code)
-{
-    for (int i = 0; i < st->nexperr; i++)
-        if (st->experr[i].tag == tag && (st->experr[i].node == node || st->experr[i].node < 0) &&
-            (unsigned)st->experr[i].err == code)
-            return i;
-    return -1;
-}
-
 static void sb_init(scoreboard *sb, const tc_topo *t, const tc_row *rows, const tc_stim *st)
 {
     memset(sb, 0, sizeof *sb);
@@ -234,19 +245,27 @@ static void sb_free(scoreboard *sb)
 static void check_drops(side *s)
 {
     const tc_stim *st = s->sb.stim;
-    char msg[256], un[32];
-    int drops = 0;
+    char msg[320], un[32];
+    int drops = 0, bad = 0, n = 0;
+    for (size_t i = 0; i < s->log.n; i++) { /* a drop explains a loss: the first shown whatever the cap */
+        const tc_event *e = &s->log.ev[i];
+        if (e->kind == TC_EV_DROP && (e->tag < 1 || e->tag > (uint32_t)st->nexp ||
+                                      st->exp[e->tag - 1].src != st->rogue_node || e->node != st->rogue_node) &&
+            !bad++)
+            n = snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d %s dropped tag %u: credit violation", e->cycle,
+                         e->node, tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag);
+    }
+    if (bad > 1 && n > 0 && (size_t)n < sizeof msg)
+        snprintf(msg + n, sizeof msg - (size_t)n, " (the first of %d such drops)", bad);
+    if (bad)
+        sb_cause(&s->sb, s->dut->name, msg);
     for (size_t i = 0; i < s->log.n; i++) {
         const tc_event *e = &s->log.ev[i];
         if (e->kind != TC_EV_DROP)
             continue;
         if (e->tag < 1 || e->tag > (uint32_t)st->nexp || st->exp[e->tag - 1].src != st->rogue_node ||
-            e->node != st->rogue_node) {
-            snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d %s dropped tag %u: credit violation",
-                     e->cycle, e->node, tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag);
-            sb_error(&s->sb, s->dut->name, msg);
+            e->node != st->rogue_node)
             continue;
-        }
         drops++;
         for (int k = 0; k < s->sb.topo->n; k++) {
             uint8_t *x = &s->sb.expect[(size_t)(e->tag - 1) * (size_t)s->sb.topo->n + (size_t)k];
@@ -263,39 +282,58 @@ static void check_drops(side *s)
 
 /* The error reports the PEs received must be exactly the expected ones (a rogue PE's
  * credit violations aside), none lost but a rogue PE's (its violations may come faster
- * than reports leave). */
+ * than reports leave). The unexpected ones are the causes of what is lost: each kind
+ * (error code; reports lost) is shown by sb_cause, its first instance with the count
+ * of the others, so they come before the lost packets whatever the cap. */
+enum { ERR_KINDS = 1 << TC_HDR_OP_W }; /* the error codes a report's OP field holds */
 static void check_errors(side *s, int verbose)
 {
     const tc_stim *st = s->sb.stim;
     int *seen = calloc((size_t)st->nexperr + 1, sizeof(int));
-    char msg[256], un[32];
+    int kinds[ERR_KINDS + 1] = {0}, first[ERR_KINDS + 1], lost_kind = ERR_KINDS;
+    char msg[320], un[32];
     for (int i = 0; i < s->nrep; i++) {
         const tc_flit *h = &s->rep[i].hdr;
         unsigned code = TC_HGET(h, OP), unit = TC_HGET(h, DST) & 0xff, lost = TC_HGET(h, DST) >> 8;
         uint32_t tag = (uint32_t)TC_HGET(h, TAG);
         int node = s->rep[i].node, x = experr_index(st, tag, node, code);
         int rogue = code == TC_ERR_CREDIT && node == st->rogue_node;
-        tc_unit_name(s->dut->nports, (int)unit, un, sizeof un);
-        if (lost && node != st->rogue_node) {
-            snprintf(msg, sizeof msg, "node %d reports %u errors lost", node, lost);
-            sb_error(&s->sb, s->dut->name, msg);
-        }
+        if (lost && node != st->rogue_node && !kinds[lost_kind]++)
+            first[lost_kind] = i;
         if (x >= 0 || rogue) {
             if (x >= 0)
                 seen[x]++;
             if (verbose && x >= 0)
                 printf("    expected error, reported to the PE of node %d at cycle %" PRIu64 ": %s, tag %u: %s\n", node,
-                       s->rep[i].cycle, un, tag, tc_err_name(code));
+                       s->rep[i].cycle, tc_unit_name(s->dut->nports, (int)unit, un, sizeof un), tag, tc_err_name(code));
             continue;
         }
-        snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d reports %s, tag %u: %s", s->rep[i].cycle, node, un, tag,
-                 tc_err_name(code));
-        sb_error(&s->sb, s->dut->name, msg);
+        int k = code < ERR_KINDS ? (int)code : ERR_KINDS - 1;
+        if (!kinds[k]++)
+            first[k] = i;
+    }
+    for (int k = 0; k <= ERR_KINDS; k++) {
+        if (!kinds[k])
+            continue;
+        const report *r = &s->rep[first[k]];
+        unsigned code = TC_HGET(&r->hdr, OP), unit = TC_HGET(&r->hdr, DST) & 0xff;
+        int n;
+        if (k == lost_kind)
+            n = snprintf(msg, sizeof msg, "node %d reports %u errors lost", r->node, (unsigned)(TC_HGET(&r->hdr, DST) >> 8));
+        else
+            n = snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d reports %s, tag %u: %s", r->cycle, r->node,
+                         tc_unit_name(s->dut->nports, (int)unit, un, sizeof un), (unsigned)TC_HGET(&r->hdr, TAG),
+                         tc_err_name(code));
+        if (kinds[k] > 1 && n > 0 && (size_t)n < sizeof msg)
+            snprintf(msg + n, sizeof msg - (size_t)n, " (the first of %d such reports)", kinds[k]);
+        sb_cause(&s->sb, s->dut->name, msg);
     }
     for (int x = 0; x < st->nexperr; x++)
         if (st->experr[x].node >= 0 ? seen[x] != 1 : seen[x] < 1) {
-            snprintf(msg, sizeof msg, "tag %u: error '%s' expected at node %d, reported %d times", st->experr[x].tag,
-                     tc_err_name((unsigned)st->experr[x].err), st->experr[x].node, seen[x]);
+            char at[32];
+            snprintf(at, sizeof at, st->experr[x].node >= 0 ? "node %d" : "any node", st->experr[x].node);
+            snprintf(msg, sizeof msg, "tag %u: error '%s' expected at %s, reported %d times", st->experr[x].tag,
+                     tc_err_name((unsigned)st->experr[x].err), at, seen[x]);
             sb_error(&s->sb, s->dut->name, msg);
         }
     free(seen);
@@ -856,6 +894,98 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
     }
 }
 
+/* Hops from the farthest node of any tree (a member or a transit node) to its root. */
+static int tree_height(const tc_topo *t, const tc_row *rows)
+{
+    int height = 0;
+    for (int tree = 0; tree < TC_TREES; tree++)
+        for (int node = 0; node < t->n; node++) {
+            int hops = 0;
+            if (!TC_RGET(TC_ROWP(rows, node, tree), VALID))
+                continue;
+            for (int m = node; !TC_RGET(TC_ROWP(rows, m, tree), ROOT) && hops <= t->n; hops++)
+                m = tc_neighbour(t, m, (int)TC_RGET(TC_ROWP(rows, m, tree), TOROOT));
+            height = hops > height ? hops : height;
+        }
+    return height;
+}
+
+/* The progress watchdog's window: the longest a correct network can go without a PE
+ * sending or receiving a packet while work is left. A PE's next packet scheduled for
+ * later, or a PE stalled on purpose, is not a stall: the window counts from the last
+ * PE event, or the last scheduled injection or stall end, whichever is later. With H
+ * the height of the highest tree (hops from its farthest node to its root), F =
+ * TC_SLOT_FLITS (the longest packet) and P = 8 cycles of router pipeline:
+ *   hop    = 3 link_lat + 2 F + 2 P                  one hop of the longest packet,
+ *                                                    after a link credit's round trip
+ *   trip   = inj_lat + ej_lat + 2 H hop + 4 F        a PE's packet up to the root and
+ *                                                    down to every PE (broadcast or reduce)
+ *   credit = 2 (inj_lat + ej_lat + link_lat + P)     the round trips of an injection,
+ *                                                    ejection (pe_credits) and link credit
+ *   window = max(WATCHDOG_FLOOR, 2 trip + credit + TC_REPORT_CYCLES)
+ * Two trips: a contribution a child holds for the credit block's credit waits for it
+ * to come down from the root, then climbs, and its result comes down; results queued
+ * behind each other at the Reducers wait for link credits hop by hop. A credit or an
+ * error report waits behind a periodic report; one report interval (TC_REPORT_CYCLES)
+ * is the margin. Measured (--fast, every scenario on 5, 4x4, 3x3x3, 8x8): the longest
+ * quiet spell with link_lat 3000 to 10000 was 0.41 of the window (many_reduces); at
+ * the default latencies (where the floor holds) 0.13, with --slots 2 0.65 (many_reduces
+ * on 4x4, 12989 cycles: 256 reduces queued for 2-slot links, which the formula does
+ * not model; the floor covers it). */
+static uint64_t watchdog_window(const tc_params *p, int height)
+{
+    uint64_t f = TC_SLOT_FLITS, pipe = 8, hop = 3 * (uint64_t)p->link_lat + 2 * f + 2 * pipe;
+    uint64_t trip = (uint64_t)p->inj_lat + (uint64_t)p->ej_lat + 2 * (uint64_t)height * hop + 4 * f;
+    uint64_t credit = 2 * ((uint64_t)p->inj_lat + (uint64_t)p->ej_lat + (uint64_t)p->link_lat + pipe);
+    uint64_t w = 2 * trip + credit + TC_REPORT_CYCLES;
+    return w > WATCHDOG_FLOOR ? w : WATCHDOG_FLOOR;
+}
+
+static uint64_t since_of(const side *s, uint64_t sched_last)
+{
+    return s->progress > sched_last ? s->progress : sched_last;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether events from..to of the log are the credit block's periodic reports only
+ * (which come for ever, every TC_REPORT_CYCLES, and are no sign of work left). */
+static int reports_only(const tc_evlog *l, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if ((l->ev[i].tag & (TC_TAG_CREDIT | TC_TAG_REPORT | TC_TAG_PHASE)) != TC_TAG_REPORT)
+            return 0;
+    return 1;
+}
+
+/* --plant rid-twice, a PE's bug rather than the router's: a PE whose node has children
+ * on a tree gives its contribution to a later allreduce there the ReduceId of its
+ * first reduce on that tree, which is still in flight (waiting for the children). The
+ * router ignores it (ERR_RID_REUSE), so the later allreduce never completes: the run
+ * must say why before it lists the copies lost. */
+static void plant_rid_twice(tc_stim *st, const tc_row *rows)
+{
+    for (int a = 0; a < st->npkt; a++) {
+        const tc_flit *ha = &st->pkt[a].flit[0];
+        unsigned type = TC_HGET(ha, TYPE), tree = TC_HGET(ha, TREE);
+        int node = st->pkt[a].node;
+        if ((type != TC_TYPE_REDUCE && type != TC_TYPE_ALLREDUCE) || !TC_RGET(TC_ROWP(rows, node, tree), DIRS))
+            continue;
+        for (int b = a + 1; b < st->npkt; b++) {
+            tc_flit *hb = &st->pkt[b].flit[0];
+            if (st->pkt[b].node == node && TC_HGET(hb, TYPE) == TC_TYPE_ALLREDUCE && TC_HGET(hb, TREE) == tree &&
+                TC_HGET(hb, TAG) != TC_HGET(ha, TAG) && TC_HGET(hb, RID) != TC_HGET(ha, RID)) {
+                TC_HSET(hb, RID, TC_HGET(ha, RID));
+                return;
+            }
+        }
+    }
+}
+
 typedef struct {
     const char *scen, *net_name;
     int use_rtl;
@@ -869,6 +999,7 @@ typedef struct {
     int table_random;      /* --table random: tc_random_table from the seed, else tc_default_table */
     tc_params p;
     const char *mis_dir;   /* write a mismatch's view (write_mismatch_view) here, or NULL */
+    int plant_rid_twice;   /* --plant rid-twice (plant_rid_twice) */
     /* out: the first delivery (the waveform's key event): cycle, node, the packet's
      * source (a reduce's result: its tree's root) and first injection; key_node -1 if none */
     uint64_t key_cycle, key_inj, key_out; /* key_out: the router granted its PE output (UINT64_MAX: unknown) */
@@ -917,6 +1048,8 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
         fprintf(stderr, "unknown scenario '%s'\n", o->scen);
         return 1;
     }
+    if (o->plant_rid_twice)
+        plant_rid_twice(&st, rows);
 
     int np = 2 * p.ndims;
     size_t ow = (size_t)TC_OBS_WORDS(np);
@@ -930,6 +1063,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             hist[d] = calloc((size_t)HIST * (size_t)topo.n * ow, sizeof(uint32_t));
         tc_evlog_init(&s->log, topo.n, np);
         sb_init(&s->sb, &topo, rows, &st);
+        s->err_seen = calloc((size_t)st.nexperr + 1, sizeof *s->err_seen);
         for (int k = 0; k < topo.n; k++) {
             tc_pe_init(&s->pe[k], k, p.inj_slots, p.pe_credits);
             s->pe[k].stall = &st.stall[k];
@@ -953,10 +1087,30 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
     uint64_t t, drain = 2 * (uint64_t)(p.link_lat + p.inj_lat + p.ej_lat) + 64, stalls_end = 0;
     for (int k = 0; k < topo.n; k++) /* a quiet network is not done while a PE is still to resume */
         stalls_end = st.stall[k].to > stalls_end ? st.stall[k].to : stalls_end;
+    /* The points the stimulus schedules (injections, stall ends), in order: the
+     * watchdog's window counts from the last one passed, if later than the last PE
+     * event. The cycle cap: a correct run has at most E PE events (packets sent,
+     * copies and expected error reports received), each within a window of the one
+     * before or of the last scheduled point, then ends when quiet (--fast: nothing
+     * for `quiet` cycles, the longer of 50 x drain and a window):
+     *   limit = last scheduled point + (E + 1) x window + quiet
+     * A run past it makes progress without end (a packet delivered again and again). */
+    uint64_t window = watchdog_window(&p, tree_height(&topo, rows)), *sched, sched_last = 0;
+    size_t nsched = 0, next_sched = 0;
+    sched = malloc(sizeof *sched * ((size_t)st.npkt + (size_t)topo.n + 1));
+    for (int i = 0; i < st.npkt; i++)
+        sched[nsched++] = st.pkt[i].cycle;
+    for (int k = 0; k < topo.n; k++)
+        if (st.stall[k].to > st.stall[k].from)
+            sched[nsched++] = st.stall[k].to;
+    qsort(sched, nsched, sizeof *sched, cmp_u64);
+    uint64_t events = (uint64_t)st.npkt + (uint64_t)sd[0].sb.pending + (uint64_t)st.nexperr;
+    uint64_t quiet = 50 * drain > window ? 50 * drain : window;
+    uint64_t limit = (nsched ? sched[nsched - 1] : 0) + (events + 1) * window + quiet;
     tc_pe_sink sinks[MAX_DUTS];
     for (int d = 0; d < nd; d++)
         sinks[d] = (tc_pe_sink){&sd[d], sink_inject, sink_eject, sink_deliver, sink_error};
-    for (t = 0; t < CYCLE_LIMIT && !fail; t++) {
+    for (t = 0; t < limit && !fail; t++) {
         tc_pe_out out[MAX_DUTS];
         size_t before[MAX_DUTS];
         for (int d = 0; d < nd; d++)
@@ -994,7 +1148,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             }
             if ((fault = sd[d].dut->ops->fault(sd[d].dut)) && !sd[d].sb.errors)
                 sb_error(&sd[d].sb, sd[d].dut->name, fault);
-            if (sd[d].log.n != before[d])
+            if (!reports_only(&sd[d].log, before[d], sd[d].log.n))
                 sd[d].last_event = t;
         }
         if (nd == 2 && !sd[0].noobs)
@@ -1030,16 +1184,20 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
         for (int k = 0; k < topo.n && idle; k++)
             idle = tc_pe_idle(&sd[0].pe[k]);
         /* quiet: whatever is missing is lost (deliveries only: nothing more due and
-         * as many error reports in as are expected, or no PE saw anything for long) */
-        if (idle && (o->fast == 1 ? (!sd[0].sb.pending && sd[0].nrep >= st.nexperr) ||
-                                        t > sd[0].last_event + 50 * drain
+         * every expected error report in, or no PE saw anything for `quiet` cycles;
+         * else: no event but the periodic reports for a drain) */
+        if (idle && (o->fast == 1 ? (!sd[0].sb.pending && sd[0].err_in == st.nexperr) ||
+                                        t > sd[0].last_event + quiet
                                   : t > sd[nd - 1].last_event + drain && t > stalls_end + drain))
             break;
         /* the watchdog: work left (a PE's packets to send, or deliveries due; a rogue
          * PE's dropped packets stay due until the run's end reconciles them), and no
-         * progress */
-        int work = t > sd[nd - 1].progress + WATCHDOG && sd[nd - 1].sb.pending && st.rogue_node < 0;
-        for (int k = 0; k < topo.n && !work && t > sd[nd - 1].progress + WATCHDOG; k++)
+         * progress for a window since the last PE event or scheduled point */
+        while (next_sched < nsched && sched[next_sched] <= t)
+            sched_last = sched[next_sched++];
+        uint64_t since = since_of(&sd[nd - 1], sched_last);
+        int work = t > since + window && sd[nd - 1].sb.pending && st.rogue_node < 0;
+        for (int k = 0; k < topo.n && !work && t > since + window; k++)
             work = sd[nd - 1].pe[k].next < sd[nd - 1].pe[k].nqueue;
         if (work) {
             stalled = 1;
@@ -1052,15 +1210,18 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
     if (!fail && !o->stop_at) {
         for (int d = 0; d < nd; d++) {
             side *s = &sd[d];
-            if (t >= CYCLE_LIMIT || stalled) {
-                char msg[128];
+            if (t >= limit || stalled) {
+                char msg[200];
                 if (stalled)
                     snprintf(msg, sizeof msg, "no progress: no PE sent or received a packet in cycles %" PRIu64
-                             "..%" PRIu64, s->progress + 1, t);
+                             "..%" PRIu64 " (the watchdog's window: %" PRIu64 " cycles)", since_of(s, sched_last) + 1,
+                             t, window);
                 else
-                    snprintf(msg, sizeof msg, "no progress: still running after %d cycles", CYCLE_LIMIT);
+                    snprintf(msg, sizeof msg, "no end: still running after %" PRIu64 " cycles, the limit for %" PRIu64
+                             " PE events (a window of %" PRIu64 " cycles each)", limit, events, window);
                 sb_error(&s->sb, s->dut->name, msg);
             }
+            check_errors(s, d == nd - 1); /* the causes of what is lost, before it */
             if (!s->noobs) { /* they need the observation records */
                 check_drops(s);
                 check_counters(s, TC_TREES, t);
@@ -1083,7 +1244,6 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
                     } else if (s->sb.expect[(size_t)i * (size_t)topo.n + (size_t)k] == 2) {
                         copies++;
                     }
-            check_errors(s, d == nd - 1);
             tc_net *net = tc_dut_cmodel_net(s->dut);
             if (s->sb.errors && net) { /* the watchdog: who waits for what, where the lost packets are */
                 char where[256];
@@ -1185,11 +1345,13 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
         free(sd[d].obs);
         tc_evlog_free(&sd[d].log);
         sb_free(&sd[d].sb);
+        free(sd[d].err_seen);
         free(sd[d].rep);
         free(sd[d].cnt);
         sd[d].dut->ops->close(sd[d].dut);
     }
     tc_stim_free(&st);
+    free(sched);
     free(rows);
     return fail;
 }
@@ -1210,7 +1372,7 @@ static int check_dir(const char *opt, const char *dir)
  * are the C model's: a Verilated network has them fixed when it is built. */
 static const char *const tables[] = {"default", "random", NULL};
 static const char *const fasts[] = {"off", "on", "check", NULL};
-static const char *const plants[] = {"none", "report-one", "result-slot", NULL};
+static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", NULL};
 static const tc_key keys[] = {
     {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
     {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
@@ -1227,7 +1389,7 @@ static const tc_key keys[] = {
     {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
     {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
     {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
-    {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md)", 0, 0, plants},
+    {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -1329,6 +1491,7 @@ int main(int argc, char **argv)
         o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
         int plant = tc_config_enum(&cfg, "plant");
         o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
+        o.plant_rid_twice = plant == 3;
     }
     tc_topo topo;
     if (tc_topo_init(&topo, o.p.ndims, o.p.size, err, sizeof err)) {
@@ -1352,12 +1515,23 @@ int main(int argc, char **argv)
                 printf(" %s", tc_scenario_names[k]);
         printf("\n");
     }
+    const char *why = strcmp(scen, "all") ? tc_scenario_refuse(scen, &topo) : NULL;
+    if (why) {
+        fprintf(stderr, "scen = %s on the %d-node torus: %s\n", scen, topo.n, why);
+        return 2;
+    }
+    for (int k = 0, any = 0; !strcmp(scen, "all") && tc_scenario_names[k]; k++)
+        if (tc_scenario_refuse(tc_scenario_names[k], &topo))
+            printf("%s %s", any++ ? "" : "topo = 1: leaving out the scenarios that need two nodes:", tc_scenario_names[k]);
+    if (!strcmp(scen, "all") && topo.n < 2)
+        printf("\n");
     for (int k = 0; tc_scenario_names[k]; k++) {
         uint64_t mis;
         int node;
         if (strcmp(scen, "all") && strcmp(scen, tc_scenario_names[k]))
             continue;
-        if (o.table_random && tc_scenario_default_table_only(tc_scenario_names[k]))
+        if ((o.table_random && tc_scenario_default_table_only(tc_scenario_names[k])) ||
+            tc_scenario_refuse(tc_scenario_names[k], &topo))
             continue;
         o.scen = tc_scenario_names[k];
         o.fst = NULL;

@@ -22,6 +22,16 @@ int tc_scenario_default_table_only(const char *name)
     return 0;
 }
 
+const char *tc_scenario_refuse(const char *name, const tc_topo *t)
+{
+    if (t->n < 2 && !strcmp(name, "bad_reduce"))
+        return "needs two nodes (a contribution that disagrees with another's, a second contribution to a ReduceId "
+               "still in flight: on one node each completes its reduce alone)";
+    if (t->n < 2 && !strcmp(name, "credit_violation"))
+        return "needs two nodes: the rogue PE overruns the buffers on the way to another PE";
+    return NULL;
+}
+
 static uint64_t mix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;

@@ -48,6 +48,8 @@ extern const char *const tc_scenario_names[];
 /* Whether the scenario is written for tc_default_table's trees (its roots, members
  * and transit nodes), so that it cannot run on random tables. */
 int tc_scenario_default_table_only(const char *name);
+/* Why the scenario cannot run on torus t (a 1-node torus), or NULL if it can. */
+const char *tc_scenario_refuse(const char *name, const tc_topo *t);
 /* scenario stream: the bytes tree 0's root broadcasts, in 586 packets of 7 data flits */
 #define TC_STREAM_BYTES 65536
 /* 0, or -1 if there is no such scenario. p: the buffers' depths, which a PE that

@@ -118,6 +118,68 @@ static const char *hint(const char *err)
     return "";
 }
 
+/* The products of configuration values a run forms must fit their types; a value
+ * whose products would not is refused before the run, in the parser's words, with
+ * the range that fits on this torus. n nodes; packets: a sender's of one operation. */
+static int too_big(const char *key, uint64_t max, const char *why)
+{
+    uint64_t v = (uint64_t)ival(key);
+    if (v <= max)
+        return 0;
+    fprintf(stderr, "tcnet: %s = '%s' is not an integer in %ld..%" PRIu64 " (%s)\n", key, sval(key),
+            keys[tc_config_find(&cfg, key)].min, max, why);
+    return 1;
+}
+
+/* spmv with N rows on n nodes: 8-byte elements, ceil(N / n) a node, in flits of 16
+ * bytes and packets of 7 flits; whether the products fit: the exact all-gather's
+ * deliveries a node (packets x (n - 1), 32 bits), the point-to-point all-gather's
+ * largest message (flits x n / 2, an int) and the packets' flits (an int). */
+static int spmv_fits(uint64_t nrows, uint64_t n)
+{
+    uint64_t part = (nrows + n - 1) / n, flits = (8 * part + 15) / 16, packets = (flits + 6) / 7;
+    return packets * (n - 1) <= UINT32_MAX && flits * (n / 2 > 1 ? n / 2 : 1) <= (uint64_t)INT32_MAX - 8 &&
+           packets <= (uint64_t)INT32_MAX / TC_SLOT_FLITS;
+}
+
+static int check_sizes(const tc_topo *t, const tc_workload *w)
+{
+    char why[200];
+    uint64_t n = (uint64_t)t->n, len = (uint64_t)w->len;
+    int ag = w->kind == TC_WL_ALLGATHER;
+    if ((w->kind == TC_WL_BCAST || ag) && len) {
+        /* a node's deliveries of one operation: packets (x n - 1 senders for an
+         * allgather) in 32 bits (cmodel/workload.c, the packet engines) */
+        uint64_t from = ag && n > 1 ? n - 1 : 1, packets_max = UINT32_MAX / from;
+        snprintf(why, sizeof why, "with %d nodes and len = %d: at most %" PRIu64 " packets of %d flits to a node in one "
+                 "operation", t->n, w->len, packets_max * from, w->len);
+        if (too_big("bytes", packets_max * 16 * len, why))
+            return 1;
+    }
+    /* over the run: deliveries (a node's x n) and a PE's payload bytes x repeat in 64 bits */
+    uint64_t packets = w->packets > 1 ? (uint64_t)w->packets : 1;
+    uint64_t per_op = packets * (ag ? n : 1) * n * (len * 16 > 1 ? len * 16 : 1);
+    snprintf(why, sizeof why, "with %d nodes: the run's deliveries and bytes a PE receives, over every operation, "
+             "in 64 bits", t->n);
+    if (too_big("repeat", UINT64_MAX / per_op, why))
+        return 1;
+    if (w->kind == TC_WL_SPMV) {
+        uint64_t lo = 1, hi = (uint64_t)keys[tc_config_find(&cfg, "spmv_n")].max; /* the largest that fits */
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (spmv_fits(mid, n))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        snprintf(why, sizeof why, "with %d nodes: a node's part in packets, the all-gathers' messages and "
+                 "deliveries must fit their 32-bit counts", t->n);
+        if (too_big("spmv_n", lo, why))
+            return 1;
+    }
+    return 0;
+}
+
 static double clock_s(clockid_t c)
 {
     struct timespec ts;
@@ -299,6 +361,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
     }
+    if (check_sizes(t, &w))
+        return 2;
     if (w.kind >= TC_WL_SPMV) { /* the applications (cmodel/apps.c) */
         if (*sval("csv")) {
             fprintf(stderr, "tcnet: csv: workload = %s writes json only\n", sval("workload"));
@@ -412,16 +476,25 @@ int main(int argc, char **argv)
     char name[64];
     printf("tcnet: %s torus, %d nodes, %s x %d%s\n", tc_topo_name(t, name, sizeof name), t->n, tc_wl_names[w.kind],
            w.repeat, rc ? "  FAILED" : "");
-    printf("  latency per operation (cycles) min %" PRIu64 "  mean %.1f  max %" PRIu64 "  (%.1f ns mean)\n",
-           done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi, done_ops ? ns * (double)sum / done_ops : 0.0);
-    printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 ", link_util %.3f)\n",
-           res.cycles, flits, busiest, link_util);
-    if (per_pe)
+    /* A failed run's operations did not all complete: no latency, rate or bandwidth of
+     * it means anything. It says why, and what it simulated. */
+    if (rc) {
+        printf("  FAILED: %s\n", res.msg);
+        printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 "); no latency, "
+               "link_util or bandwidth: the run failed\n", res.cycles, flits, busiest);
+    } else {
+        printf("  latency per operation (cycles) min %" PRIu64 "  mean %.1f  max %" PRIu64 "  (%.1f ns mean)\n",
+               done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi,
+               done_ops ? ns * (double)sum / done_ops : 0.0);
+        printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 ", link_util %.3f)\n",
+               res.cycles, flits, busiest, link_util);
+    }
+    if (per_pe && !rc)
         printf("  delivered %.3f GB/s to each receiving PE (at %ld MHz)\n", bw_pe, ival("clock_mhz"));
-    if (stream && s1 > s0)
+    if (stream && s1 > s0 && !rc)
         printf("  stream: window %d, %.3f operations per 1000 cycles in steady state (operations %d to %d)\n", w.window,
                rate, s0 + 1, s1 + 1);
-    else if (stream)
+    else if (stream && !rc)
         printf("  stream: window %d, %.3f operations per 1000 cycles over the whole run\n", w.window, rate);
     /* speed over the run's processor time (its wall time also counts other programs on
      * a shared machine): node-cycles, and flit-hops (link flits) per second */
@@ -430,7 +503,7 @@ int main(int argc, char **argv)
     printf("  set-up %.3f s, run %.3f s (processor %.3f s): %.1f M node-cycles/s, %.2f M flit-hops/s\n", t1 - t0,
            t2 - t1, c2 - c1, node_cps / 1e6, hops_ps / 1e6);
     if (rc)
-        fprintf(stderr, "tcnet: %s\n", res.msg);
+        fprintf(stderr, "tcnet: FAILED: %s\n", res.msg);
 
     if (csv[0]) {
         fprintf(csv[0], "op,start,end,latency,deliveries\n");
@@ -456,13 +529,21 @@ int main(int argc, char **argv)
             fprintf(json, "%s\"%s\": ", i ? ", " : "", keys[i].key);
             json_str(json, cfg.val[i]);
         }
-        fprintf(json, "},\n \"latency_cycles\": {\"min\": %" PRIu64 ", \"mean\": %.2f, \"max\": %" PRIu64 "},\n",
-                done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi);
+        if (rc) /* a failed run: its latency, link_util, bandwidth and stream rate are null */
+            fprintf(json, "},\n \"latency_cycles\": null,\n");
+        else
+            fprintf(json, "},\n \"latency_cycles\": {\"min\": %" PRIu64 ", \"mean\": %.2f, \"max\": %" PRIu64 "},\n",
+                    done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi);
         fprintf(json, " \"cycles\": %" PRIu64 ", \"link_flits\": %" PRIu64 ", \"busiest_link_flits\": %" PRIu64 ",\n",
                 res.cycles, flits, busiest);
-        fprintf(json, " \"link_util\": %.4f, \"payload_bytes_per_pe\": %" PRIu64 ", \"bandwidth_gbs_per_pe\": %.4f,\n",
-                link_util, per_pe * (uint64_t)done_ops, bw_pe);
-        if (stream)
+        if (rc)
+            fprintf(json, " \"link_util\": null, \"payload_bytes_per_pe\": null, \"bandwidth_gbs_per_pe\": null,\n");
+        else
+            fprintf(json, " \"link_util\": %.4f, \"payload_bytes_per_pe\": %" PRIu64 ", \"bandwidth_gbs_per_pe\": %.4f,\n",
+                    link_util, per_pe * (uint64_t)done_ops, bw_pe);
+        if (stream && rc)
+            fprintf(json, " \"window\": %d, \"ops_per_kcycle\": null, \"steady_ops\": null,\n", w.window);
+        else if (stream)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
                     s0 + 1, s1 + 1);
         fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"cpu_s\": %.3f, \"node_cycles_per_s\": %.4g, \"flit_hops_per_s\": %.4g, \"error\": ",
