@@ -158,7 +158,7 @@ done
 # that it ignored the contribution comes before the 16 copies it lost, whatever the cap
 check "tcsim --plant rid-twice: the ignored contribution's report printed before the lost copies" bash -c \
   "build/tcsim --topo 4x4 --scen many_reduces --plant rid-twice --fast 2>&1 | tee /dev/stderr | \
-   awk '/lost\\)\$/ && !lost { lost = NR } /ReduceId still in flight; ignored/ && !cause { cause = NR }
+   awk '/lost\\)\$/ && !lost { lost = NR } /its tree.s next ReduceId .they go in turn.; ignored/ && !cause { cause = NR }
         END { exit !(cause && lost && cause < lost) }'"
 
 echo "== point-to-point baseline: its per-hop costs are the router's"

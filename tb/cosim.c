@@ -922,22 +922,38 @@ static int tree_height(const tc_topo *t, const tc_row *rows)
  *                                                    down to every PE (broadcast or reduce)
  *   credit = 2 (inj_lat + ej_lat + link_lat + P)     the round trips of an injection,
  *                                                    ejection (pe_credits) and link credit
- *   window = max(WATCHDOG_FLOOR, 2 trip + credit + TC_REPORT_CYCLES)
+ *   path   = 2 trip + credit + TC_REPORT_CYCLES
  * Two trips: a contribution a child holds for the credit block's credit waits for it
  * to come down from the root, then climbs, and its result comes down; results queued
  * behind each other at the Reducers wait for link credits hop by hop. A credit or an
  * error report waits behind a periodic report; one report interval (TC_REPORT_CYCLES)
- * is the margin. Measured (--fast, every scenario on 5, 4x4, 3x3x3, 8x8): the longest
- * quiet spell with link_lat 3000 to 10000 was 0.41 of the window (many_reduces); at
- * the default latencies (where the floor holds) 0.13, with --slots 2 0.65 (many_reduces
- * on 4x4, 12989 cycles: 256 reduces queued for 2-slot links, which the formula does
- * not model; the floor covers it). */
-static uint64_t watchdog_window(const tc_params *p, int height)
+ * is the margin.
+ * A slow PE adds its own term. Periodic reports are no progress (they come whatever
+ * else happens), and a PE that takes a packet in more than TC_REPORT_CYCLES fills the
+ * report buffer with them: a credit or a phase packet made then waits for a report
+ * written first (the duties take turns) and behind up to `slots` reports, each taking
+ * the PE's port for
+ *   pe     = ceil((2 ej_lat + F + P) / pe_credits) + F    (an ejection credit's round trip,
+ *                                                          shared by pe_credits packets)
+ * and a barrier takes K = diameter such steps, twice for a full one, its fence and
+ * completion one more each, one hop each; twice that is the margin (measured: 0.41 of
+ * it, a full barrier on the 5-ring, slots 2, pe_credits 1, ej_lat 3000):
+ *   slow   = 2 (2 K + 2) ((slots + 2) pe + hop) + TC_REPORT_CYCLES
+ *   window = max(WATCHDOG_FLOOR, path, slow)
+ * Measured (--fast, every scenario on 5, 4x4, 3x3x3, 8x8): the longest quiet spell
+ * with link_lat 3000 to 10000 was 0.41 of the window (many_reduces); at the default
+ * latencies (where the floor holds) 0.13, with --slots 2 0.65 (many_reduces on 4x4,
+ * 12989 cycles: 256 reduces queued for 2-slot links, which the formula does not
+ * model; the floor covers it). */
+static uint64_t watchdog_window(const tc_params *p, int height, int diameter)
 {
     uint64_t f = TC_SLOT_FLITS, pipe = 8, hop = 3 * (uint64_t)p->link_lat + 2 * f + 2 * pipe;
     uint64_t trip = (uint64_t)p->inj_lat + (uint64_t)p->ej_lat + 2 * (uint64_t)height * hop + 4 * f;
     uint64_t credit = 2 * ((uint64_t)p->inj_lat + (uint64_t)p->ej_lat + (uint64_t)p->link_lat + pipe);
-    uint64_t w = 2 * trip + credit + TC_REPORT_CYCLES;
+    uint64_t path = 2 * trip + credit + TC_REPORT_CYCLES;
+    uint64_t pe = (2 * (uint64_t)p->ej_lat + f + pipe + (uint64_t)p->pe_credits - 1) / (uint64_t)p->pe_credits + f;
+    uint64_t slow = 2 * (2 * (uint64_t)diameter + 2) * (((uint64_t)p->slots + 2) * pe + hop) + TC_REPORT_CYCLES;
+    uint64_t w = path > slow ? path : slow;
     return w > WATCHDOG_FLOOR ? w : WATCHDOG_FLOOR;
 }
 
@@ -964,9 +980,9 @@ static int reports_only(const tc_evlog *l, size_t from, size_t to)
 
 /* --plant rid-twice, a PE's bug rather than the router's: a PE whose node has children
  * on a tree gives its contribution to a later allreduce there the ReduceId of its
- * first reduce on that tree, which is still in flight (waiting for the children). The
- * router ignores it (ERR_RID_REUSE), so the later allreduce never completes: the run
- * must say why before it lists the copies lost. */
+ * first reduce on that tree, out of the tree's turn. The router ignores it
+ * (ERR_RID_ORDER), so the later allreduce never completes: the run must say why
+ * before it lists the copies lost. */
 static void plant_rid_twice(tc_stim *st, const tc_row *rows)
 {
     for (int a = 0; a < st->npkt; a++) {
@@ -1095,7 +1111,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
      * for `quiet` cycles, the longer of 50 x drain and a window):
      *   limit = last scheduled point + (E + 1) x window + quiet
      * A run past it makes progress without end (a packet delivered again and again). */
-    uint64_t window = watchdog_window(&p, tree_height(&topo, rows)), *sched, sched_last = 0;
+    uint64_t window = watchdog_window(&p, tree_height(&topo, rows), tc_diameter(&topo)), *sched, sched_last = 0;
     size_t nsched = 0, next_sched = 0;
     sched = malloc(sizeof *sched * ((size_t)st.npkt + (size_t)topo.n + 1));
     for (int i = 0; i < st.npkt; i++)
@@ -1372,7 +1388,7 @@ static int check_dir(const char *opt, const char *dir)
  * are the C model's: a Verilated network has them fixed when it is built. */
 static const char *const tables[] = {"default", "random", NULL};
 static const char *const fasts[] = {"off", "on", "check", NULL};
-static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", NULL};
+static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", "fixed-priority", NULL};
 static const tc_key keys[] = {
     {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
     {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
@@ -1490,7 +1506,7 @@ int main(int argc, char **argv)
         o.p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
         o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
         int plant = tc_config_enum(&cfg, "plant");
-        o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
+        o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : plant == 4 ? TC_PLANT_FIXED_PRIO : 0;
         o.plant_rid_twice = plant == 3;
     }
     tc_topo topo;

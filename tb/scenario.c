@@ -726,11 +726,16 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * ReduceId before it has the first's result: the credit block is what keeps
          * the two apart up the tree. Only down the tree must the first use be complete
          * at every node before that node's PE contributes again (else ERR_RID_REUSE):
-         * the contributions of the first round climb at most `height` hops of
-         * link_lat + 8 cycles behind 16 x 5 two-flit contributions at a Reducer (the
-         * 200), and the root's PE waits as long again for the second round's wave. */
+         * the 16 contributions of the first round enter through the PEGroup FIFO and
+         * climb at most `height` hops, each a link whose `slots` credits come back
+         * after a round trip (2 link_lat + 8 cycles), behind 16 x 5 two-flit
+         * contributions at a Reducer (the 200); the root's PE waits as long again for
+         * the second round's wave. */
         int root = tc_tree_root(t, rows, 2);
-        uint64_t again = (uint64_t)tree_height(t, rows, 2) * (uint64_t)(p->link_lat + 8) + 200;
+        uint64_t trip = 2 * (uint64_t)p->link_lat + 8, itrip = 2 * (uint64_t)p->inj_lat + 8;
+        uint64_t hop = (uint64_t)p->link_lat + 16 * (trip / (uint64_t)p->slots + 3);
+        uint64_t again = (uint64_t)p->inj_lat + 16 * (itrip / (uint64_t)p->inj_slots + 3) +
+                         (uint64_t)tree_height(t, rows, 2) * hop + 200;
         again = again > 400 ? again : 400;
         uint64_t late = again + 2600 > 3000 ? again + 2600 : 3000;
         for (int round = 0; round < 2; round++)
