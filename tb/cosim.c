@@ -1208,10 +1208,12 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             break;
         /* the watchdog: work left (a PE's packets to send, or deliveries due; a rogue
          * PE's dropped packets stay due until the run's end reconciles them), and no
-         * progress for a window since the last PE event or scheduled point */
+         * progress for a window since the last PE event or scheduled point, and no
+         * scheduled point ahead (the network may wait for it: the credits scenario's
+         * late PE) */
         while (next_sched < nsched && sched[next_sched] <= t)
             sched_last = sched[next_sched++];
-        uint64_t since = since_of(&sd[nd - 1], sched_last);
+        uint64_t since = next_sched < nsched ? t : since_of(&sd[nd - 1], sched_last);
         int work = t > since + window && sd[nd - 1].sb.pending && st.rogue_node < 0;
         for (int k = 0; k < topo.n && !work && t > since + window; k++)
             work = sd[nd - 1].pe[k].next < sd[nd - 1].pe[k].nqueue;
@@ -1405,6 +1407,7 @@ static const tc_key keys[] = {
     {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
     {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
     {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
+    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, TC_SLOT_FLITS - 1, NULL},
     {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -1505,6 +1508,7 @@ int main(int argc, char **argv)
         o.p.slots = (int)tc_config_int(&cfg, "slots");
         o.p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
         o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
+        o.p.red_flits = (int)tc_config_int(&cfg, "red_flits");
         int plant = tc_config_enum(&cfg, "plant");
         o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : plant == 4 ? TC_PLANT_FIXED_PRIO : 0;
         o.plant_rid_twice = plant == 3;
@@ -1531,15 +1535,17 @@ int main(int argc, char **argv)
                 printf(" %s", tc_scenario_names[k]);
         printf("\n");
     }
-    const char *why = strcmp(scen, "all") ? tc_scenario_refuse(scen, &topo) : NULL;
+    char whybuf[160];
+    const char *why = strcmp(scen, "all") ? tc_scenario_refuse(scen, &topo, &o.p, whybuf, sizeof whybuf) : NULL;
     if (why) {
-        fprintf(stderr, "scen = %s on the %d-node torus: %s\n", scen, topo.n, why);
+        fprintf(stderr, "scen = %s on the %d-node torus with red_flits %d: %s\n", scen, topo.n, o.p.red_flits, why);
         return 2;
     }
     for (int k = 0, any = 0; !strcmp(scen, "all") && tc_scenario_names[k]; k++)
-        if (tc_scenario_refuse(tc_scenario_names[k], &topo))
-            printf("%s %s", any++ ? "" : "topo = 1: leaving out the scenarios that need two nodes:", tc_scenario_names[k]);
-    if (!strcmp(scen, "all") && topo.n < 2)
+        if (tc_scenario_refuse(tc_scenario_names[k], &topo, &o.p, whybuf, sizeof whybuf))
+            printf("%s %s", any++ ? "" : "leaving out the scenarios that need two nodes or longer reduces:",
+                   tc_scenario_names[k]);
+    if (!strcmp(scen, "all") && (topo.n < 2 || o.p.red_flits < 2))
         printf("\n");
     for (int k = 0; tc_scenario_names[k]; k++) {
         uint64_t mis;
@@ -1547,7 +1553,7 @@ int main(int argc, char **argv)
         if (strcmp(scen, "all") && strcmp(scen, tc_scenario_names[k]))
             continue;
         if ((o.table_random && tc_scenario_default_table_only(tc_scenario_names[k])) ||
-            tc_scenario_refuse(tc_scenario_names[k], &topo))
+            tc_scenario_refuse(tc_scenario_names[k], &topo, &o.p, whybuf, sizeof whybuf))
             continue;
         o.scen = tc_scenario_names[k];
         o.fst = NULL;

@@ -22,13 +22,27 @@ int tc_scenario_default_table_only(const char *name)
     return 0;
 }
 
-const char *tc_scenario_refuse(const char *name, const tc_topo *t)
+const char *tc_scenario_refuse(const char *name, const tc_topo *t, const tc_params *p, char *buf, size_t len)
 {
     if (t->n < 2 && !strcmp(name, "bad_reduce"))
         return "needs two nodes (a contribution that disagrees with another's, a second contribution to a ReduceId "
                "still in flight: on one node each completes its reduce alone)";
     if (t->n < 2 && !strcmp(name, "credit_violation"))
         return "needs two nodes: the rogue PE overruns the buffers on the way to another PE";
+    if (p->red_flits < 2) { /* the scenarios' reduces carry up to 2 data flits, but soak's and random's */
+        tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
+        tc_stim st;
+        const char *why = NULL;
+        if (!rows)
+            return "out of memory";
+        tc_default_table(t, rows);
+        if (!tc_scenario_build(name, t, rows, 1, p, &st)) {
+            why = tc_stim_too_long(&st, p->red_flits, buf, len);
+            tc_stim_free(&st);
+        }
+        free(rows);
+        return why;
+    }
     return NULL;
 }
 
@@ -288,8 +302,6 @@ static void pkt_sort(tc_stim *s)
     s->pkt = p;
 }
 
-#define SOAK_RED_FLITS 2 /* tc_params_default's red_flits */
-
 static int rnd(uint64_t *rng, int n) { return (int)(mix((*rng)++) % (uint64_t)n); }
 
 /* The ReduceIds (the PEs' contract, docs/deadlock.md): the reduces of a tree use
@@ -352,7 +364,7 @@ static void assign_rids(tc_stim *s, const tc_topo *t, const tc_row *rows)
     free(pos);
 }
 
-static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, uint64_t *rng)
+static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, int red_flits, uint64_t *rng)
 {
 #define R(n) rnd(rng, (n)) /* one R() an expression, so that the order is defined */
     int active[TC_TREES], nactive = 0, full = -1;
@@ -425,7 +437,7 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             continue;
         }
         int type = j + 16 < c[i].nuses ? TC_TYPE_ALLREDUCE : R(2) ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE;
-        int op = R(TC_OPS), lane = R(2), len = R(SOAK_RED_FLITS + 1);
+        int op = R(TC_OPS), lane = R(2), len = R(red_flits + 1);
         if (tree == full && j == 0) { /* the tree barrier */
             type = TC_TYPE_ALLREDUCE;
             op = TC_OP_AND;
@@ -454,13 +466,13 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             add_exp(s)->nflits = p->nflits;
             p->rid_of = (uint32_t)TC_HGET(&p->flit[0], TAG); /* the valid one's ReduceId */
             TC_HSET(&p->flit[0], TAG, tag);
-            int how = R(3);
+            int how = R(red_flits < TC_SLOT_FLITS - 1 ? 3 : 2); /* too long, where one can be */
             if (how == 0)
                 TC_HSET(&p->flit[0], OP, (unsigned)(TC_OPS + R(16 - TC_OPS)));
             else if (how == 1)
                 TC_HSET(&p->flit[0], LANE, (unsigned)(2 + R(2)));
             else {
-                int l = SOAK_RED_FLITS + 1 + R(7 - SOAK_RED_FLITS);
+                int l = red_flits + 1 + R(TC_SLOT_FLITS - 1 - red_flits);
                 TC_HSET(&p->flit[0], LEN, (unsigned)l);
                 for (int f = p->nflits; f <= l; f++)
                     p->flit[f] = p->flit[1];
@@ -763,7 +775,8 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         }
         for (int i = 0; i < 8; i++) { /* reduces and allreduces among the broadcasts */
             int tree = (int)(mix(rng++) % TC_TREES), op = (int)(mix(rng++) % TC_OPS);
-            int lane = (int)(mix(rng++) % 2), len = 1 + (int)(mix(rng++) % 2), dst = member(t, rows, tree, &rng);
+            int lane = (int)(mix(rng++) % 2), dst = member(t, rows, tree, &rng);
+            int len = 1 + (int)(mix(rng++) % (uint64_t)(p->red_flits < 2 ? p->red_flits : 2));
             uint64_t when = mix(rng++) % 4000;
             tc_add_reduce(s, t, rows, i % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, op, lane, len, dst, when,
                           seed * 100 + (uint64_t)i);
@@ -781,7 +794,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_add_barrier(s, t, mode, 1 + (int)(mix(rng++) % 8), when, 0, 0);
         free(when);
     } else if (!strcmp(name, "soak")) {
-        build_soak(s, t, rows, seed, &rng);
+        build_soak(s, t, rows, seed, p->red_flits, &rng);
     } else if (!strcmp(name, "barrier")) {
         /* every node enters at once, on an empty network */
         s->exact = 1;
@@ -888,4 +901,19 @@ void tc_stim_free(tc_stim *s)
     free(s->experr);
     free(s->exp);
     memset(s, 0, sizeof *s);
+}
+
+const char *tc_stim_too_long(const tc_stim *s, int red_flits, char *buf, size_t len)
+{
+    for (int i = 0; i < s->npkt; i++) {
+        const tc_flit *h = &s->pkt[i].flit[0];
+        unsigned type = TC_HGET(h, TYPE), tag = TC_HGET(h, TAG);
+        if ((type == TC_TYPE_REDUCE || type == TC_TYPE_ALLREDUCE) && TC_HGET(h, LEN) > (unsigned)red_flits &&
+            tag >= 1 && (int)tag <= s->nexp && !s->exp[tag - 1].none) {
+            snprintf(buf, len, "its reduces carry %u data flits, more than red_flits %d (the Reducer would refuse them)",
+                     TC_HGET(h, LEN), red_flits);
+            return buf;
+        }
+    }
+    return NULL;
 }

@@ -3,6 +3,7 @@
 #ifndef TC_SCENARIO_H
 #define TC_SCENARIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../cmodel/table.h"
@@ -48,8 +49,9 @@ extern const char *const tc_scenario_names[];
 /* Whether the scenario is written for tc_default_table's trees (its roots, members
  * and transit nodes), so that it cannot run on random tables. */
 int tc_scenario_default_table_only(const char *name);
-/* Why the scenario cannot run on torus t (a 1-node torus), or NULL if it can. */
-const char *tc_scenario_refuse(const char *name, const tc_topo *t);
+/* Why the scenario cannot run on torus t (a 1-node torus) with parameters p (its
+ * reduces longer than p->red_flits), into buf or a constant; NULL if it can. */
+const char *tc_scenario_refuse(const char *name, const tc_topo *t, const tc_params *p, char *buf, size_t len);
 /* scenario stream: the bytes tree 0's root broadcasts, in 586 packets of 7 data flits */
 #define TC_STREAM_BYTES 65536
 /* 0, or -1 if there is no such scenario. p: the buffers' depths, which a PE that
@@ -57,6 +59,9 @@ const char *tc_scenario_refuse(const char *name, const tc_topo *t);
 int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, const tc_params *p,
                       tc_stim *s);
 void tc_stim_free(tc_stim *s);
+/* Why the stimulus cannot run with red_flits (a contribution it expects to complete
+ * is longer), into buf; NULL if it can. */
+const char *tc_stim_too_long(const tc_stim *s, int red_flits, char *buf, size_t len);
 
 /* Header of a broadcast; data flits are filled from the tag. */
 void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_t cycle);
