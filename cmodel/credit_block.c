@@ -1,8 +1,9 @@
 /* The credit block and error reports, the twin of rtl/tc_credit_block.v: one flit a
  * cycle into the report buffer when it has room, its duties taking turns round-robin
  * (tc_rr_arb): the oldest error, this node's phase packet, the barrier's completion,
- * a due report (header, then its two data flits), the credit owed to each tree's
- * children. A duty that stays due is written within 19 others' packets. */
+ * a due report (header, then its two data flits; one at a time: the next waits until
+ * the report buffer has routed this one), the credit owed to each tree's children. A
+ * duty that stays due is written within 19 others' packets. */
 #include "credit_block.h"
 
 #include <string.h>
@@ -36,7 +37,7 @@ void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready,
     unsigned room = !cb->gen_idx && ready, req = 0, pick = TC_CB_REQS;
     if (room) {
         req = (cb->nerr != 0) << TC_CB_ERROR | pe->send << TC_CB_PHASE | pe->done << TC_CB_DONE |
-              (cb->report_due != 0) << TC_CB_REPORT;
+              (cb->report_due && !cb->rep_in) << TC_CB_REPORT;
         uint64_t due[2]; /* the 16 trees' counts: any due */
         _Static_assert(sizeof due == sizeof cb->cred_due, "cred_due is 16 bytes");
         memcpy(due, cb->cred_due, sizeof due);
@@ -113,7 +114,8 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
     }
     /* Results counted as the Reducer completes them (reports), and as they enter the
      * result buffer (credits for the children; a credit of the parent used, if up). */
-    unsigned got[TC_TREES] = {0}, any = complete || made || ev->gen_credit;
+    unsigned ur = (unsigned)TC_U_REPORT(np), got[TC_TREES] = {0}, any = complete || made || ev->gen_credit;
+    cb->rep_in = ev->gen_report || (cb->rep_in && !((s->route >> ur & 1) && TC_HGET(s->head[ur], TYPE) == TC_TYPE_REPORT));
     for (unsigned m = s->route & ((1u << 2 * np) - 1); m; m &= m - 1) { /* credits from the parent */
         unsigned u = (unsigned)__builtin_ctz(m);
         if (!s->err[u] && TC_HGET(s->head[u], TYPE) == TC_TYPE_CREDIT)
@@ -172,6 +174,7 @@ int tc_credit_block_max_wait(unsigned fixed)
     for (int c = 0; c < 8 * TC_CB_REQS; c++) {
         cb.nerr = TC_ERRQ; /* every duty due, always */
         cb.report_due = 1;
+        cb.rep_in = 0;
         memset(cb.cred_due, 1, sizeof cb.cred_due);
         tc_credit_block_ev ev;
         tc_credit_block_gen(&cb, 0, 1, &ph, &pe, &ev);

@@ -23,6 +23,7 @@ typedef struct {
     uint8_t cred_due[TC_TREES];  /* credit packets due to the children */
     uint8_t up_cred[TC_TREES];   /* results this node may still send to its parent */
     uint8_t total, report_due;
+    uint8_t rep_in;              /* a REPORT in the report buffer, not yet routed: the next one waits */
     uint16_t cyc;
     uint8_t gen_idx;             /* data flits of the report being written, 0: none */
     uint16_t seq;                /* credits and reports made, for their tags (12 bits) */

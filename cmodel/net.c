@@ -274,7 +274,6 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
                         n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
-        n->r[k].cb.fixed = (p->plant & TC_PLANT_FIXED_PRIO) != 0;
         n->r[k].mcast = (uint8_t)p->mcast;
         /* the result and report buffers are written inside the router's cycle: theirs
          * now; the link inputs' and the PEGroup FIFO's as their first flits come */

@@ -60,7 +60,7 @@ typedef struct {
     uint8_t pe_i;                       /* pe_g % pe_credits */
     uint32_t pe_g;                      /* packets granted to the PE (deliveries and reports) */
     uint32_t sent, got, expect;         /* the operation's packets sent, deliveries got and expected */
-    int64_t rep_due, rep_last;          /* the next report is due from; the last was written in */
+    int64_t rep_due;                    /* the next report is due from */
     int64_t pe_last;                    /* the PE drove its last packet's header in */
     unit_st u[TC_MAX_UNITS];
 } node_st;
@@ -349,6 +349,10 @@ static void route(eng *e, int v, int u)
     un->vc = (uint8_t)vc;
 }
 
+/* The report buffer (it holds only reports) may take the next: empty, or its one
+ * report routed (credit_block.c's rep_in); it has room then, as it holds 2 or more. */
+static int rep_ok(const unit_st *ru) { return ru->n_in == ru->n_fr || (ru->n_in - ru->n_fr == 1 && ru->routed); }
+
 /* Router v in cycle c: the report written, FR and RC of the units, the outputs'
  * grants, all from the state at the start of c; then the commit, and the next cycle
  * at which anything may change. */
@@ -359,14 +363,11 @@ static void eval(eng *e, int v, int64_t c)
     unit_st *ru = &s->u[ur];
     unsigned rt = 0, fr = 0, elig[TC_MAX_PORTS + 1] = {0}, om = 0;
     s->last_eval = c;
-    /* the credit block: a report due, into the report buffer if it has room and no
-     * report is being written (its header, then 2 data flits). In an allgather the
-     * latter never binds (no test can reach it): a report is late only for want of
-     * room, and the next slot is freed no sooner than 3 cycles later, as the PE output
-     * takes 3 cycles a report. A report written past the next one's cycle is that one too. */
-    if (c >= s->rep_due && c >= s->rep_last + 3 && ru->n_in - ru->n_fr < ru->cap) {
+    /* the credit block: a report due, into the report buffer if it has room and holds
+     * no report not yet routed (one at a time; so none is being written either). A
+     * report written past the next one's cycle is that one too. */
+    if (c >= s->rep_due && rep_ok(ru)) {
         insert(e, v, ur, c, REP);
-        s->rep_last = c;
         s->rep_due = (c / TC_REPORT_CYCLES + 1) * TC_REPORT_CYCLES;
     }
     for (unsigned m = s->live; m; m &= m - 1) {
@@ -419,7 +420,7 @@ static void eval(eng *e, int v, int64_t c)
         route(e, v, __builtin_ctz(rt));
 
     /* the next cycle anything may change: a report, a head routed, granted or freed */
-    int64_t nx = ru->n_in - ru->n_fr < ru->cap ? mx(c + 1, mx(s->rep_due, s->rep_last + 3)) : NEVER;
+    int64_t nx = rep_ok(ru) ? mx(c + 1, s->rep_due) : NEVER;
     for (unsigned m = s->live; m; m &= m - 1) {
         int u = __builtin_ctz(m);
         unit_st *un = &s->u[u];
@@ -496,7 +497,7 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         }
         e.due += s->expect;
         s->rep_due = TC_REPORT_CYCLES;
-        s->rep_last = s->pe_last = s->last_eval = NEG;
+        s->pe_last = s->last_eval = NEG;
         s->next_wake = NEG;
         for (size_t u = 0, off = v * per; u < nu; u++) {
             unit_st *un = &s->u[u];

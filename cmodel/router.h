@@ -37,7 +37,7 @@ typedef struct {
  * what they must: the report buffer's copies take a ring's last slot (one credit);
  * a contribution waits for a free result-buffer slot (the Reducer before it held
  * results); the credit block serves its duties by fixed priority (as it did before
- * they took turns). */
+ * they took turns; the deadlock checker's fairness premise, tc_credit_block_max_wait). */
 enum { TC_PLANT_REPORT_ONE = 1, TC_PLANT_RESULT_SLOT = 2, TC_PLANT_FIXED_PRIO = 4 };
 
 /* How a multicast's copies share the unit's one read port. PASSES is the design (the

@@ -4,7 +4,10 @@
 // send 8 more results up); it holds, per tree, how many results this node may still
 // send to its parent (16, -1 per result that enters the result buffer to go up, +8
 // per credit received), and sends the PE a report of the reduces completed per tree
-// after every 128 of them or 4096 cycles. It also queues errors: the Reducer's first, then dropped packets, then
+// after every 128 of them or 4096 cycles, one at a time: a report due while the last
+// is still unrouted in the report buffer waits (and merges), so a PE that takes a
+// packet more slowly than one a report interval finds at most two reports ahead of
+// anything else the report buffer holds for it. It also queues errors: the Reducer's first, then dropped packets, then
 // route errors, one a cycle; more are counted as lost. Its packets, written one flit
 // a cycle into the report buffer when that has room, taking turns round-robin: an
 // ERROR (one flit: OP = the code, TREE/RID/TAG of the packet concerned, DST = unit |
@@ -69,6 +72,7 @@ module tc_credit_block #(
   reg [6:0]      total_q;
   reg [11:0]     cyc_q, seq_q;
   reg            report_due_q;
+  reg            rep_q;          // a REPORT in the report buffer, not yet routed
   reg [1:0]      gen_idx_q;
   reg [2*FW-1:0] gen_data_q;
 
@@ -138,7 +142,7 @@ module tc_credit_block #(
   assign req[ReqError]  = n_q != 3'd0;
   assign req[ReqPhase]  = ph_send_i;
   assign req[ReqDone]   = ph_done_i;
-  assign req[ReqReport] = report_due_q;
+  assign req[ReqReport] = report_due_q && !rep_q;
   wire       room = gen_idx_q == 2'd0 && ready_i;
   wire       gnt;
   wire [4:0] gnt_idx, rr_ptr;
@@ -211,6 +215,7 @@ module tc_credit_block #(
       cyc_q        <= 12'd0;
       seq_q        <= 12'd0;
       report_due_q <= 1'b0;
+      rep_q        <= 1'b0;
       gen_idx_q    <= 2'd0;
     end else begin
       n_q          <= n_q - {2'd0, pop} + {2'd0, push};
@@ -219,8 +224,12 @@ module tc_credit_block #(
       cyc_q        <= cyc_n[11:0];
       seq_q        <= seq_q + {11'd0, gen_report || gen_credit};
       report_due_q <= (report_due_q && !gen_report) || total_n[7] || cyc_n[12];
+      rep_q        <= gen_report || (rep_q && !rep_routed);
       gen_idx_q    <= gen_report ? 2'd1 : (gen_idx_q == 2'd2 ? 2'd0 : gen_idx_q + {1'b0, gen_idx_q != 2'd0});
     end
+
+  // the report buffer's RC routes its REPORT (to the PE): a new one may be written
+  wire rep_routed = route_i[NU-1] && head_i[(NU-1)*FW + `TC_HDR_TYPE_LSB +: 4] == TypeReport;
 
   // the link units whose RC takes a CREDIT packet without error this cycle
   reg [2*NP-1:0] cred_rx;

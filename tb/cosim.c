@@ -1390,7 +1390,7 @@ static int check_dir(const char *opt, const char *dir)
  * are the C model's: a Verilated network has them fixed when it is built. */
 static const char *const tables[] = {"default", "random", NULL};
 static const char *const fasts[] = {"off", "on", "check", NULL};
-static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", "fixed-priority", NULL};
+static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", NULL};
 static const tc_key keys[] = {
     {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
     {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
@@ -1510,7 +1510,7 @@ int main(int argc, char **argv)
         o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
         o.p.red_flits = (int)tc_config_int(&cfg, "red_flits");
         int plant = tc_config_enum(&cfg, "plant");
-        o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : plant == 4 ? TC_PLANT_FIXED_PRIO : 0;
+        o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
         o.plant_rid_twice = plant == 3;
     }
     tc_topo topo;

@@ -53,6 +53,13 @@ static void test_fixed(void **state)
          * reports wait past the next one's cycle, and fill the report buffer */
         {"3x3", 0, 100, 1, 7, 400, 1, 2, 0, 1, 0, 0, 900},
         {"3x3", 0, 100, 1, 7, 600, 1, 2, 0, 1, 0, 0, 2100},
+        /* slower still (an ejection credit's round trip past two report intervals),
+         * deeper buffers: reports one at a time in the report buffer, which holds room
+         * for more. (The deliveries would be the same with reports piling up: the
+         * buffer's head is a routed report either way; what the rule shortens is the
+         * wait of the credits and phase packets behind them, which an allgather has
+         * none of.) */
+        {"3x3", 0, 100, 1, 7, 600, 1, 5, 0, 1, 0, 0, 5000},
         /* a PE output slow enough (two ejection credits, ejection latency 1847) that a
          * report waits past the next one's cycle and merges with it, then fast enough
          * again that a report not merged would be written before the next cycle */
