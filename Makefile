@@ -288,10 +288,11 @@ coverage: $(foreach n,$(COV_NETS),$(B)/cov/cosim_$(n)) $(B)/gcov/tcsim $(B)/gcov
 fuzz: $(B)/fuzz/fuzz_table $(B)/fuzz/fuzz_config
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash sim/fuzz.sh
 
-## soak: SOAK_SEEDS=1-100: the C model over many seeds, tori and tables (docs/soak.md)
-# make soak: the C model over many seeds and tori, scenarios soak and random, the
-# default table and random tables, on all cores; one line per failing run that
-# reproduces it (docs/soak.md; SOAK_SEEDS=1000-1999 SOAK_TORI="4x4 3x3x3" ...).
+## soak: SOAK_RUNS=1-100000: the C model over drawn tori, tables and parameters (docs/soak.md)
+# make soak: the C model over runs that each draw a torus, a table, a scenario and
+# every network parameter (SOAK_RUNS=1-100000; SOAK_MODE=grid: seeds over a list of
+# tori, SOAK_SEEDS=1000-1999 SOAK_TORI="4x4 3x3x3" ...), on all cores; one line per
+# failing run that reproduces it (docs/soak.md).
 soak: $(B)/tcsim
 	@bash sim/soak.sh
 

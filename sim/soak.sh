@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# make soak: the C model (build/tcsim) over a range of seeds, a list of tori, the
-# scenarios soak and random, the default table and random tables (--table random),
-# on all cores. One line per failing run, which reproduces it, then
-# "N passed, M failed". docs/soak.md.
+# make soak: the C model (build/tcsim) over many runs, on all cores. One line per
+# failing run, which reproduces it, then "N passed, M failed". docs/soak.md.
 #
-#   SOAK_SEEDS   a count N (seeds 1..N) or a range A-B        (default 100)
-#   SOAK_TORI    the tori                                      (default below)
-#   SOAK_SCENS   the scenarios                                 (default "soak random")
-#   SOAK_TABLES  default and/or random                         (default "default random")
+# Two modes:
+#   SOAK_MODE=params (the default): each run draws its torus (1D-4D, radices 2 to 17,
+#     odd and mixed ones), table (planner or random), scenario and every network
+#     parameter over its legal range, the extremes often (sim/soak_draw.py)
+#       SOAK_RUNS      a count N (runs 1..N) or a range A-B       (default 2000)
+#       SOAK_MAX_NODES the largest torus drawn                    (default 1296)
+#       SOAK_BUDGET    node-cycles a run may be estimated at      (default 5000000)
+#   SOAK_MODE=grid: a range of seeds over a list of tori, the scenarios soak and
+#     random, the default table and random tables, at the parameters SOAK_FLAGS gives
+#       SOAK_SEEDS   a count N (seeds 1..N) or a range A-B        (default 100)
+#       SOAK_TORI    the tori                                     (default below)
+#       SOAK_SCENS   the scenarios                                (default "soak random")
+#       SOAK_TABLES  default and/or random                        (default "default random")
+#       SOAK_FLAGS   more tcsim flags, e.g. "--slots 3 --inj-slots 2 --pe-credits 1"
+#       SOAK_FULL=1  with observation records: timing diagrams, lemma 1, report counters
+#                    checked too (10-60x slower); otherwise --fast: deliveries, error
+#                    reports and the progress watchdog
+# Both:
 #   SOAK_BIN     the simulator, e.g. build/tcsim-san           (default build/tcsim)
-#   SOAK_FLAGS   more tcsim flags, e.g. "--slots 3 --inj-slots 2 --pe-credits 1"
-#   SOAK_FULL=1  with observation records: timing diagrams, lemma 1, report counters
-#                checked too (10-60x slower); otherwise --fast: deliveries, error
-#                reports and the progress watchdog
 #   SOAK_JOBS    parallel runs                                 (default nproc)
 #   SOAK_LOGS    where each failure's output goes              (default build/soak)
 #   SOAK_PASS=1  print a PASS line for every passing run too (make test counts them)
@@ -37,38 +45,53 @@ if [ "${1:-}" = --one ]; then # one run: --one BIN LOGS FLAGS...
   exit 0
 fi
 
-SEEDS=${SOAK_SEEDS:-100}
-# 15x17, 4x4x4x4 and 8x8x8 take 0.2-0.6 s a run with --fast (6-25 s with SOAK_FULL=1)
-TORI=${SOAK_TORI:-"2 3 5 7 16 4x4 5x5 7x5 15x17 3x3x3 4x4x4 2x2x2x2 3x3x3x3 4x4x4x4 4x4x4x2 2x3x5 8x8x8"}
-SCENS=${SOAK_SCENS:-"soak random"}
-TABLES=${SOAK_TABLES:-"default random"}
+MODE=${SOAK_MODE:-params}
 BIN=${SOAK_BIN:-build/tcsim}
 JOBS=${SOAK_JOBS:-$(nproc)}
 LOGS=${SOAK_LOGS:-build/soak}
-FAST=--fast
-[ "${SOAK_FULL:-0}" = 1 ] && FAST=
-case $SEEDS in
-  *-*) first=${SEEDS%-*} last=${SEEDS#*-} ;;
-  *) first=1 last=$SEEDS ;;
-esac
+range() { # N or A-B: "first last"
+  case $1 in
+    *-*) echo "${1%-*} ${1#*-}" ;;
+    *) echo "1 $1" ;;
+  esac
+}
 [ -x "$BIN" ] || { echo "$BIN: not built (make $BIN)"; echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$LOGS" && rm -f "$LOGS"/*.log # this run's failures only
+
+runs() { # one tcsim argument line per run (no trailing blank: xargs -L)
+  if [ "$MODE" = params ]; then
+    read -r first last <<<"$(range "${SOAK_RUNS:-2000}")"
+    python3 sim/soak_draw.py "$first" "$last" "${SOAK_MAX_NODES:-1296}" "${SOAK_BUDGET:-5000000}"
+  else
+    # 15x17, 4x4x4x4 and 8x8x8 take 0.2-0.6 s a run with --fast (6-25 s with SOAK_FULL=1)
+    local tori=${SOAK_TORI:-"2 3 5 7 16 4x4 5x5 7x5 15x17 3x3x3 4x4x4 2x2x2x2 3x3x3x3 4x4x4x4 4x4x4x2 2x3x5 8x8x8"}
+    local fast=--fast
+    [ "${SOAK_FULL:-0}" = 1 ] && fast=
+    read -r first last <<<"$(range "${SOAK_SEEDS:-100}")"
+    for seed in $(seq "$first" "$last"); do
+      for topo in $tori; do
+        for scen in ${SOAK_SCENS:-soak random}; do
+          for table in ${SOAK_TABLES:-default random}; do
+            echo "--topo $topo --scen $scen --seed $seed --table $table${fast:+ $fast}${SOAK_FLAGS:+ $SOAK_FLAGS}"
+          done
+        done
+      done
+    done
+  fi
+}
+case $MODE in
+  params) what="runs ${SOAK_RUNS:-2000} drawn by sim/soak_draw.py (at most ${SOAK_MAX_NODES:-1296} nodes, budget ${SOAK_BUDGET:-5000000} node-cycles)" ;;
+  grid) what="seeds ${SOAK_SEEDS:-100}; tori ${SOAK_TORI:-default}; ${SOAK_SCENS:-soak random}; tables ${SOAK_TABLES:-default random}${SOAK_FLAGS:+; $SOAK_FLAGS}" ;;
+  *) echo "SOAK_MODE=$MODE: params or grid"; echo "0 passed, 1 failed"; exit 1 ;;
+esac
 
 start=$(date +%s)
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
-for seed in $(seq "$first" "$last"); do
-  for topo in $TORI; do
-    for scen in $SCENS; do
-      for table in $TABLES; do
-        echo "--topo $topo --scen $scen --seed $seed --table $table${FAST:+ $FAST}${SOAK_FLAGS:+ $SOAK_FLAGS}" # no trailing blank (xargs -L)
-      done
-    done
-  done
-done | SOAK_PASS=1 xargs -P "$JOBS" -L 1 bash sim/soak.sh --one "$BIN" "$LOGS" | tee "$results" |
+runs | SOAK_PASS=1 xargs -P "$JOBS" -L 1 bash sim/soak.sh --one "$BIN" "$LOGS" | tee "$results" |
   { if [ "${SOAK_PASS:-0}" = 1 ]; then cat; else grep '^FAIL' || true; fi; }
 passed=$(grep -c '^PASS ' "$results")
 failed=$(grep -c '^FAIL ' "$results")
-echo "soak: $((passed + failed)) runs in $(($(date +%s) - start)) s on $JOBS jobs (seeds $first-$last; tori $TORI; $SCENS; tables $TABLES)"
+echo "soak: $((passed + failed)) runs in $(($(date +%s) - start)) s on $JOBS jobs ($MODE: $what)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

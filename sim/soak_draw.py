@@ -9,9 +9,9 @@ slots, one data flit, the longest latencies) often.
 A run's cost is about its cycles times its nodes, and a slow PE (one credit, a long
 ejection latency) stretches the cycles: each of the few hundred packets a PE takes
 costs an ejection credit's round trip. So the torus is drawn after the parameters,
-among those whose estimated node-cycles stay within BUDGET (10 million, about 2 s of
-the C model; one run in ten gets 8 times that): the slowest PEs run on the smallest
-tori, the fast ones on up to MAX_NODES.
+among those whose estimated node-cycles stay within BUDGET (5 million, under a
+second of the C model; one run in twenty gets 16 times that): the slowest PEs run on
+the smallest tori, the fast ones on up to MAX_NODES.
 
   soak_draw.py FIRST LAST [MAX_NODES [BUDGET]]
 """
@@ -70,8 +70,8 @@ def run(i, max_nodes, budget):
     red_flits, link_lat, inj_lat, ej_lat = d.value(1, 7), d.value(1, 2000), d.value(1, 5000), d.value(1, 5000)
     # cycles: ~400 packets into each PE, ~50 out, the links' latencies, a floor
     cycles = 400 * (2 * ej_lat + 8) // pe_credits + 50 * (2 * inj_lat + 8) // inj_slots + 40 * link_lat + 20000
-    if d.below(10) == 0:
-        budget *= 8
+    if d.below(20) == 0:
+        budget *= 16
     t = torus(d, max(1, min(max_nodes, budget // cycles)))
     args = [("topo", t), ("scen", scen), ("seed", i), ("table", table), ("slots", slots),
             ("inj-slots", inj_slots), ("pe-credits", pe_credits), ("red-flits", red_flits),
@@ -82,7 +82,7 @@ def run(i, max_nodes, budget):
 def main():
     first, last = int(sys.argv[1]), int(sys.argv[2])
     max_nodes = int(sys.argv[3]) if len(sys.argv) > 3 else 1296
-    budget = int(sys.argv[4]) if len(sys.argv) > 4 else 10000000
+    budget = int(sys.argv[4]) if len(sys.argv) > 4 else 5000000
     for i in range(first, last + 1):
         print(run(i, max_nodes, budget))
 

@@ -355,13 +355,23 @@ grep -E '^(PASS|FAIL)' "$LOGDIR/fuzz.log"
 count_results "$LOGDIR/fuzz.log" "sim/fuzz.sh"
 
 echo "== soak slice: scenarios soak and random, default and random tables, 1D-4D (make soak for the long run; docs/soak.md)"
-# 4320 runs of build/tcsim --fast, each one counted; only the failing ones are shown
-SOAK_SEEDS=${SOAK_SLICE_SEEDS:-120} SOAK_TORI="2 5 7 4x4 3x5 3x3x3 2x3x4 2x2x2x2 3x2x2x2" SOAK_PASS=1 \
+# 2160 runs of build/tcsim --fast, each one counted; only the failing ones are shown
+SOAK_MODE=grid SOAK_SEEDS=${SOAK_SLICE_SEEDS:-60} SOAK_TORI="2 5 7 4x4 3x5 3x3x3 2x3x4 2x2x2x2 3x2x2x2" SOAK_PASS=1 \
   SOAK_LOGS=build/soak-slice bash sim/soak.sh >"$LOGDIR/soak_slice.log" 2>&1
 grep '^FAIL' "$LOGDIR/soak_slice.log" | head -20
 [ "$(grep -c '^FAIL' "$LOGDIR/soak_slice.log")" -gt 20 ] && echo "      ... every failing run in $LOGDIR/soak_slice.log"
 count_results "$LOGDIR/soak_slice.log" "sim/soak.sh"
 tail -n 2 "$LOGDIR/soak_slice.log"
+
+echo "== soak slice over parameters: each run draws its torus, table, scenario and every parameter, extremes often"
+# 2000 runs of make soak's draw (the runs past the long soak's range, on tori of at
+# most 64 nodes and a smaller budget, so the slice stays within a couple of minutes)
+SOAK_RUNS=${SOAK_PARAM_RUNS:-900001-902000} SOAK_MAX_NODES=64 SOAK_BUDGET=1000000 SOAK_PASS=1 \
+  SOAK_LOGS=build/soak-params bash sim/soak.sh >"$LOGDIR/soak_params.log" 2>&1
+grep '^FAIL' "$LOGDIR/soak_params.log" | head -20
+[ "$(grep -c '^FAIL' "$LOGDIR/soak_params.log")" -gt 20 ] && echo "      ... every failing run in $LOGDIR/soak_params.log"
+count_results "$LOGDIR/soak_params.log" "sim/soak.sh params"
+tail -n 2 "$LOGDIR/soak_params.log"
 
 echo
 echo "$PASSED passed, $FAILED failed"

@@ -935,26 +935,44 @@ static int tree_height(const tc_topo *t, const tc_row *rows)
  * the PE's port for
  *   pe     = ceil((2 ej_lat + F + P) / pe_credits) + F    (an ejection credit's round trip,
  *                                                          shared by pe_credits packets)
- * and a barrier takes K = diameter such steps, twice for a full one, its fence and
- * completion one more each, one hop each; twice that is the margin (measured: 0.41 of
- * it, a full barrier on the 5-ring, slots 2, pe_credits 1, ej_lat 3000):
- *   slow   = 2 (2 K + 2) ((slots + 2) pe + hop) + TC_REPORT_CYCLES
+ * and a barrier of B phases (the most any request of the stimulus names: 2K for a
+ * full one, K = the diameter for BAR_DIAM; at least 2 diameter) takes B such steps,
+ * its fence and completion one more each, one hop each; twice that is the margin
+ * (measured: 0.41 of it, a full barrier on the 5-ring, slots 2, pe_credits 1, ej_lat
+ * 3000):
+ *   slow   = 2 (B + 2) ((slots + 2) pe + hop) + TC_REPORT_CYCLES
  *   window = max(WATCHDOG_FLOOR, path, slow)
  * Measured (--fast, every scenario on 5, 4x4, 3x3x3, 8x8): the longest quiet spell
  * with link_lat 3000 to 10000 was 0.41 of the window (many_reduces); at the default
  * latencies (where the floor holds) 0.13, with --slots 2 0.65 (many_reduces on 4x4,
  * 12989 cycles: 256 reduces queued for 2-slot links, which the formula does not
  * model; the floor covers it). */
-static uint64_t watchdog_window(const tc_params *p, int height, int diameter)
+static uint64_t watchdog_window(const tc_params *p, int height, uint64_t phases)
 {
     uint64_t f = TC_SLOT_FLITS, pipe = 8, hop = 3 * (uint64_t)p->link_lat + 2 * f + 2 * pipe;
     uint64_t trip = (uint64_t)p->inj_lat + (uint64_t)p->ej_lat + 2 * (uint64_t)height * hop + 4 * f;
     uint64_t credit = 2 * ((uint64_t)p->inj_lat + (uint64_t)p->ej_lat + (uint64_t)p->link_lat + pipe);
     uint64_t path = 2 * trip + credit + TC_REPORT_CYCLES;
     uint64_t pe = (2 * (uint64_t)p->ej_lat + f + pipe + (uint64_t)p->pe_credits - 1) / (uint64_t)p->pe_credits + f;
-    uint64_t slow = 2 * (2 * (uint64_t)diameter + 2) * (((uint64_t)p->slots + 2) * pe + hop) + TC_REPORT_CYCLES;
+    uint64_t slow = 2 * (phases + 2) * (((uint64_t)p->slots + 2) * pe + hop) + TC_REPORT_CYCLES;
     uint64_t w = path > slow ? path : slow;
     return w > WATCHDOG_FLOOR ? w : WATCHDOG_FLOOR;
+}
+
+/* B of watchdog_window: the most phases a barrier of the stimulus takes, at least
+ * twice the diameter. */
+static uint64_t barrier_phases(const tc_stim *st, int diameter)
+{
+    uint64_t most = 2 * (uint64_t)diameter;
+    for (int i = 0; i < st->npkt; i++) {
+        const tc_flit *h = &st->pkt[i].flit[0];
+        if (TC_HGET(h, TYPE) != TC_TYPE_BARRIER)
+            continue;
+        uint64_t mode = TC_HGET(h, OP), k = mode & TC_BAR_DIAM ? (uint64_t)(diameter ? diameter : 1) : TC_HGET(h, DST);
+        k = (k > TC_BAR_KMAX ? TC_BAR_KMAX : k) * (mode & TC_BAR_FULL ? 2 : 1);
+        most = k > most ? k : most;
+    }
+    return most;
 }
 
 static uint64_t since_of(const side *s, uint64_t sched_last)
@@ -1111,7 +1129,8 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
      * for `quiet` cycles, the longer of 50 x drain and a window):
      *   limit = last scheduled point + (E + 1) x window + quiet
      * A run past it makes progress without end (a packet delivered again and again). */
-    uint64_t window = watchdog_window(&p, tree_height(&topo, rows), tc_diameter(&topo)), *sched, sched_last = 0;
+    uint64_t window = watchdog_window(&p, tree_height(&topo, rows), barrier_phases(&st, tc_diameter(&topo)));
+    uint64_t *sched, sched_last = 0;
     size_t nsched = 0, next_sched = 0;
     sched = malloc(sizeof *sched * ((size_t)st.npkt + (size_t)topo.n + 1));
     for (int i = 0; i < st.npkt; i++)
