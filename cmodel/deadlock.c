@@ -322,11 +322,23 @@ long tc_deadlock_check(const tc_topo *t, const tc_row *rows, const tc_params *p,
         cyclic[c] |= size[c] > 1;
         res->rings += cyclic[c];
     }
-    /* 1. inside a component, only waits that continue along a ring */
+    /* 1. inside a component, only waits that continue along a ring; and no buffer
+     * waits for a held result, the credit block or the phase counters (the proof
+     * drains the buffers first, then serves those by their numbers) */
     for (long v = 0; v < g.nv; v++) {
         int n = succ(&g, v, e);
         for (int i = 0; i < n; i++) {
             long w = e[i].v;
+            int wx = (int)(w % g.vn);
+            if (v % g.vn < g.nu && wx >= g.nu && wx < vbase(&g, V_RP) && wx != vbase(&g, V_PE) &&
+                wx != vbase(&g, V_RIN)) {
+                if (f && shown++ < max_report) {
+                    name(&g, v, a, sizeof a), name(&g, w, b, sizeof b);
+                    fprintf(f, "  a buffer waits for a resource served after the buffers drain: %s waits for %s\n", a,
+                            b);
+                }
+                res->violations++;
+            }
             if (e[i].kind > E_CONT)
                 continue;
             if (comp[w] == comp[v] && e[i].kind != E_CONT) {
