@@ -161,6 +161,26 @@ check "tcsim --plant rid-twice: the ignored contribution's report printed before
    awk '/lost\\)\$/ && !lost { lost = NR } /its tree.s next ReduceId .they go in turn.; ignored/ && !cause { cause = NR }
         END { exit !(cause && lost && cause < lost) }'"
 
+echo "== live under every legal parameter: slow PEs, two slots, long latencies (docs/deadlock.md)"
+# runs that stalled or lost packets before the credit block's duties took turns, its
+# reports went one at a time and a tree's results left the Reducer in ReduceId order
+for a in "--topo 5 --scen soak --seed 2 --slots 2 --pe-credits 1 --ej-lat 3000" \
+         "--topo 5 --scen credits --seed 1 --slots 2 --pe-credits 1 --ej-lat 3000" \
+         "--topo 3x3x3x3 --scen random --seed 197 --slots 13 --inj-slots 7 --pe-credits 1 --link-lat 129 --inj-lat 84 --ej-lat 771" \
+         "--topo 7x5 --scen random --seed 30029 --slots 15 --inj-slots 33 --pe-credits 1 --link-lat 174 --inj-lat 861 --ej-lat 966" \
+         "--topo 2x9 --scen credits --seed 1 --slots 2" "--topo 5x2x3 --scen random --seed 1 --slots 2" \
+         "--topo 3x3x3 --scen random --seed 1 --slots 2" "--topo 5 --scen credits --link-lat 2000 --slots 2 --pe-credits 1" \
+         "--topo 1 --scen soak --seed 1005 --table random --slots 61 --pe-credits 1 --link-lat 2000 --inj-lat 5000 --ej-lat 5000" \
+         "--topo 4x4 --scen all --red-flits 1 --slots 2 --pe-credits 1" "--topo 3x3x3 --scen all --red-flits 7 --slots 64 --pe-credits 255"; do
+  check "tcsim $a --fast" build/tcsim $a --fast
+done
+check "tcnet topo=5 allreduce repeat=100 window=16 slots=2 pe_credits=1 ej_lat=2200: all 100 complete" bash -c \
+  "build/tcnet topo=5 workload=allreduce repeat=100 window=16 slots=2 pe_credits=1 ej_lat=2200 max_cycles=20000000 progress=off \
+   | grep -q 'allreduce x 100' && ! build/tcnet topo=5 workload=allreduce repeat=100 window=16 slots=2 pe_credits=1 \
+   ej_lat=2200 max_cycles=20000000 progress=off | grep -q FAILED"
+check "tcsim --scen allreduce --red-flits 1 refused (exit 2), naming the reduces' length" bash -c \
+  "build/tcsim --topo 4x4 --scen allreduce --red-flits 1 2>&1 | grep -q 'more than red_flits 1'; test \${PIPESTATUS[0]} = 2"
+
 echo "== point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')

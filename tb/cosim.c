@@ -1557,7 +1557,7 @@ int main(int argc, char **argv)
     char whybuf[160];
     const char *why = strcmp(scen, "all") ? tc_scenario_refuse(scen, &topo, &o.p, whybuf, sizeof whybuf) : NULL;
     if (why) {
-        fprintf(stderr, "scen = %s on the %d-node torus with red_flits %d: %s\n", scen, topo.n, o.p.red_flits, why);
+        fprintf(stderr, "scen = %s on the %d-node torus: %s\n", scen, topo.n, why);
         return 2;
     }
     for (int k = 0, any = 0; !strcmp(scen, "all") && tc_scenario_names[k]; k++)
