@@ -37,27 +37,24 @@ prove() {
   check "formal $name: bounded, $k cycles from reset: $what" smtbmc $OUT/$name.smt2 "$k" ""
   check "formal $name: induction, depth $k: $what" smtbmc $OUT/$name.smt2 "$k" -i
 }
-# refute NAME TOP "PARAMS" K "SED" "BUG": the proof must fail once the bug is in
+# refute NAME TOP "PARAMS" K "SED" "BUG": the proof must fail once the bug is in,
+# bounded or by induction; refute_bmc: a bounded check from reset must find a trace
+# that breaks it (an induction failure is not enough when the edit also removes the
+# property's inductive helpers)
 refute() {
-  local name=$1 top=$2 params=$3 k=$4 edit=$5 bug=$6 m=$OUT/$1_bug.v
+  local name=$1 top=$2 params=$3 k=$4 edit=$5 bug=$6 m=$OUT/$1_bug.v how=${7:-}
   sed "$edit" rtl/$top.v >$m
   if cmp -s rtl/$top.v $m; then check "formal $name with a bug ($bug): the edit applies" false; return; fi
   smt2 "${name}_bug" "$top" "$params" "$m" >/dev/null 2>&1 || { check "formal $name with a bug: build" false; return; }
-  check "formal $name fails with a bug: $bug" bash -c \
-    "! yosys-smtbmc -s z3 --unroll -t $k $OUT/${name}_bug.smt2 >/dev/null || ! yosys-smtbmc -s z3 --unroll -i -t $k $OUT/${name}_bug.smt2 >/dev/null"
+  local bmc="! yosys-smtbmc -s z3 --unroll -t $k $OUT/${name}_bug.smt2 >/dev/null"
+  if [ "$how" = bmc ]; then
+    check "formal $name fails with a bug, a trace from reset: $bug" bash -c "$bmc"
+  else
+    check "formal $name fails with a bug: $bug" bash -c \
+      "$bmc || ! yosys-smtbmc -s z3 --unroll -i -t $k $OUT/${name}_bug.smt2 >/dev/null"
+  fi
 }
-
-# refute_bmc NAME TOP "PARAMS" K "SED" "BUG": a bounded check from reset, of depth K,
-# must find a trace that breaks the property (an induction failure is not enough
-# when the edit also removes the property's inductive helper)
-refute_bmc() {
-  local name=$1 top=$2 params=$3 k=$4 edit=$5 bug=$6 m=$OUT/$1_bug.v
-  sed "$edit" rtl/$top.v >$m
-  if cmp -s rtl/$top.v $m; then check "formal $name with a bug ($bug): the edit applies" false; return; fi
-  smt2 "${name}_bug" "$top" "$params" "$m" >/dev/null 2>&1 || { check "formal $name with a bug: build" false; return; }
-  check "formal $name fails with a bug, a trace from reset: $bug" bash -c \
-    "! yosys-smtbmc -s z3 --unroll -t $k $OUT/${name}_bug.smt2 >/dev/null"
-}
+refute_bmc() { refute "$@" bmc; }
 
 prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
   "a link VC buffer never overflows or underflows; every whole head packet's header is at hand; packets leave in order, unchanged"
