@@ -15,6 +15,7 @@ the smallest tori, the fast ones on up to MAX_NODES.
 
   soak_draw.py FIRST LAST [MAX_NODES [BUDGET]]
 """
+import signal
 import sys
 
 NAMED = ["1", "2", "3", "5", "7", "16", "17", "31", "64", "2x16", "3x17", "2x9", "4x4", "5x5", "7x5",
@@ -80,6 +81,7 @@ def run(i, max_nodes, budget):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a soak stopped early: no traceback
     first, last = int(sys.argv[1]), int(sys.argv[2])
     max_nodes = int(sys.argv[3]) if len(sys.argv) > 3 else 1296
     budget = int(sys.argv[4]) if len(sys.argv) > 4 else 5000000
