@@ -341,12 +341,24 @@ static void check_errors(side *s, int verbose)
 
 /* Every counter of a periodic report equals the reduces the node completed on that
  * tree before the report was made (its header entered the report buffer). */
-static void check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles)
+/* A report's tag (TC_TAG_REPORT | node << 12 | sequence). */
+static int is_report_tag(uint32_t tag) { return (tag & (TC_TAG_CREDIT | TC_TAG_REPORT | TC_TAG_PHASE)) == TC_TAG_REPORT; }
+
+/* The credit block's reports: each one's counters are the reduces completed at its
+ * node up to the cycle it was made; and the timer makes one due every 4096 cycles
+ * from reset (table writes included), written as soon as the report buffer can take
+ * it: it has room, and holds no report not yet routed (one at a time: a due report
+ * waits and merges with the next). So a window of 4096 cycles without a report made
+ * is an error unless the report buffer could not take one for all but SLACK of its
+ * cycles (the other duties' turns, at most 19, and a report's data flits). */
+#define REPORT_SLACK 24
+static void check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles, int slots)
 {
     char msg[200];
-    int n = s->sb.topo->n, by_results = 0;
-    uint8_t *timer = calloc((size_t)n * (size_t)(run_cycles / TC_REPORT_CYCLES + 2), 1);
+    int n = s->sb.topo->n, np = 2 * s->sb.topo->ndims, ur = TC_U_REPORT(np), by_results = 0;
     uint64_t nt = run_cycles / TC_REPORT_CYCLES + 2;
+    uint8_t *timer = calloc((size_t)n * nt, 1);
+    uint32_t *open = calloc((size_t)n * nt, sizeof *open); /* per window: cycles the report buffer could take one */
     for (int i = 0; i < s->ncnt; i++) {
         uint32_t tag = (uint32_t)TC_HGET(&s->cnt[i].f[0], TAG);
         int node = s->cnt[i].node;
@@ -368,10 +380,7 @@ static void check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles)
                 sb_error(&s->sb, s->dut->name, msg);
             }
         }
-        /* the timer fires every 4096 cycles from reset, table writes included */
-        uint64_t abs = made + cfg_cycles, k = abs / TC_REPORT_CYCLES;
-        if (made != UINT64_MAX && k < nt)
-            timer[(size_t)node * nt + k] = 1;
+        uint64_t abs = made + cfg_cycles;
         /* ... and the results: a report right after the node's 128th, 256th, ... */
         unsigned results = 0;
         for (size_t e = 0; e < s->log.n; e++) {
@@ -383,18 +392,56 @@ static void check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles)
             }
         }
     }
+    /* the report buffers' state through the run, from their events (in cycle order):
+     * packets held, and whether a report not yet routed is among them */
+    int *held = calloc((size_t)n, sizeof *held);
+    uint8_t *unrouted = calloc((size_t)n, 1);
+    uint64_t *since = calloc((size_t)n, sizeof *since); /* the cycle the state last changed */
+    for (size_t e = 0; e <= s->log.n; e++) {
+        const tc_event *v = e < s->log.n ? &s->log.ev[e] : NULL;
+        if (v && (v->idx != ur || (v->kind != TC_EV_ARRIVE && v->kind != TC_EV_ROUTE && v->kind != TC_EV_FREE)))
+            continue;
+        for (int node = 0; node < n; node++) { /* the spans up to this event (or the run's end) */
+            if (v && v->node != node)
+                continue;
+            uint64_t to = v ? v->cycle : run_cycles;
+            for (uint64_t c = since[node]; !unrouted[node] && held[node] < slots && c < to;) {
+                uint64_t k = (c + cfg_cycles) / TC_REPORT_CYCLES, end = (k + 1) * TC_REPORT_CYCLES - cfg_cycles;
+                end = end < to ? end : to;
+                if (k < nt)
+                    open[(size_t)node * nt + k] += (uint32_t)(end - c);
+                c = end;
+            }
+            since[node] = to;
+        }
+        if (!v)
+            break;
+        if (v->kind == TC_EV_ARRIVE) { /* a report made (delivered to the PE or not by the run's end) */
+            uint64_t k = (v->cycle + cfg_cycles) / TC_REPORT_CYCLES;
+            if (is_report_tag(v->tag) && k < nt)
+                timer[(size_t)v->node * nt + k] = 1;
+            held[v->node]++;
+            unrouted[v->node] |= is_report_tag(v->tag);
+        } else if (v->kind == TC_EV_ROUTE && is_report_tag(v->tag)) {
+            unrouted[v->node] = 0;
+        } else if (v->kind == TC_EV_FREE) {
+            held[v->node]--;
+        }
+    }
     for (int node = 0; node < n; node++)
         for (uint64_t k = cfg_cycles / TC_REPORT_CYCLES + 1; (k + 1) * TC_REPORT_CYCLES <= cfg_cycles + run_cycles;
              k++)
-            if (!timer[(size_t)node * nt + k]) {
-                snprintf(msg, sizeof msg, "node %d sent no report in cycles %" PRIu64 "..%" PRIu64, node,
-                         k * TC_REPORT_CYCLES - cfg_cycles, (k + 1) * TC_REPORT_CYCLES - cfg_cycles - 1);
+            if (!timer[(size_t)node * nt + k] && open[(size_t)node * nt + k] > REPORT_SLACK) {
+                snprintf(msg, sizeof msg, "node %d sent no report in cycles %" PRIu64 "..%" PRIu64
+                         ", though its report buffer could take one for %u of them", node,
+                         k * TC_REPORT_CYCLES - cfg_cycles, (k + 1) * TC_REPORT_CYCLES - cfg_cycles - 1,
+                         open[(size_t)node * nt + k]);
                 sb_error(&s->sb, s->dut->name, msg);
                 break;
             }
     if (!strcmp(s->sb.stim->name, "many_reduces") && !by_results)
         sb_error(&s->sb, s->dut->name, "no report right after a node's 128th result");
-    free(timer);
+    free(timer), free(open), free(held), free(unrouted), free(since);
 }
 
 /* Prints both sides' events of one tag up to cycle, side by side. */
@@ -991,8 +1038,32 @@ static int cmp_u64(const void *a, const void *b)
 static int reports_only(const tc_evlog *l, size_t from, size_t to)
 {
     for (size_t i = from; i < to; i++)
-        if ((l->ev[i].tag & (TC_TAG_CREDIT | TC_TAG_REPORT | TC_TAG_PHASE)) != TC_TAG_REPORT)
+        if (!is_report_tag(l->ev[i].tag))
             return 0;
+    return 1;
+}
+
+/* Every copy due is in and every expected error report, but a rogue PE's dropped
+ * packets' copies, which stay due until the run's end reconciles them (with the
+ * observation records: those of the packets a DROP was seen for; without: any of the
+ * rogue's). */
+static int done_but_rogue(const side *s, const tc_stim *st)
+{
+    if (s->err_in != st->nexperr)
+        return 0;
+    if (!s->sb.pending)
+        return 1;
+    if (st->rogue_node < 0)
+        return 0;
+    for (int i = 0; i < st->nexp; i++) {
+        int due = 0, dropped = s->noobs && st->exp[i].src == st->rogue_node;
+        for (int k = 0; k < s->sb.topo->n && !due; k++)
+            due = s->sb.expect[(size_t)i * (size_t)s->sb.topo->n + (size_t)k] == 1;
+        for (size_t e = 0; due && !dropped && st->exp[i].src == st->rogue_node && e < s->log.n; e++)
+            dropped = s->log.ev[e].kind == TC_EV_DROP && s->log.ev[e].tag == (uint32_t)i + 1;
+        if (due && !dropped)
+            return 0;
+    }
     return 1;
 }
 
@@ -1218,12 +1289,15 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
         int idle = 1;
         for (int k = 0; k < topo.n && idle; k++)
             idle = tc_pe_idle(&sd[0].pe[k]);
-        /* quiet: whatever is missing is lost (deliveries only: nothing more due and
-         * every expected error report in, or no PE saw anything for `quiet` cycles;
-         * else: no event but the periodic reports for a drain) */
-        if (idle && (o->fast == 1 ? (!sd[0].sb.pending && sd[0].err_in == st.nexperr) ||
-                                        t > sd[0].last_event + quiet
-                                  : t > sd[nd - 1].last_event + drain && t > stalls_end + drain))
+        /* quiet: whatever is missing is lost. Deliveries only: nothing more due and
+         * every expected error report in, or no PE saw anything for `quiet` cycles.
+         * Else the same, and no event but the periodic reports for a drain after the
+         * last, so that nothing more arrives (a slow PE's packets wait for ejection
+         * credits longer than a drain: quiet). */
+        side *ref = &sd[nd - 1];
+        if (idle && (o->fast == 1 ? done_but_rogue(ref, &st) || t > ref->last_event + quiet
+                                  : t > stalls_end + drain && t > ref->last_event + drain &&
+                                        (t > ref->last_event + quiet || done_but_rogue(ref, &st))))
             break;
         /* the watchdog: work left (a PE's packets to send, or deliveries due; a rogue
          * PE's dropped packets stay due until the run's end reconciles them), and no
@@ -1261,7 +1335,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             check_errors(s, d == nd - 1); /* the causes of what is lost, before it */
             if (!s->noobs) { /* they need the observation records */
                 check_drops(s);
-                check_counters(s, TC_TREES, t);
+                check_counters(s, TC_TREES, t, o->p.slots);
             } else if (st.rogue_node >= 0) { /* a rogue PE's packet reached everyone or nobody */
                 for (int i = 0; i < st.nexp; i++) {
                     uint8_t *x = &s->sb.expect[(size_t)i * (size_t)topo.n];
