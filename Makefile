@@ -18,8 +18,15 @@ HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
 NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2
-net_dims    = $(words $(subst x, ,$(1)))
-net_size    = $(or $(word $(2),$(subst x, ,$(1))),1)
+# A network with its own parameters is named NET@SPEC: SPEC is letters each followed by
+# a value, any of them left out for the default below: s Slots, i InjSlots,
+# p PeCredits, r RedFlits, l LinkLat, j InjLat, e EjLat. build/cosim_5@s2i2p1r1l40j3000e3000
+# is the 5-node ring with 2 slots, ... (make build/cosim_NET@SPEC, or make cosim-params).
+net_topo    = $(firstword $(subst @, ,$(1)))
+net_spec    = $(subst s, s,$(subst i, i,$(subst p, p,$(subst r, r,$(subst l, l,$(subst j, j,$(subst e, e,$(word 2,$(subst @, ,$(1))))))))))
+net_par     = $(or $(patsubst $(2)%,%,$(filter $(2)%,$(call net_spec,$(1)))),$(3))
+net_dims    = $(words $(subst x, ,$(call net_topo,$(1))))
+net_size    = $(or $(word $(2),$(subst x, ,$(call net_topo,$(1)))),1)
 LINK_LAT   ?= 40
 INJ_LAT    ?= 150
 EJ_LAT     ?= 150
@@ -76,14 +83,31 @@ $(B):
 	@mkdir -p $(B)
 
 # ---------------------------------------------------------------- Verilated networks
-# Parameters of net $(1), for Verilator (-G) and again for the shims (-D).
+# Parameters of net $(1), for Verilator (-G) and again for the shims (-D), which give
+# them to the C model (tb/dut_built.h): the two sides cannot differ. A NET@SPEC name's
+# own values come first, then the defaults above.
+net_ll = $(call net_par,$(1),l,$(LINK_LAT))
+net_jl = $(call net_par,$(1),j,$(INJ_LAT))
+net_el = $(call net_par,$(1),e,$(EJ_LAT))
+net_sl = $(call net_par,$(1),s,$(SLOTS))
+net_is = $(call net_par,$(1),i,$(INJ_SLOTS))
+net_pc = $(call net_par,$(1),p,$(PE_CREDITS))
+net_rf = $(call net_par,$(1),r,$(RED_FLITS))
 net_g = -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
-  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(LINK_LAT) \
-  -GInjLat=$(INJ_LAT) -GEjLat=$(EJ_LAT) -GSlots=$(SLOTS) -GInjSlots=$(INJ_SLOTS) -GPeCredits=$(PE_CREDITS) -GRedFlits=$(RED_FLITS)
+  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(call net_ll,$(1)) \
+  -GInjLat=$(call net_jl,$(1)) -GEjLat=$(call net_el,$(1)) -GSlots=$(call net_sl,$(1)) -GInjSlots=$(call net_is,$(1)) \
+  -GPeCredits=$(call net_pc,$(1)) -GRedFlits=$(call net_rf,$(1))
 net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
   -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
-  -DTC_LINK_LAT=$(LINK_LAT) -DTC_INJ_LAT=$(INJ_LAT) -DTC_EJ_LAT=$(EJ_LAT) -DTC_SLOTS=$(SLOTS) \
-  -DTC_INJ_SLOTS=$(INJ_SLOTS) -DTC_PE_CREDITS=$(PE_CREDITS) -DTC_RED_FLITS=$(RED_FLITS)
+  -DTC_LINK_LAT=$(call net_ll,$(1)) -DTC_INJ_LAT=$(call net_jl,$(1)) -DTC_EJ_LAT=$(call net_el,$(1)) \
+  -DTC_SLOTS=$(call net_sl,$(1)) -DTC_INJ_SLOTS=$(call net_is,$(1)) -DTC_PE_CREDITS=$(call net_pc,$(1)) \
+  -DTC_RED_FLITS=$(call net_rf,$(1))
+# The same as tccheck's (and tcsim's) options: a NET@SPEC build is verilated only once
+# tccheck has taken every value (its ranges: tc_params_check) and found that
+# configuration free of deadlock.
+net_opts = --topo $(call net_topo,$(1)) --slots $(call net_sl,$(1)) --inj-slots $(call net_is,$(1)) \
+  --pe-credits $(call net_pc,$(1)) --red-flits $(call net_rf,$(1)) --link-lat $(call net_ll,$(1)) \
+  --inj-lat $(call net_jl,$(1)) --ej-lat $(call net_el,$(1))
 # Every Verilated build: the router inside its observation monitor, lint waivers in
 # tb/sim.vlt. Each flag's reason and figures: docs/bench.md.
 SIM_SRC  := $(RTL_SRC) tb/tc_router_mon.sv
@@ -92,10 +116,11 @@ VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT +define
   rtl/lint.vlt tb/sim.vlt $(SIM_SRC) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 $(if $(CCACHE),OBJCACHE=$(CCACHE))"
 
 # A Verilated build with the C testbench: $(1) net, $(2) binary, $(3) object folder
-# under $(B), $(4) top module and more Verilator flags, $(5) the C++ shim.
+# under $(B), $(4) top module and more Verilator flags, $(5) the C++ shim, $(6) more
+# prerequisites, $(7) a command to pass first.
 define VL_RULES
-$(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt $(5) tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a | deps
-	@mkdir -p $$(dir $$@) && rm -f $$@ # Verilator's make does not track the C libraries: force the link
+$(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt $(5) tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a $(6) | deps
+	@mkdir -p $$(dir $$@) && rm -f $$@ $(if $(7),&& $(7)) # Verilator's make does not track the C libraries: force the link
 	@echo "verilating $(1) into $$@ (log: $(B)/$(3).log)"; t0=$$$$(date +%s); \
 	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
 	  -CFLAGS "$(call net_d,$(1))" \
@@ -110,6 +135,21 @@ endef
 VL_NODE  := --top-module tc_node
 BIG_NETS := 8x8 8x8x8
 $(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call VL_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_NODE),tb/dut_nodes.cpp)))
+# RTL = C model at drawn parameters (docs/soak.md): make test co-simulates RTL_DRAWS
+# (sim/rtl_draws.sh), make regress them and RTL_DRAWS_MORE too. Every build/cosim_NET@SPEC
+# named on the command line, and make cosim-params's, has its rule as well.
+RTL_DRAWS      := 5@s2i2p1r1l40j3000e3000 2x3@s64i64p255r7l1j1e1 3x3x2@s3i5p2r3l300j20e900 2x2x2x2@s2i3p4r5l1j1e2000
+RTL_DRAWS_MORE := 4x4@s2i2p1r7l2000j1e1 5@s64i2p255r1l1j3000e1
+# The draws make test runs on every scenario too; the others' --scen all takes 4-8
+# minutes each on this machine (millions of cycles at long latencies): make regress.
+RTL_DRAWS_ALL  := 2x3@s64i64p255r7l1j1e1
+PARAM_NET       = $(or $(NET),$(firstword $(NETS)))@s$(SLOTS)i$(INJ_SLOTS)p$(PE_CREDITS)r$(RED_FLITS)l$(LINK_LAT)j$(INJ_LAT)e$(EJ_LAT)
+DRAWN_NETS     := $(sort $(RTL_DRAWS) $(RTL_DRAWS_MORE) $(patsubst $(B)/cosim_%,%,$(filter $(B)/cosim_%,$(foreach g,$(MAKECMDGOALS),$(if $(findstring @,$(g)),$(g))))) \
+                    $(if $(filter cosim-params,$(MAKECMDGOALS)),$(PARAM_NET)))
+net_bad         = $(filter-out s% i% p% r% l% j% e%,$(call net_spec,$(1)))
+$(foreach n,$(DRAWN_NETS),$(if $(call net_bad,$(n)),$(error $(n): '$(call net_bad,$(n))' is none of s i p r l j e followed by a value)))
+$(foreach n,$(DRAWN_NETS),$(eval $(call VL_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_NODE),tb/dut_nodes.cpp,$(B)/tccheck,\
+  $(B)/tccheck $(call net_opts,$(n)) > $(B)/obj_$(n).tccheck.log 2>&1 || { cat $(B)/obj_$(n).tccheck.log; exit 1; })))
 # Verilator's own threads inside each node (--threads 2) against one (make bench,
 # sim/rtl_bench.sh threads): 8x8. Verilator warns that a node offers it too little to
 # split (UNOPTTHREADS); the bench measures what it gets.
@@ -166,11 +206,22 @@ alu-check: $(B)/alu_check
 # Verilated network, RTL against C model (make regress SEEDS=50).
 SEEDS ?= 20
 ## regress: SEEDS=20: random mixes, RTL against C model, on every Verilated network
-regress: $(foreach n,$(NETS),$(B)/cosim_$(n))
+# Then every drawn network (RTL_DRAWS, RTL_DRAWS_MORE) on every scenario and on its
+# seeds of random and soak mixes (sim/rtl_draws.sh).
+regress: $(foreach n,$(NETS) $(RTL_DRAWS) $(RTL_DRAWS_MORE),$(B)/cosim_$(n))
 	@fail=0; for n in $(NETS); do for s in $$(seq 1 $(SEEDS)); do \
 	  $(B)/cosim_$$n --scen random --seed $$s | grep -E '^(PASS|FAIL)' | sed "s/$$/  seed $$s/"; \
 	  [ $${PIPESTATUS[0]} -eq 0 ] || fail=$$((fail + 1)); done; done; \
+	RTL_DRAWS="$(RTL_DRAWS) $(RTL_DRAWS_MORE)" RTL_DRAWS_ALL="$(RTL_DRAWS) $(RTL_DRAWS_MORE)" RTL_DRAW_SEEDS="2 3 4 5 6 7" bash sim/rtl_draws.sh || fail=$$((fail + 1)); \
 	echo "regress: $$fail failed"; [ $$fail -eq 0 ]
+
+# make cosim-params NET=5 SLOTS=2 INJ_SLOTS=2 PE_CREDITS=1 RED_FLITS=1 INJ_LAT=3000 ...:
+# build/cosim_NET@SPEC with those parameters (the others their defaults), run with
+# COSIM_ARGS (make build/cosim_5@s2p1 builds one by name).
+COSIM_ARGS ?= --scen all
+## cosim-params: NET=5 SLOTS=2 PE_CREDITS=1 ... COSIM_ARGS="--scen all": a Verilated network with those parameters, RTL against C model
+cosim-params: $(B)/cosim_$(PARAM_NET)
+	$(B)/cosim_$(PARAM_NET) $(COSIM_ARGS)
 
 # libFuzzer harnesses (clang) of the routing-table loader and the configuration
 # parser, with the C model's sources built in (make fuzz FUZZ_SECONDS=60).
@@ -183,7 +234,7 @@ $(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
 	$(FUZZ_CC) $(WFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC)
 
 # ---------------------------------------------------------------- user targets
-.PHONY: help bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz
+.PHONY: help bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz cosim-params print-draws print-draws-all
 
 ## help: this list
 help:
@@ -311,3 +362,7 @@ clean:
 
 print-nets:
 	@echo $(NETS)
+print-draws:
+	@echo $(RTL_DRAWS)
+print-draws-all:
+	@echo $(RTL_DRAWS_ALL)

@@ -35,6 +35,12 @@ SC_NET=$(make -s print-sc-net)
 make -s $(for net in $NETS; do echo build/cosim_$net; done) build/wave/cosim_5 build/sc_$SC_NET build/alu_check \
   >"$LOGDIR/build-rtl.log" 2>&1 &
 RTL_BUILDS=$!
+# The networks with drawn parameters (RTL = C model at drawn parameters, below): built
+# once those are, while their co-simulations run.
+DRAWS=$(make -s print-draws)
+{ while kill -0 $RTL_BUILDS 2>/dev/null; do sleep 2; done
+  make -s $(for d in $DRAWS; do echo build/cosim_$d; done) >"$LOGDIR/build-draws.log" 2>&1; } &
+DRAW_BUILDS=$!
 for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
 
 echo "== RTL lint, compile, synthesis"
@@ -86,6 +92,15 @@ done
 
 check "verilate and build build/wave/cosim_5 (tc_torus, flat)" make -s build/wave/cosim_5
 check "tc_torus (build/wave/cosim_5) = C model, every scenario, cycle by cycle" build/wave/cosim_5 --scen all
+
+echo "== RTL = C model at drawn parameters: 2 slots, 1 PE credit, 1 data flit, latencies 1 to 3000 (docs/soak.md)"
+# make print-draws lists them (Makefile RTL_DRAWS); each its --scen all, a random and a
+# soak mix (sim/rtl_draws.sh; make regress runs more seeds and RTL_DRAWS_MORE)
+wait $DRAW_BUILDS
+for d in $DRAWS; do check "verilate and build build/cosim_$d" make -s build/cosim_$d; done
+bash sim/rtl_draws.sh >"$LOGDIR/rtl_draws.log" 2>&1
+grep -E '^(PASS|FAIL|      )' "$LOGDIR/rtl_draws.log"
+count_results "$LOGDIR/rtl_draws.log" "sim/rtl_draws.sh"
 
 echo "== SystemC: Verilated RTL and the C model module against the C model"
 bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1
