@@ -94,8 +94,9 @@ check "verilate and build build/wave/cosim_5 (tc_torus, flat)" make -s build/wav
 check "tc_torus (build/wave/cosim_5) = C model, every scenario, cycle by cycle" build/wave/cosim_5 --scen all
 
 echo "== RTL = C model at drawn parameters: 2 slots, 1 PE credit, 1 data flit, latencies 1 to 3000 (docs/soak.md)"
-# make print-draws lists them (Makefile RTL_DRAWS); each its --scen all, a random and a
-# soak mix (sim/rtl_draws.sh; make regress runs more seeds and RTL_DRAWS_MORE)
+# make print-draws lists them (Makefile RTL_DRAWS); each on a random mix, 2x3's on every
+# scenario too (sim/rtl_draws.sh; make regress runs soak mixes, more seeds, every
+# scenario of each and RTL_DRAWS_MORE)
 wait $DRAW_BUILDS
 for d in $DRAWS; do check "verilate and build build/cosim_$d" make -s build/cosim_$d; done
 bash sim/rtl_draws.sh >"$LOGDIR/rtl_draws.log" 2>&1
