@@ -146,7 +146,10 @@ module tc_credit_block #(
   wire       room = gen_idx_q == 2'd0 && ready_i;
   wire       gnt;
   wire [4:0] gnt_idx, rr_ptr;
-  tc_rr_arb #(.N(NReq), .IdxW(5)) u_arb (
+  // the phase counters' requests settle late (after the Reducer's fence): they join
+  // the arbiter's last step, not its search
+  localparam [NReq-1:0] LateReq = (1 << ReqPhase) | (1 << ReqDone);
+  tc_rr_arb #(.N(NReq), .IdxW(5), .Late(LateReq)) u_arb (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .req_i  (req),

@@ -10,11 +10,17 @@
 // late in the cycle (the Reducer's copy waits for the result buffer's room, the
 // Reducer's input for the copy) joins at the end instead of passing through the
 // search. idx_o names the winner only with gnt_o.
+// Late marks requests that settle late in the cycle (the credit block's phase packet
+// and barrier completion, after the Reducer's fence): they stay out of the search,
+// whose winner then meets them in a last step that compares distances from the
+// pointer, a function of the pointer alone, so a late request passes a few gates,
+// not the tree. The grant is the same as if they had joined the search.
 `default_nettype none
 
 module tc_rr_arb #(
   parameter integer N = 9,
-  parameter integer IdxW = 5
+  parameter integer IdxW = 5,
+  parameter [N-1:0] Late = {N{1'b0}}
 ) (
   input  wire            clk_i,
   input  wire            rst_ni,
@@ -30,7 +36,7 @@ module tc_rr_arb #(
   reg  [W-1:0]    req, upper;
   always @* begin
     req = {W{1'b0}};
-    req[N-1:0] = req_i;
+    req[N-1:0] = req_i & ~Late;
     upper = req & ({W{1'b1}} << ptr_q); // the requesters at or after the pointer
   end
 
@@ -62,10 +68,27 @@ module tc_rr_arb #(
     end
   endgenerate
 
+  // the search's winner, e, and its rivals among the late requests: requester a
+  // comes before b (both at most N - 1) if it is nearer the pointer going round
+  wire            e_any = g_lvl[IdxW].any_all[0];
+  wire [IdxW-1:0] e_idx = g_lvl[IdxW].any_up[0] ? g_lvl[IdxW].idx_up[IdxW-1:0] : g_lvl[IdxW].idx_all[IdxW-1:0];
+  function automatic nearer(input [IdxW-1:0] a, input [IdxW-1:0] b, input [IdxW-1:0] p);
+    nearer = (a >= p) != (b >= p) ? a >= p : a < b;
+  endfunction
+  reg [N-1:0] late_win;
+  integer a, b;
   always @* begin
-    gnt_o = en_i && g_lvl[IdxW].any_all[0];
-    idx_o = g_lvl[IdxW].any_up[0] ? g_lvl[IdxW].idx_up[IdxW-1:0]
-          : g_lvl[IdxW].any_all[0] ? g_lvl[IdxW].idx_all[IdxW-1:0] : {IdxW{1'b0}};
+    for (a = 0; a < N; a = a + 1) begin
+      late_win[a] = Late[a] && req_i[a] && (!e_any || nearer(a[IdxW-1:0], e_idx, ptr_q));
+      for (b = 0; b < N; b = b + 1)
+        if (Late[b] && b != a && nearer(b[IdxW-1:0], a[IdxW-1:0], ptr_q))
+          late_win[a] = late_win[a] && !req_i[b];
+    end
+    gnt_o = en_i && (e_any || (req_i & Late) != {N{1'b0}});
+    idx_o = e_any ? e_idx : {IdxW{1'b0}};
+    for (a = 0; a < N; a = a + 1)
+      if (late_win[a])
+        idx_o = a[IdxW-1:0];
   end
 
   assign ptr_o = ptr_q;
@@ -75,4 +98,31 @@ module tc_rr_arb #(
       ptr_q <= {IdxW{1'b0}};
     else if (gnt_o)
       ptr_q <= (idx_o == N[IdxW-1:0] - 1'b1) ? {IdxW{1'b0}} : idx_o + 1'b1;
+`ifdef FORMAL_TC_RR_ARB // defined by sim/formal.sh when this module is the top
+  // ---- formal proof (make formal): with late requests or without, the grant is the
+  // plain round-robin rule over all requests (the C twin's tc_rr_pick): the first
+  // requester at or after the pointer, else the first; the pointer stays in 0..N-1 ----
+  reg f_init = 1'b1;
+  always @(posedge clk_i) f_init <= 1'b0;
+  always @* assume(rst_ni == !f_init);
+  reg            f_any, f_up;
+  reg [IdxW-1:0] f_idx;
+  integer f_k;
+  always @* begin
+    f_any = 1'b0;
+    f_up  = 1'b0;
+    f_idx = {IdxW{1'b0}};
+    for (f_k = N - 1; f_k >= 0; f_k = f_k - 1)
+      if (req_i[f_k] && (f_k >= ptr_q || !f_up)) begin
+        f_up  = f_up || f_k >= ptr_q;
+        f_any = 1'b1;
+        f_idx = f_k[IdxW-1:0];
+      end
+  end
+  always @* if (rst_ni) begin
+    assert(ptr_q < N[IdxW-1:0]);
+    assert(gnt_o == (en_i && f_any));
+    assert(!gnt_o || idx_o == f_idx);
+  end
+`endif
 endmodule
