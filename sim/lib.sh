@@ -18,6 +18,10 @@ check() {
   fi
 }
 
+# section TITLE: a test section's header, with the minutes:seconds since the script
+# started (bash's SECONDS), so a slow section shows in the log
+section() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+
 # count_lines LOG: adds the PASS/FAIL lines a tool printed itself to the totals.
 count_lines() {
   local p f

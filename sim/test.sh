@@ -24,7 +24,7 @@ unit() { # BIN: counts the cmocka test cases of one binary
   fi
 }
 
-echo "== golden-model unit tests"
+section "golden-model unit tests"
 UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
 make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet build/tccheck \
   build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
@@ -43,17 +43,17 @@ DRAWS=$(make -s print-draws)
 DRAW_BUILDS=$!
 for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
 
-echo "== RTL lint, compile, synthesis"
+section "RTL lint, compile, synthesis"
 bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/lint.log"
 count_results "$LOGDIR/lint.log" "sim/lint.sh"
 
-echo "== formal proofs (yosys-smtbmc, z3)"
+section "formal proofs (yosys-smtbmc, z3)"
 bash sim/formal.sh >"$LOGDIR/formal.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/formal.log"
 count_results "$LOGDIR/formal.log" "sim/formal.sh"
 
-echo "== co-simulation: RTL against C model, cycle by cycle"
+section "co-simulation: RTL against C model, cycle by cycle"
 # Every co-simulation run, J at a time, into its log, once the builds are done; the
 # results are read in order. build/cosim_NET joins a model per node in C++
 # (tb/dut_nodes.cpp); the 5-node ring's wave build is the whole torus of tc_torus, so
@@ -93,7 +93,7 @@ done
 check "verilate and build build/wave/cosim_5 (tc_torus, flat)" make -s build/wave/cosim_5
 check "tc_torus (build/wave/cosim_5) = C model, every scenario, cycle by cycle" build/wave/cosim_5 --scen all
 
-echo "== RTL = C model at drawn parameters: 2 slots, 1 PE credit, 1 data flit, latencies 1 to 3000 (docs/soak.md)"
+section "RTL = C model at drawn parameters: 2 slots, 1 PE credit, 1 data flit, latencies 1 to 3000 (docs/soak.md)"
 # make print-draws lists them (Makefile RTL_DRAWS); each on a random mix, 2x3's on every
 # scenario too (sim/rtl_draws.sh; make regress runs soak mixes, more seeds, every
 # scenario of each and RTL_DRAWS_MORE)
@@ -103,12 +103,12 @@ bash sim/rtl_draws.sh >"$LOGDIR/rtl_draws.log" 2>&1
 grep -E '^(PASS|FAIL|      )' "$LOGDIR/rtl_draws.log"
 count_results "$LOGDIR/rtl_draws.log" "sim/rtl_draws.sh"
 
-echo "== SystemC: Verilated RTL and the C model module against the C model"
+section "SystemC: Verilated RTL and the C model module against the C model"
 bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/sc.log"
 count_results "$LOGDIR/sc.log" "sim/sc.sh"
 
-echo "== Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
+section "Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
 check "verilate and build build/alu_check" make -s build/alu_check
 if [ -x build/alu_check ]; then
   build/alu_check 20000 >"$LOGDIR/alu_check.log" 2>&1
@@ -116,7 +116,7 @@ if [ -x build/alu_check ]; then
   count_results "$LOGDIR/alu_check.log" "alu_check"
 fi
 
-echo "== docs follow the design"
+section "docs follow the design"
 check "make help lists every target a user runs (each with its line in the Makefile)" bash -c \
   "want=\$(sed -n 's/^\.PHONY: //p' Makefile | tr ' ' '\n' | grep -vE '^(deps|deps-.*|print-.*)\$' | sort); \
    got=\$(make -s help | awk 'NR > 1 { print \$1 }' | sort); echo \"\$want\" >&2; [ \"\$want\" = \"\$got\" ]"
@@ -132,7 +132,7 @@ python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1
 grep -E '^(PASS|FAIL)' -A8 "$LOGDIR/docnums.log" | grep -v '^--'
 count_results "$LOGDIR/docnums.log" "sim/docnums.py"
 
-echo "== C model alone, larger and odd networks (ASan/UBSan build)"
+section "C model alone, larger and odd networks (ASan/UBSan build)"
 for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
   build/tcsim-san --topo $topo --scen all >"$LOGDIR/tcsim_$topo.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log"
@@ -150,7 +150,7 @@ for run in "16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9
   count_results "$log" "tcsim --topo $run"
 done
 
-echo "== tcsim's limits from the configuration, the 1-node torus, a loss's cause shown first"
+section "tcsim's limits from the configuration, the 1-node torus, a loss's cause shown first"
 # The watchdog's window and the cycle cap follow the latencies, the trees and the
 # stimulus (tb/cosim.c, docs/deadlock.md): long links, PCIe latencies and slow
 # injection are no failure
@@ -177,7 +177,7 @@ check "tcsim --plant rid-twice: the ignored contribution's report printed before
    awk '/lost\\)\$/ && !lost { lost = NR } /its tree.s next ReduceId .they go in turn.; ignored/ && !cause { cause = NR }
         END { exit !(cause && lost && cause < lost) }'"
 
-echo "== live under every legal parameter: slow PEs, two slots, long latencies (docs/deadlock.md)"
+section "live under every legal parameter: slow PEs, two slots, long latencies (docs/deadlock.md)"
 # runs that stalled or lost packets before the credit block's duties took turns, its
 # reports went one at a time and a tree's results left the Reducer in ReduceId order
 for a in "--topo 5 --scen soak --seed 2 --slots 2 --pe-credits 1 --ej-lat 3000" \
@@ -197,12 +197,12 @@ check "tcnet topo=5 allreduce repeat=100 window=16 slots=2 pe_credits=1 ej_lat=2
 check "tcsim --scen allreduce --red-flits 1 refused (exit 2), naming the reduces' length" bash -c \
   "build/tcsim --topo 4x4 --scen allreduce --red-flits 1 2>&1 | grep -q 'more than red_flits 1'; test \${PIPESTATUS[0]} = 2"
 
-echo "== point-to-point baseline: its per-hop costs are the router's"
+section "point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
 check "one packet over one hop: p2p $p2p cycles, the hardware's broadcast $hw" test -n "$hw" -a "$p2p" = "$hw"
 
-echo "== tcnet's link utilization and delivered bandwidth"
+section "tcnet's link utilization and delivered bandwidth"
 # 586 packets of 7 data flits (65632 bytes) from the root of a 4x4 torus: link_util
 # is the busiest link's flits over the cycles, the bandwidth each PE's bytes over
 # the run's time (2 ns a cycle), the same in the report and in the JSON
@@ -236,7 +236,7 @@ for bad in "workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an in
     "timeout 10 build/tcnet ${bad%%:*} progress=off 2>&1 | tee /dev/stderr | grep -qF \"${bad#*:}\"; test \${PIPESTATUS[0]} = 2"
 done
 
-echo "== tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery)"
+section "tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery)"
 build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=packet json=$LOGDIR/pkt.json >$LOGDIR/pkt.txt
 # same_run A B: tcnet's reports ($LOGDIR/A.txt, B.txt) and JSON (A.json, B.json) equal
 # but for the engine and the times
@@ -252,7 +252,7 @@ check "tcnet engine=packet: the allgather's report and JSON as engine=cycle's (s
 check "tcnet engine=packet refuses workload=allreduce (exit 2, naming what it covers)" bash -c \
   "build/tcnet topo=4x4 workload=allreduce engine=packet progress=off 2>&1 >/dev/null | grep -q 'exact for workload = bcast or allgather'; test \${PIPESTATUS[0]} = 2"
 
-echo "== tcnet streams: allreduces with a window of operations in flight (docs/allreduce-stream.md)"
+section "tcnet streams: allreduces with a window of operations in flight (docs/allreduce-stream.md)"
 # 64 allreduces on 4x4, each PE with 16 in flight: every result checked by tcnet, the
 # latency and the throughput in the report and the JSON; the window binds there, so the
 # rate is 16 operations per T + 1 cycles, T the latency of one allreduce (692)
@@ -268,26 +268,26 @@ rate=$(awk '/stream:/ { print $4 }' $LOGDIR/stream.txt)
 check "tcnet stream on 4x4: $rate operations per 1000 cycles, the window's 16000 / ($t1 + 1)" \
   test -n "$t1" -a "$rate" = "$(awk -v t="$t1" 'BEGIN { printf "%.3f", 16000 / (t + 1) }')"
 
-echo "== C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
+section "C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
   build/tcsim --topo $topo --scen all --fast check >"$LOGDIR/fast_$topo.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log"
   count_results "$LOGDIR/fast_$topo.log" "tcsim --fast check $topo"
 done
 
-echo "== allreduce latency: the formula of docs/results.md against tcnet and tcsim"
+section "allreduce latency: the formula of docs/results.md against tcnet and tcsim"
 bash sim/formula.sh >"$LOGDIR/formula.log" 2>&1
 grep -E '^FAIL' "$LOGDIR/formula.log"
 count_results "$LOGDIR/formula.log" "sim/formula.sh"
 tail -n 1 "$LOGDIR/formula.log"
 
-echo "== applications and trace replay: spmv, heat, the PMPI recorder, OTF2 (docs/applications.md)"
+section "applications and trace replay: spmv, heat, the PMPI recorder, OTF2 (docs/applications.md)"
 bash sim/apps_test.sh >"$LOGDIR/apps.log" 2>&1
 grep -E '^FAIL' -A6 "$LOGDIR/apps.log"
 tail -n 1 "$LOGDIR/apps.log"
 count_results "$LOGDIR/apps.log" "sim/apps_test.sh"
 
-echo "== bad input is refused: at once, non-zero exit, a message that names the problem"
+section "bad input is refused: at once, non-zero exit, a message that names the problem"
 R=build/robust
 rm -rf $R && mkdir -p $R/dir
 printf '\177ELF\002\001\001\000\000\000\000' >$R/binary
@@ -374,23 +374,23 @@ check "tcnet json onto a directory refused first" refuses "json: cannot write '$
 check "tcnet csv and json written when they can be" bash -c "build/tcnet topo=4x4 progress=off csv=$R/ok json=$R/ok.json && \
   [ -s $R/ok.ops.csv ] && [ -s $R/ok.nodes.csv ] && [ -s $R/ok.links.csv ] && python3 -m json.tool $R/ok.json"
 
-echo "== waveforms: make wave's GTKWave views, opened under Xvfb (docs/waves.md)"
+section "waveforms: make wave's GTKWave views, opened under Xvfb (docs/waves.md)"
 bash sim/waves.sh >"$LOGDIR/waves.log" 2>&1
 grep -E '^(PASS|FAIL)' -A3 "$LOGDIR/waves.log" | grep -v '^--'
 count_results "$LOGDIR/waves.log" "sim/waves.sh"
 
-echo "== deadlock freedom: the checker on 1D-4D tori, planner and random tables, and the planted bugs (docs/deadlock.md)"
+section "deadlock freedom: the checker on 1D-4D tori, planner and random tables, and the planted bugs (docs/deadlock.md)"
 bash sim/deadlock.sh >"$LOGDIR/deadlock.log" 2>&1
 grep -E '^FAIL' -B12 "$LOGDIR/deadlock.log" | head -40
 echo "$(grep -c '^PASS' "$LOGDIR/deadlock.log") checker runs passed, $(grep -c '^FAIL' "$LOGDIR/deadlock.log") failed"
 count_results "$LOGDIR/deadlock.log" "sim/deadlock.sh"
 
-echo "== fuzzing: the table loader and the configuration parser (make fuzz for longer; docs/robustness.md)"
+section "fuzzing: the table loader and the configuration parser (make fuzz for longer; docs/robustness.md)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash sim/fuzz.sh >"$LOGDIR/fuzz.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/fuzz.log"
 count_results "$LOGDIR/fuzz.log" "sim/fuzz.sh"
 
-echo "== soak slice: scenarios soak and random, default and random tables, 1D-4D (make soak for the long run; docs/soak.md)"
+section "soak slice: scenarios soak and random, default and random tables, 1D-4D (make soak for the long run; docs/soak.md)"
 # 2160 runs of build/tcsim --fast, each one counted; only the failing ones are shown
 SOAK_MODE=grid SOAK_SEEDS=${SOAK_SLICE_SEEDS:-60} SOAK_TORI="2 5 7 4x4 3x5 3x3x3 2x3x4 2x2x2x2 3x2x2x2" SOAK_PASS=1 \
   SOAK_LOGS=build/soak-slice bash sim/soak.sh >"$LOGDIR/soak_slice.log" 2>&1
@@ -399,7 +399,7 @@ grep '^FAIL' "$LOGDIR/soak_slice.log" | head -20
 count_results "$LOGDIR/soak_slice.log" "sim/soak.sh"
 tail -n 2 "$LOGDIR/soak_slice.log"
 
-echo "== soak slice over parameters: each run draws its torus, table, scenario and every parameter, extremes often"
+section "soak slice over parameters: each run draws its torus, table, scenario and every parameter, extremes often"
 # 2000 runs of make soak's draw (the runs past the long soak's range, on tori of at
 # most 64 nodes and a smaller budget, so the slice stays within a couple of minutes)
 SOAK_RUNS=${SOAK_PARAM_RUNS:-900001-902000} SOAK_MAX_NODES=64 SOAK_BUDGET=1000000 SOAK_PASS=1 \
@@ -410,5 +410,6 @@ count_results "$LOGDIR/soak_params.log" "sim/soak.sh params"
 tail -n 2 "$LOGDIR/soak_params.log"
 
 echo
+section "done"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
