@@ -144,54 +144,50 @@ module tc_credit_block #(
   assign req[ReqDone]   = ph_done_i;
   assign req[ReqReport] = report_due_q && !rep_q;
   wire       room = gen_idx_q == 2'd0 && ready_i;
-  wire       gnt;
-  wire [4:0] gnt_idx, rr_ptr;
+  wire       gnt, srch_any;
+  wire [4:0] gnt_idx, srch_idx, rr_ptr;
+  wire [NReq-1:0] late_win;
   // the phase counters' requests settle late (after the Reducer's fence): they join
-  // the arbiter's last step, not its search
+  // the arbiter's last step, not its search, and select the packet written last
   localparam [NReq-1:0] LateReq = (1 << ReqPhase) | (1 << ReqDone);
   tc_rr_arb #(.N(NReq), .IdxW(5), .Late(LateReq)) u_arb (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .req_i  (req),
-    .en_i   (room),
-    .gnt_o  (gnt),
-    .idx_o  (gnt_idx),
-    .ptr_o  (rr_ptr)
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_i      (req),
+    .en_i       (room),
+    .gnt_o      (gnt),
+    .idx_o      (gnt_idx),
+    .ptr_o      (rr_ptr),
+    .srch_any_o (srch_any),
+    .srch_idx_o (srch_idx),
+    .late_win_o (late_win)
   );
-  wire       pop        = gnt && gnt_idx == ReqError[4:0];
-  wire       gen_phase  = gnt && gnt_idx == ReqPhase[4:0];
-  wire       gen_done   = gnt && gnt_idx == ReqDone[4:0];
-  wire       gen_report = gnt && gnt_idx == ReqReport[4:0];
-  wire       gen_credit = gnt && gnt_idx >= ReqCredit[4:0];
-  wire [3:0] cred_tree  = gnt_idx[3:0] - ReqCredit[3:0]; // gnt_idx is 4..19 here
-  wire       unused_rr_ptr = ^rr_ptr; // read by the proof below
+  wire       gen_phase  = room && late_win[ReqPhase];
+  wire       gen_done   = room && late_win[ReqDone];
+  wire       srch_gnt   = room && srch_any && !late_win[ReqPhase] && !late_win[ReqDone];
+  wire       pop        = srch_gnt && srch_idx == ReqError[4:0];
+  wire       gen_report = srch_gnt && srch_idx == ReqReport[4:0];
+  wire       gen_credit = srch_gnt && srch_idx >= ReqCredit[4:0];
+  wire [3:0] cred_tree  = srch_idx[3:0] - ReqCredit[3:0]; // srch_idx is 4..19 here
+  wire       unused_rr = ^{rr_ptr, gnt_idx}; // read by the proof below
   assign gen_phase_o = gen_phase;
   assign gen_done_o  = gen_done;
   wire push       = ev_bits != 64'd0 && n_q < Depth[2:0];
 
   wire [RecW-1:0] head = q_q[0];
-  assign valid_o = gen_idx_q != 2'd0 || pop || gen_phase || gen_done || gen_report || gen_credit;
+  assign valid_o = gen_idx_q != 2'd0 || gnt;
+  // the packet of the search's winner (a report, a credit or an error), then the
+  // phase counters' on top: their late grant selects last
+  wire srch_rep  = srch_idx == ReqReport[4:0];
+  wire srch_cred = srch_idx >= ReqCredit[4:0];
   always @* begin
     flit_o = {FW{1'b0}};
-    if (gen_idx_q != 2'd0)
-      flit_o = gen_idx_q == 2'd1 ? gen_data_q[FW-1:0] : gen_data_q[2*FW-1:FW];
-    else if (gen_phase) begin
-      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypePhase;
+    if (srch_rep || srch_cred) begin
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = srch_rep ? TypeReport : TypeCredit;
+      flit_o[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W] = srch_cred ? cred_tree : 4'd0;
+      flit_o[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W]   = srch_rep ? 3'd2 : 3'd0;
       flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
-      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = ph_total_i;
-      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = TagPhase | {4'd0, node_id_i, ph_total_i[11:0]};
-    end else if (gen_done) begin
-      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypeBarrier;
-      flit_o[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]     = {2'd0, ph_mode_i};
-      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
-      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = {3'd0, ph_target_i};
-      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = ph_tag_i;
-    end else if (gen_report || gen_credit) begin
-      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = gen_report ? TypeReport : TypeCredit;
-      flit_o[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W] = gen_credit ? cred_tree : 4'd0;
-      flit_o[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W]   = gen_report ? 3'd2 : 3'd0;
-      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
-      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = (gen_report ? TagReport : TagCredit) |
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = (srch_rep ? TagReport : TagCredit) |
                                                    {4'd0, node_id_i, seq_q};
     end else begin
       flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypeError;
@@ -201,6 +197,22 @@ module tc_credit_block #(
       flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
       flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = {lost_q, 3'd0, head[36:32]};
       flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = head[31:0];
+    end
+    if (gen_idx_q != 2'd0)
+      flit_o = gen_idx_q == 2'd1 ? gen_data_q[FW-1:0] : gen_data_q[2*FW-1:FW];
+    else if (late_win[ReqPhase]) begin
+      flit_o = {FW{1'b0}};
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypePhase;
+      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
+      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = ph_total_i;
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = TagPhase | {4'd0, node_id_i, ph_total_i[11:0]};
+    end else if (late_win[ReqDone]) begin
+      flit_o = {FW{1'b0}};
+      flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypeBarrier;
+      flit_o[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]     = {2'd0, ph_mode_i};
+      flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
+      flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = {3'd0, ph_target_i};
+      flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = ph_tag_i;
     end
   end
 

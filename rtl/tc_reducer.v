@@ -132,15 +132,20 @@ module tc_reducer #(
   assign cp_start = f_go && cp_can && cp_elig[f_pick];
   assign cp_tree  = f_pick;
 `else
-  wire [3:0] unused_ptr;
+  wire [3:0]  unused_ptr, unused_srch_idx;
+  wire        unused_srch_any;
+  wire [15:0] unused_late;
   tc_rr_arb #(.N(16), .IdxW(4)) u_cp_arb (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .req_i  (cp_elig),
-    .en_i   (cp_can),
-    .gnt_o  (cp_start),
-    .idx_o  (cp_tree),
-    .ptr_o  (unused_ptr)
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_i      (cp_elig),
+    .en_i       (cp_can),
+    .gnt_o      (cp_start),
+    .idx_o      (cp_tree),
+    .ptr_o      (unused_ptr),
+    .srch_any_o (unused_srch_any),
+    .srch_idx_o (unused_srch_idx),
+    .late_win_o (unused_late)
   );
 `endif
   wire [`TC_FLIT_W-1:0] stored;

@@ -283,15 +283,20 @@ module tc_router #(
 
       // the Reducer's input grants nothing while a held result is copied (red_block,
       // late in the cycle: it gates the grant, not the requests)
-      wire [4:0] unused_ptr;
+      wire [4:0]    unused_ptr, unused_srch_idx;
+      wire          unused_srch_any;
+      wire [NU-1:0] unused_late;
       tc_rr_arb #(.N(NU), .IdxW(5)) u_arb (
-        .clk_i  (clk_i),
-        .rst_ni (rst_ni),
-        .req_i  (elig),
-        .en_i   (o != NP + 1 || !red_block),
-        .gnt_o  (gnt),
-        .idx_o  (gidx),
-        .ptr_o  (unused_ptr)
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .req_i      (elig),
+        .en_i       (o != NP + 1 || !red_block),
+        .gnt_o      (gnt),
+        .idx_o      (gidx),
+        .ptr_o      (unused_ptr),
+        .srch_any_o (unused_srch_any),
+        .srch_idx_o (unused_srch_idx),
+        .late_win_o (unused_late)
       );
 
       for (u = 0; u < NU; u = u + 1) begin : g_gnt

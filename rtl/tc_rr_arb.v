@@ -28,7 +28,13 @@ module tc_rr_arb #(
   input  wire            en_i,
   output reg             gnt_o,
   output reg  [IdxW-1:0] idx_o,
-  output wire [IdxW-1:0] ptr_o   // the requester favoured next (for proofs and waves)
+  output wire [IdxW-1:0] ptr_o,  // the requester favoured next (for proofs and waves)
+  // the grant split for a user that wants the late requests last too: the search's
+  // winner (among the requests not Late), and which late request wins, if one does
+  // (then it, not the search's winner, is granted)
+  output wire            srch_any_o,
+  output wire [IdxW-1:0] srch_idx_o,
+  output reg  [N-1:0]    late_win_o
 );
   localparam integer W = 1 << IdxW; // requesters, padded to a power of two
 
@@ -75,21 +81,22 @@ module tc_rr_arb #(
   function automatic nearer(input [IdxW-1:0] a, input [IdxW-1:0] b, input [IdxW-1:0] p);
     nearer = (a >= p) != (b >= p) ? a >= p : a < b;
   endfunction
-  reg [N-1:0] late_win;
   integer a, b;
   always @* begin
     for (a = 0; a < N; a = a + 1) begin
-      late_win[a] = Late[a] && req_i[a] && (!e_any || nearer(a[IdxW-1:0], e_idx, ptr_q));
+      late_win_o[a] = Late[a] && req_i[a] && (!e_any || nearer(a[IdxW-1:0], e_idx, ptr_q));
       for (b = 0; b < N; b = b + 1)
         if (Late[b] && b != a && nearer(b[IdxW-1:0], a[IdxW-1:0], ptr_q))
-          late_win[a] = late_win[a] && !req_i[b];
+          late_win_o[a] = late_win_o[a] && !req_i[b];
     end
     gnt_o = en_i && (e_any || (req_i & Late) != {N{1'b0}});
     idx_o = e_any ? e_idx : {IdxW{1'b0}};
     for (a = 0; a < N; a = a + 1)
-      if (late_win[a])
+      if (late_win_o[a])
         idx_o = a[IdxW-1:0];
   end
+  assign srch_any_o = e_any;
+  assign srch_idx_o = e_idx;
 
   assign ptr_o = ptr_q;
 
@@ -123,6 +130,8 @@ module tc_rr_arb #(
     assert(ptr_q < N[IdxW-1:0]);
     assert(gnt_o == (en_i && f_any));
     assert(!gnt_o || idx_o == f_idx);
+    assert(!gnt_o || late_win_o == (Late[f_idx] ? {{(N-1){1'b0}}, 1'b1} << f_idx : {N{1'b0}}));
+    assert(!gnt_o || late_win_o != {N{1'b0}} || (srch_any_o && srch_idx_o == f_idx));
   end
 `endif
 endmodule

@@ -96,7 +96,7 @@ refute credit_block tc_credit_block "-set NU 7" 3 \
 # another is written twice (the pointer's helper assertions removed, so the
 # fairness property itself must fail)
 refute_bmc credit_block tc_credit_block "-set NU 7" 6 \
-  's/\.rst_ni (rst_ni),/.rst_ni (1'"'"'b0),/; /\/\/ helper$/d' \
+  's/\.rst_ni \+(rst_ni),/.rst_ni (1'"'"'b0),/; /\/\/ helper$/d' \
   "its duties served by fixed priority (the round-robin pointer held at the error queue)"
 refute rr_arb_late tc_rr_arb "-set N 20 -set IdxW 5 -set Late 6" 2 \
   's/nearer = (a >= p) != (b >= p) ? a >= p : a < b;/nearer = a < b;/' \
