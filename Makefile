@@ -67,12 +67,15 @@ $(B)/tcsim: $(B)/libtb.a $(B)/tb/dut_none.o $(B)/libtc.a
 $(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%.c=$(B)/san/%.o)
 	$(CC) $(SAN) -o $@ $^
 
+# A unit test's own libraries: test_fpsum checks against GNU MPFR and GMP.
+UNIT_LIBS :=
+$(B)/unit/test_fpsum $(B)/unit-san/test_fpsum $(B)/gcov/unit/test_fpsum: UNIT_LIBS := -lmpfr -lgmp
 $(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka
+	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka $(UNIT_LIBS)
 $(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c -lcmocka
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c -lcmocka $(UNIT_LIBS)
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
@@ -174,7 +177,7 @@ $(B)/gcov/tcnet: $(B)/gcov/tools/tcnet.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
 	$(CC) $(GCOV) -o $@ $^
 $(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(B)/gcov/tb/randtable.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(GCOV) -o $@ $^ -lcmocka
+	$(CC) $(GCOV) -o $@ $^ -lcmocka $(UNIT_LIBS)
 
 # The torus in SystemC (verilator --sc) beside the C model wrapped with the same
 # ports, driven by the C testbench from sc_main (make sim-sc).
@@ -353,7 +356,7 @@ formal: rtl/tc_format.vh | deps
 	@bash sim/formal.sh
 
 ## docs: regenerate timing diagrams, format tables and the numbers docs quote
-docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format
+docs: $(B)/cosim_$(firstword $(NETS)) $(B)/gen_format $(B)/unit/test_fpsum
 	@bash sim/docs.sh
 
 ## clean: remove build/

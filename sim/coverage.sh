@@ -15,7 +15,7 @@ for net in "$@"; do
   for seed in 1 2 3 4; do TC_COV_DIR=$OUT/rtl build/cov/cosim_$net --scen random --seed $seed | tail -1; done
 done
 
-for u in build/gcov/unit/*; do TC_ALU_VECTORS=20000 $u >/dev/null 2>&1 || echo "unit $u failed"; done
+for u in build/gcov/unit/*; do TC_ALU_VECTORS=20000 TC_FPSUM_ELEMENTS=100000 $u >/dev/null 2>&1 || echo "unit $u failed"; done
 for topo in 2 5 7 2x3 4x4 8x8 3x1x2 4x4x4 3x3x3x2; do build/gcov/tcsim --topo $topo --scen all | tail -1; done
 for topo in 4x4 3x3x2 2x2x2x2; do
   build/gcov/tcsim --topo $topo --scen all --fast check | tail -1

@@ -116,6 +116,56 @@ def rtl_allreduce_table():
     return rows
 
 
+def fpsum(pattern, group=1):
+    """A number that tb/unit/test_fpsum prints (a default run: its seeds are fixed)."""
+    return re.search(pattern, run("unit/test_fpsum")).group(group)
+
+
+def fpsum_count(pattern):
+    return "{:,}".format(int(fpsum(pattern)))
+
+
+FPSUM_ACC = re.compile(r"fpsum accuracy (\S+) (\S+)\s*: (\d+) sums \((\d+) values\); (\d+) finite: worst \|err\|/bound "
+                       r"(\S+), worst \|err\| (\S+) ulp, (\S+) sum\|x\|, \|V-exact\| <= (\S+) of n 2\^-128 max\|x\|, "
+                       r"correctly rounded (\d+) \((\S+)%\), zero results (\d+), overflowed (\d+); NaN in (\d+), "
+                       r"Inf in (\d+), at the overflow threshold (\d+)")
+
+
+def fpsum_table():
+    rows = ["| distribution | lane | sums | values | finite results | worst error / bound | worst error (ulp) "
+            "| worst \\|V-X\\| / (n 2^-128 max\\|x\\|) | correctly rounded |", "|---|---|---|---|---|---|---|---|---|"]
+    for m in FPSUM_ACC.finditer(run("unit/test_fpsum")):
+        g = m.groups()
+        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s%% (%s) |" % (
+            g[1], g[0], "{:,}".format(int(g[2])), "{:,}".format(int(g[3])), "{:,}".format(int(g[4])), g[5], g[6],
+            g[8], g[10], "{:,}".format(int(g[9]))))
+    return rows
+
+
+def fpsum_special_table():
+    rows = ["| lane | zero results | overflowed to Inf | with a NaN input | with an infinity | at the overflow threshold |",
+            "|---|---|---|---|---|---|"]
+    for m in FPSUM_ACC.finditer(run("unit/test_fpsum")):
+        g = m.groups()
+        if g[1] == "special":
+            rows.append("| %s | %s |" % (g[0], " | ".join("{:,}".format(int(v)) for v in g[11:16])))
+    return rows
+
+
+def fpsum_cancel_table():
+    """cancel's condition numbers sum|x| / |sum x| by N and by how the nodes pair up."""
+    kinds = ["pairs complete", "one node unpaired", "no pairs"]
+    rows = ["| N | lane | " + " | ".join(kinds) + " |", "|---|---|---|---|---|"]
+    cells = {}
+    for m in re.finditer(r"cancel (\S+) N (\d+), ([a-z ]+): (\d+) sums, sum\|x\|/\|sum x\| (\S+) \.\. (\S+)",
+                         run("unit/test_fpsum")):
+        lane, n, kind, count, lo, hi = m.groups()
+        cells[(int(n), lane, kind)] = "%s (%s)" % (lo if lo == hi else "%s .. %s" % (lo, hi), "{:,}".format(int(count)))
+    for n, lane in sorted({k[:2] for k in cells}, key=lambda k: (k[0], k[1] != "binary64")):
+        rows.append("| %d | %s | %s |" % (n, lane, " | ".join(cells.get((n, lane, k), "") for k in kinds)))
+    return rows
+
+
 NUMS = {
     "scenarios": lambda: str(scenarios()),
     "cov_rtl_lines": lambda: table_row("docs/coverage.md", "RTL lines", "coverage"),
@@ -134,6 +184,16 @@ NUMS = {
     "barrier_32x32x32": lambda: table_row("docs/barrier.md", "32x32x32", "multiphase"),
     "tree_barrier_32x32x32": lambda: table_row("docs/barrier.md", "32x32x32", "tree barrier"),
     "allreduce_8x8": lambda: str(tcnet("8x8")),
+    "fpsum_values": lambda: fpsum_count(r"fpsum accuracy: (\d+) values in all"),
+    "fpsum_round_trip": lambda: fpsum_count(r"fpsum round trip: (\d+) values"),
+    "fpsum_repro_sums": lambda: fpsum_count(r"fpsum reproducibility: (\d+) sums"),
+    "fpsum_repro_orders": lambda: fpsum_count(r"fpsum reproducibility: .*?, (\d+) trees and orders"),
+    "fpsum_repro_merges": lambda: fpsum_count(r"fpsum reproducibility: .*?, (\d+) merges"),
+    "fpsum_triples": lambda: fpsum_count(r"fpsum merge laws: (\d+) random triples"),
+    "fpsum_flag_differs": lambda: fpsum_count(r"a\+\(b\+c\) in (\d+)"),
+    "fpsum_minmax_pairs": lambda: fpsum_count(r"fpsum fmin/fmax: (\d+) random pairs"),
+    "fpsum_minmax_ops": lambda: fpsum_count(r"round trip, (\d+) MIN/MAX"),
+    "fpsum_cancel_ulps": lambda: fpsum(r"binary64 cancel\s*: .*?worst \|err\| (\S+) ulp"),
 }
 def sim_line():
     """make sim's line for one scenario, as the co-simulation prints it."""
@@ -141,7 +201,8 @@ def sim_line():
     return ["    " + line.replace("(C model)", "(RTL = C model)")]
 
 
-TABLES = {"sim_line": sim_line, "bcast": bcast_table, "allreduce": allreduce_table, "rtl_allreduce": rtl_allreduce_table}
+TABLES = {"sim_line": sim_line, "bcast": bcast_table, "allreduce": allreduce_table, "rtl_allreduce": rtl_allreduce_table,
+          "fpsum": fpsum_table, "fpsum_special": fpsum_special_table, "fpsum_cancel": fpsum_cancel_table}
 COUNT = re.compile(r"\b(\d+) scenarios\b")
 
 

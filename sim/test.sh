@@ -41,7 +41,7 @@ DRAWS=$(make -s print-draws)
 { while kill -0 $RTL_BUILDS 2>/dev/null; do sleep 2; done
   make -s $(for d in $DRAWS; do echo build/cosim_$d; done) >"$LOGDIR/build-draws.log" 2>&1; } &
 DRAW_BUILDS=$!
-for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 unit build/unit-san/$u; done
+for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 TC_FPSUM_ELEMENTS=100000 unit build/unit-san/$u; done
 
 section "RTL lint, compile, synthesis"
 bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1

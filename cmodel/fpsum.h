@@ -1,0 +1,88 @@
+/* A bit-reproducible floating-point sum (docs/fpsum.md): IEEE binary64 and binary32
+ * values as "binned elements" of fixed-point bins with fixed boundaries, combined by an
+ * integer step that is associative and commutative, so every reduction tree and
+ * arrival order gives the same bits. Also the order-preserving map of IEEE bits to
+ * signed integers that lets the integer MIN/MAX/MINLOC/MAXLOC do fmin/fmax, and the
+ * value generators of the tests and the network tool. The Reducer's RTL and its C ALU
+ * step do not use this yet.
+ *
+ * An element is 256 bits, two data flits: e[0] holds bits 127..0, e[1] bits 255..128.
+ *
+ *   bits     field
+ *   5..0     IDX: absolute bin of the largest input's most significant bit (0 if none)
+ *   9..6     FLAGS: NAN, PINF, NINF, NEGZ (bit 6, 7, 8, 9)
+ *   90..10   BIN0, 81-bit two's complement: absolute bin IDX-2
+ *   171..91  BIN1: absolute bin IDX-1
+ *   252..172 BIN2: absolute bin IDX
+ *   255..253 zero
+ *
+ * Absolute bin b of the 64-bit lane holds weights 2^(64b-1074) .. 2^(64b-1074+63); of the
+ * 32-bit lane 2^(64b-149) .. 2^(64b-149+63). */
+#ifndef TC_FPSUM_H
+#define TC_FPSUM_H
+
+#include "format.h"
+
+enum {
+    TC_FPS_IDX_LSB = 0,
+    TC_FPS_IDX_W = 6,
+    TC_FPS_FLAGS_LSB = 6,
+    TC_FPS_FLAGS_W = 4,
+    TC_FPS_BIN_LSB = 10, /* bin r at TC_FPS_BIN_LSB + r * TC_FPS_BIN_W */
+    TC_FPS_BIN_W = 81,   /* a 64-bit slice and 17 bits of headroom: 2^16 inputs never wrap */
+    TC_FPS_BINS = 3,     /* K */
+    TC_FPS_SLICE_W = 64, /* W: one bin's share of the binary point scale */
+    TC_FPS_SPARE_LSB = 253,
+    /* FLAGS, as bits of the 4-bit field */
+    TC_FPS_NAN = 1,  /* some input was a NaN */
+    TC_FPS_PINF = 2, /* some input was +Inf */
+    TC_FPS_NINF = 4, /* some input was -Inf */
+    TC_FPS_NEGZ = 8, /* every input was -0 (AND over the inputs) */
+    /* value distributions of tc_fpsum_value */
+    TC_FPS_UNIFORM = 0,
+    TC_FPS_WIDE = 1,
+    TC_FPS_CANCEL = 2,
+    TC_FPS_SPECIAL = 3,
+    TC_FPS_DISTS = 4,
+};
+
+/* In every function lane is TC_LANE_32 (binary32 in the low 32 bits of a uint64_t,
+ * the upper 32 bits ignored on input and 0 on output) or anything else for binary64. */
+
+/* The element of one value: exact for every finite value (it spans at most 2 bins). */
+void tc_fpsum_in(unsigned lane, uint64_t bits, tc_flit e[2]);
+/* y = a + b, the Reducer's step (y may be a or b). Returns TC_ALU_OVERFLOW when some
+ * bin's 81-bit sum wrapped around (never with 2^16 inputs or fewer), else 0. The
+ * element bits are associative and commutative even when a bin wraps; the flag is not:
+ * it tells of one step, and which step wraps depends on the tree. */
+unsigned tc_fpsum_merge(const tc_flit a[2], const tc_flit b[2], tc_flit y[2]);
+/* The element's value rounded once to nearest, ties to even, into the lane's format;
+ * NaN is the canonical quiet NaN (payloads are not kept), overflow gives Inf. */
+uint64_t tc_fpsum_out(unsigned lane, const tc_flit e[2]);
+/* The element of no input: -0 (NEGZ set), the identity of tc_fpsum_merge. */
+void tc_fpsum_zero(tc_flit e[2]);
+static inline unsigned tc_fpsum_idx(const tc_flit e[2])
+{
+    return (unsigned)tc_bits(e[0].w[0], TC_FPS_IDX_LSB, TC_FPS_IDX_W);
+}
+static inline unsigned tc_fpsum_flags(const tc_flit e[2])
+{
+    return (unsigned)tc_bits(e[0].w[0], TC_FPS_FLAGS_LSB, TC_FPS_FLAGS_W);
+}
+
+/* fmin/fmax through the signed integer MIN/MAX/MINLOC/MAXLOC: key_in maps IEEE bits to
+ * a lane-wide signed integer in the order of the values (-0 < +0); a NaN becomes the
+ * largest key for TC_OP_MAX/TC_OP_MAXLOC and the smallest for every other op, so a NaN
+ * wins (IEEE 754-2019 maximum/minimum). key_out inverts it; a NaN's key gives the
+ * canonical quiet NaN. */
+uint64_t tc_fpsum_key_in(unsigned lane, unsigned op, uint64_t bits);
+uint64_t tc_fpsum_key_out(unsigned lane, uint64_t key);
+
+/* The value of (node, index) of distribution dist: a pure function of its arguments
+ * (a counter-based hash, no state), so tori of one node count get the same inputs.
+ * An unknown dist gives +0. */
+uint64_t tc_fpsum_value(unsigned dist, unsigned lane, uint64_t seed, uint64_t node, uint64_t index);
+/* The distributions' names, in TC_FPS_* order (NULL after the last): a tool's values = name. */
+extern const char *const tc_fpsum_dist_names[TC_FPS_DISTS + 1];
+
+#endif
