@@ -220,7 +220,10 @@ module tc_credit_block #(
   wire [3:0]  red_tree = red_hdr_i[`TC_HDR_TREE_LSB +: 4];
   wire [7:0]  total_n  = {1'b0, total_q} + {7'd0, red_last_i};
   wire [12:0] cyc_n    = {1'b0, cyc_q} + 13'd1;
-  wire [8:0]  lost_sum = {1'b0, pop ? 8'd0 : lost_q} + {3'd0, nev} - {8'd0, push};
+  // errors counted as lost, both ways: pop (the late grant) only selects between them
+  wire [8:0]  lost_keep = {1'b0, lost_q} + {3'd0, nev} - {8'd0, push};
+  wire [8:0]  lost_new  = {3'd0, nev} - {8'd0, push}; // push implies nev >= 1
+  wire [8:0]  lost_sum  = pop ? lost_new : lost_keep;
 
   always @(posedge clk_i or negedge rst_ni)
     if (!rst_ni) begin
