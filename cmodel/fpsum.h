@@ -3,8 +3,9 @@
  * integer step that is associative and commutative, so every reduction tree and
  * arrival order gives the same bits. Also the order-preserving map of IEEE bits to
  * signed integers that lets the integer MIN/MAX/MINLOC/MAXLOC do fmin/fmax, and the
- * value generators of the tests and the network tool. The Reducer's RTL and its C ALU
- * step do not use this yet.
+ * value generators of the tests and the network tool. tc_fpsum_in, tc_fpsum_merge and
+ * tc_fpsum_out are the C twins of the RTL blocks of those names (rtl/tc_fpsum_*.v,
+ * checked bit for bit by tb/fpsum_check.c), which the router does not use yet.
  *
  * An element is 256 bits, two data flits: e[0] holds bits 127..0, e[1] bits 255..128.
  *
