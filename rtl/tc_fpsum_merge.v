@@ -56,7 +56,7 @@ module tc_fpsum_merge #(
       always @* begin
         z = {BinW{1'b0}};
         for (k = 0; k < Bins - r; k = k + 1)
-          if (d == k[IdxW-1:0])
+          if (d == k[IdxW-1:0]) // k < Bins <= 2^IdxW
             z = lo[(r+k)*BinW +: BinW];
       end
       wire [BinW-1:0] s = x + z;
