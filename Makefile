@@ -13,6 +13,7 @@ CMODEL_SRC := $(wildcard cmodel/*.c)
 TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
+FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
 RTL_SRC    := $(wildcard rtl/*.v)
 HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
 
@@ -205,6 +206,18 @@ N ?= 1000000
 alu-check: $(B)/alu_check
 	$(B)/alu_check $(N)
 
+# The floating-point sum's blocks, Verilated side by side (tb/tc_fpsum_blocks.sv),
+# against their C twins in cmodel/fpsum.c (make fpsum-check N=20000).
+$(B)/fpsum_check: $(FPSUM_SRC) tb/tc_fpsum_blocks.sv rtl/tc_format.vh tb/fpsum_rtl.cpp tb/fpsum_rtl.h $(B)/tb/fpsum_check.o $(B)/libtc.a | deps
+	@rm -f $@
+	verilator --cc --exe --build -j 2 -Wall -Irtl $(FPSUM_SRC) tb/tc_fpsum_blocks.sv --top-module tc_fpsum_blocks --Mdir $(B)/obj_fpsum \
+	  -o $(CURDIR)/$@ -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" -CFLAGS "-I$(CURDIR)/tb" \
+	  $(CURDIR)/tb/fpsum_rtl.cpp $(CURDIR)/$(B)/tb/fpsum_check.o $(CURDIR)/$(B)/libtc.a \
+	  > $(B)/obj_fpsum.log 2>&1 || { tail -30 $(B)/obj_fpsum.log; exit 1; }
+## fpsum-check: N=1000000: the Verilated floating-point sum blocks (in, merge, out) against their C twins
+fpsum-check: $(B)/fpsum_check
+	$(B)/fpsum_check $(N)
+
 # Random differential regression: seeded mixes of broadcasts and reduces on every
 # Verilated network, RTL against C model (make regress SEEDS=50).
 SEEDS ?= 20
@@ -237,7 +250,7 @@ $(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
 	$(FUZZ_CC) $(WFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC)
 
 # ---------------------------------------------------------------- user targets
-.PHONY: help bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz cosim-params print-draws print-draws-all
+.PHONY: help bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check fpsum-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz cosim-params print-draws print-draws-all
 
 ## help: this list
 help:

@@ -3,8 +3,9 @@
  * integer step that is associative and commutative, so every reduction tree and
  * arrival order gives the same bits. Also the order-preserving map of IEEE bits to
  * signed integers that lets the integer MIN/MAX/MINLOC/MAXLOC do fmin/fmax, and the
- * value generators of the tests and the network tool. The Reducer's RTL and its C ALU
- * step do not use this yet.
+ * value generators of the tests and the network tool. tc_fpsum_in, tc_fpsum_merge and
+ * tc_fpsum_out are the C twins of the RTL blocks of those names (rtl/tc_fpsum_*.v,
+ * checked bit for bit by tb/fpsum_check.c), which the router does not use yet.
  *
  * An element is 256 bits, two data flits: e[0] holds bits 127..0, e[1] bits 255..128.
  *
@@ -23,21 +24,10 @@
 
 #include "format.h"
 
+/* The layout above (TC_FPS_IDX_LSB/_W, FLAGS_LSB/_W, BIN_LSB, BIN_W, BINS, SLICE_W,
+ * SPARE_LSB, W and the FLAGS masks TC_FPS_NAN, PINF, NINF, NEGZ) is format.def's, which
+ * rtl/tc_format.vh shares with the RTL blocks. */
 enum {
-    TC_FPS_IDX_LSB = 0,
-    TC_FPS_IDX_W = 6,
-    TC_FPS_FLAGS_LSB = 6,
-    TC_FPS_FLAGS_W = 4,
-    TC_FPS_BIN_LSB = 10, /* bin r at TC_FPS_BIN_LSB + r * TC_FPS_BIN_W */
-    TC_FPS_BIN_W = 81,   /* a 64-bit slice and 17 bits of headroom: 2^16 inputs never wrap */
-    TC_FPS_BINS = 3,     /* K */
-    TC_FPS_SLICE_W = 64, /* W: one bin's share of the binary point scale */
-    TC_FPS_SPARE_LSB = 253,
-    /* FLAGS, as bits of the 4-bit field */
-    TC_FPS_NAN = 1,  /* some input was a NaN */
-    TC_FPS_PINF = 2, /* some input was +Inf */
-    TC_FPS_NINF = 4, /* some input was -Inf */
-    TC_FPS_NEGZ = 8, /* every input was -0 (AND over the inputs) */
     /* value distributions of tc_fpsum_value */
     TC_FPS_UNIFORM = 0,
     TC_FPS_WIDE = 1,

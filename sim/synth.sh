@@ -22,7 +22,7 @@ GOAL=80 ASPIRATION=50 # FO4
 # differ: the number of ports and units), and the routers. CW 6 is the router's packet
 # count width with the default Slots 16 and InjSlots 40.
 ROWS="arb_1d arb_4d phase_1d phase_4d credit_1d credit_4d vc_1d vc_4d fifo_4d reducer_4d
-      router_1d router_2d router_3d router_4d"
+      fpsum_in fpsum_merge fpsum_out router_1d router_2d router_3d router_4d"
 # row: module | chparam arguments | what it is
 row_def() {
   case $1 in
@@ -36,6 +36,9 @@ row_def() {
     vc_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 4D" ;;
     fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6|the PEGroup FIFO with the Broadcaster, 4D" ;;
     reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter, tc_rr_arb N 256, 4D" ;;
+    fpsum_in) echo "tc_fpsum_in||the floating-point sum's conversion in, an IEEE value to a binned element (combinational)" ;;
+    fpsum_merge) echo "tc_fpsum_merge||the floating-point sum's step, y = a + b on binned elements (combinational)" ;;
+    fpsum_out) echo "tc_fpsum_out||the floating-point sum's conversion out, a binned element to an IEEE value (combinational)" ;;
     router_[1-4]d) echo "tc_router|-set NumDims ${1:7:1}|the router, ${1:7:1}D" ;;
     *) echo "sim/synth.sh: no row $1 (rows: $ROWS)" >&2; return 1 ;;
   esac
@@ -276,7 +279,7 @@ EOF
 # a row's synthesis: the shapes of its memories, Yosys, OpenSTA, and its results in
 # $OUT/<row>.res (key=value)
 run_row() {
-  local r=$1 m p log t0 t1 t2 chtype="" shp fallback=0
+  local r=$1 m p log t0 t1 t2 chtype="" shp fallback=0 comb
   m=$(field $r 1)
   p=$(field $r 2)
   log=$OUT/$r.yosys.log
@@ -305,7 +308,9 @@ run_row() {
     fi
   fi
   t1=$(date +%s)
-  sta -no_splash -exit <(cat <<EOF
+  if grep -q 'input clk_i' $OUT/$r.v; then
+    comb=0
+    sta -no_splash -exit <(cat <<EOF
 read_liberty $LIB
 read_liberty $OUT/$r.macros.lib
 read_verilog $OUT/$r.v
@@ -316,6 +321,29 @@ set fo4 $FO4
 source $OUT/report.tcl
 EOF
 ) >$OUT/$r.sta.log 2>&1
+  else
+    # A combinational block (not yet placed between registers): its worst path from an
+    # input port to an output port, the ports driven and loaded as the SDC's, with no
+    # input or output delay: the logic's own depth, which the pipeline stages it will
+    # be cut into share.
+    comb=1
+    sta -no_splash -exit <(cat <<EOF
+read_liberty $LIB
+read_verilog $OUT/$r.v
+link_design $m
+create_clock -name vclk -period 2.0
+set_input_delay 0 -clock vclk [all_inputs]
+set_output_delay 0 -clock vclk [all_outputs]
+set_driving_cell -lib_cell INVX1 [all_inputs]
+set_load 0.02 [all_outputs]
+set pe [lindex [find_timing_paths -path_delay max -from [all_inputs] -to [all_outputs] -group_count 1] 0]
+set pins [[\$pe path] pins]
+puts "Start port: [get_full_name [lindex \$pins end]]"
+puts "End port: [get_full_name [lindex \$pins 0]]"
+report_checks -path_delay max -from [all_inputs] -to [all_outputs] -format full -digits 3
+EOF
+) >$OUT/$r.sta.log 2>&1
+  fi
   t2=$(date +%s)
   # the totals: the whole hierarchy's where there is one (its last section); the
   # memories are cells there, not in the cells or area
@@ -330,10 +358,11 @@ EOF
     echo "t_yosys=${ty_old:-$((t1 - t0))}"
     echo "t_sta=$((t2 - t1))"
     echo "abc_fallback=$fallback"
-    awk '/^Start register:/ && s == "" { s = $3 } /^End register:/ && e == "" { e = $3 }
+    echo "comb=$comb"
+    awk '/^Start (register|port):/ && s == "" { s = $3 } /^End (register|port):/ && e == "" { e = $3 }
       /library setup time/ { t = -$1 } /data arrival time/ && a == "" { a = $1 }
       /slack/ { printf "ns=%.3f\nstart=%s\nend=%s\n", a + t, s, e; exit }' $OUT/$r.sta.log
-    echo "split=$(path_split $OUT/$r.sta.log | paste -sd,)"
+    echo "split=$([ $comb = 1 ] || path_split $OUT/$r.sta.log | paste -sd,)" # blocks along the path (none in a combinational row)
     if grep -q '^=== cut' $OUT/$r.sta.log; then
       awk '/^=== cut/ { on = 1 } on && /^Start register:/ { s = $3 } on && /^End register:/ { e = $3 }
         on && /library setup time/ { t = -$1 } on && /data arrival time/ && a == "" { a = $1 }
@@ -680,11 +709,19 @@ EOF
       for r in $ROWS; do
         case $r in router_*) continue ;; esac
         [ -s $OUT/$r.res ] || continue
-        echo "- $r, $(field $r 3): $(fo4of $(val $r ns)) FO4 from \`$(val $r start)\` to \`$(val $r end)\`: $(split_text "$(val $r split)" 0)."
+        if [ "$(val $r comb)" = 1 ]; then
+          echo "- $r, $(field $r 3): $(fo4of $(val $r ns)) FO4 from input \`$(val $r start)\` to output \`$(val $r end)\`."
+        else
+          echo "- $r, $(field $r 3): $(fo4of $(val $r ns)) FO4 from \`$(val $r start)\` to \`$(val $r end)\`: $(split_text "$(val $r split)" 0)."
+        fi
       done
       echo
       echo "A block alone is timed from its registers only: a path that enters from an input port"
       echo "is counted in the routers, where the port is driven by another block's register."
+      echo "The floating-point sum's blocks (fpsum_*) are combinational and not in the router yet:"
+      echo "their row gives the worst path from an input port to an output port, with no input or"
+      echo "output delay and no setup, the logic's own depth, which the pipeline stages they will be"
+      echo "cut into share."
     fi
   } >docs/synth.md
   {

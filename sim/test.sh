@@ -32,7 +32,7 @@ make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done)
 # compiles on two cores; a failed build shows below): the unit tests, lint and the
 # formal proofs, which use one core, run meanwhile.
 SC_NET=$(make -s print-sc-net)
-make -s $(for net in $NETS; do echo build/cosim_$net; done) build/wave/cosim_5 build/sc_$SC_NET build/alu_check \
+make -s $(for net in $NETS; do echo build/cosim_$net; done) build/wave/cosim_5 build/sc_$SC_NET build/alu_check build/fpsum_check \
   >"$LOGDIR/build-rtl.log" 2>&1 &
 RTL_BUILDS=$!
 # The networks with drawn parameters (RTL = C model at drawn parameters, below): built
@@ -114,6 +114,14 @@ if [ -x build/alu_check ]; then
   build/alu_check 20000 >"$LOGDIR/alu_check.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/alu_check.log"
   count_results "$LOGDIR/alu_check.log" "alu_check"
+fi
+
+section "floating-point sum blocks: RTL against C model (make fpsum-check N=1000000 for the full run)"
+check "verilate and build build/fpsum_check" make -s build/fpsum_check
+if [ -x build/fpsum_check ]; then
+  build/fpsum_check 20000 >"$LOGDIR/fpsum_check.log" 2>&1
+  grep -E '^(PASS|FAIL)' "$LOGDIR/fpsum_check.log"
+  count_results "$LOGDIR/fpsum_check.log" "fpsum_check"
 fi
 
 section "docs follow the design"

@@ -1,0 +1,15 @@
+/* The Verilated floating-point sum blocks (rtl/tc_fpsum_in.v, tc_fpsum_merge.v,
+ * tc_fpsum_out.v), for tb/fpsum_check.c: the same arguments as their C twins in
+ * cmodel/fpsum.h. */
+#ifndef TC_FPSUM_RTL_H
+#define TC_FPSUM_RTL_H
+
+#include "../cmodel/format.h"
+
+void tc_fpsum_rtl_open(void);
+void tc_fpsum_in_rtl(unsigned lane, uint64_t bits, tc_flit e[2]);
+unsigned tc_fpsum_merge_rtl(const tc_flit a[2], const tc_flit b[2], tc_flit y[2]);
+uint64_t tc_fpsum_out_rtl(unsigned lane, const tc_flit e[2]);
+void tc_fpsum_rtl_close(void);
+
+#endif
