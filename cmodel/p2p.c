@@ -1,4 +1,5 @@
 #include "p2p.h"
+#include "p2p_sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@ int tc_p2p_init(tc_p2p *m, const tc_params *p, uint64_t sw_overhead, char *err, 
     m->inj_free = calloc((size_t)m->t.n, sizeof *m->inj_free);
     m->ej_free = calloc((size_t)m->t.n, sizeof *m->ej_free);
     m->flits = calloc((size_t)m->t.n * (size_t)m->np, sizeof *m->flits);
-    if (!m->link_free || !m->inj_free || !m->ej_free || !m->flits) {
+    m->pe_flits = calloc((size_t)m->t.n, sizeof *m->pe_flits);
+    m->pe_msgs = calloc((size_t)m->t.n, sizeof *m->pe_msgs);
+    if (!m->link_free || !m->inj_free || !m->ej_free || !m->flits || !m->pe_flits || !m->pe_msgs) {
         snprintf(err, errlen, "out of memory for %d nodes", m->t.n);
         tc_p2p_free(m);
         return -1;
@@ -30,43 +33,12 @@ void tc_p2p_free(tc_p2p *m)
     free(m->inj_free);
     free(m->ej_free);
     free(m->flits);
+    free(m->pe_flits);
+    free(m->pe_msgs);
     memset(m, 0, sizeof *m);
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-/* A packet asks for a channel when it is ready: to enter at its PE (INJECT), at a
- * router with its header routed (HOP: a link or the ejection channel); its last
- * flit reaches the PE at DELIVER. */
-enum { INJECT, HOP, DELIVER };
-
-typedef struct {
-    uint64_t t, seq;
-    int what, pkt, node;
-} event;
-
-typedef struct {
-    int dst, len, msg;
-} packet;
-
-typedef struct {
-    int to, round, left; /* left: packets not yet delivered */
-} message;
-
-/* One simulation: its events in a heap by (time, order of asking), its packets and
- * messages; `arrived` is called as a message's last packet reaches its PE. */
-typedef struct sim {
-    tc_p2p *m;
-    event *ev;
-    size_t nev, capev;
-    uint64_t seq;
-    packet *pk;
-    message *msg;
-    size_t npk, cappk, nmsg, capmsg;
-    int oom;
-    void (*arrived)(struct sim *s, const message *g, uint64_t t);
-    void *ctx;
-} sim;
 
 static int before(const event *a, const event *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
 
@@ -118,16 +90,16 @@ static event pop(sim *s)
     return top;
 }
 
-/* A message of `flits` data flits, its PE ready at t: packets of at most 7 flits
- * (one of none for a message without data), injected back to back. */
-static void send_to(sim *s, int from, int to, int id, int flits, int round, uint64_t t)
+void tc_p2p_sim_send(sim *s, int from, int to, int id, int flits, int round, uint64_t t)
 {
     int npk = flits ? (flits + TC_SLOT_FLITS - 2) / (TC_SLOT_FLITS - 1) : 1;
     s->msg = grow(s->msg, &s->capmsg, s->nmsg + 1, sizeof *s->msg, &s->oom);
     s->pk = grow(s->pk, &s->cappk, s->npk + (size_t)npk, sizeof *s->pk, &s->oom);
     if (s->oom)
         return;
-    s->msg[s->nmsg] = (message){id, round, npk};
+    s->msg[s->nmsg] = (message){id, round, npk, flits};
+    s->m->pe_flits[from] += (uint64_t)flits;
+    s->m->pe_msgs[from]++;
     for (int i = 0; i < npk; i++, flits -= TC_SLOT_FLITS - 1) {
         s->pk[s->npk] = (packet){to, flits > TC_SLOT_FLITS - 1 ? TC_SLOT_FLITS - 1 : flits, (int)s->nmsg};
         push(s, t, INJECT, (int)s->npk++, from);
@@ -136,7 +108,7 @@ static void send_to(sim *s, int from, int to, int id, int flits, int round, uint
 }
 
 /* The same, the message known by its destination node. */
-static void send(sim *s, int from, int to, int flits, int round, uint64_t t) { send_to(s, from, to, to, flits, round, t); }
+static void send(sim *s, int from, int to, int flits, int round, uint64_t t) { tc_p2p_sim_send(s, from, to, to, flits, round, t); }
 
 /* The next dimension-order hop from node to dst (the shorter way, + on a tie), or
  * -1 at dst. */
@@ -153,17 +125,18 @@ static int next_dir(const tc_topo *t, int node, int dst)
     return -1;
 }
 
-/* Every channel free from cycle 0. */
-static void idle(tc_p2p *m)
+void tc_p2p_idle(tc_p2p *m)
 {
     memset(m->link_free, 0, sizeof *m->link_free * (size_t)m->t.n * (size_t)m->np);
     memset(m->inj_free, 0, sizeof *m->inj_free * (size_t)m->t.n);
     memset(m->ej_free, 0, sizeof *m->ej_free * (size_t)m->t.n);
+    memset(m->pe_flits, 0, sizeof *m->pe_flits * (size_t)m->t.n);
+    memset(m->pe_msgs, 0, sizeof *m->pe_msgs * (size_t)m->t.n);
 }
 
 int tc_p2p_dir(const tc_topo *t, int node, int dst) { return next_dir(t, node, dst); }
 
-static void run(sim *s)
+void tc_p2p_sim_run(sim *s)
 {
     tc_p2p *m = s->m;
     while (s->nev && !s->oom) {
@@ -192,7 +165,7 @@ static void run(sim *s)
     }
 }
 
-static void sim_free(sim *s)
+void tc_p2p_sim_free(sim *s)
 {
     free(s->ev);
     free(s->pk);
@@ -212,8 +185,8 @@ uint64_t tc_p2p_send(tc_p2p *m, int a, int b, int flits, uint64_t t)
     uint64_t done = 0;
     sim s = {.m = m, .arrived = one_arrived, .ctx = &done};
     send(&s, a, b, flits, 0, t);
-    run(&s);
-    sim_free(&s);
+    tc_p2p_sim_run(&s);
+    tc_p2p_sim_free(&s);
     if (s.oom)
         snprintf(m->err, sizeof m->err, "out of memory for the packets in flight");
     return s.oom ? 0 : done;
@@ -286,7 +259,7 @@ static void advance(sim *s, int v)
     while (c->round[v] < c->rounds) {
         int r = c->round[v], flits, recv, to = plan(c, v, r, &flits, &recv);
         if (!c->sent[v] && to >= 0)
-            send_to(s, c->node ? c->node[v] : v, c->node ? c->node[to] : to, to, flits, r, c->ready[v]);
+            tc_p2p_sim_send(s, c->node ? c->node[v] : v, c->node ? c->node[to] : to, to, flits, r, c->ready[v]);
         c->sent[v] = 1;
         if (recv) {
             uint64_t t = c->got[(size_t)v * (size_t)c->rounds + (size_t)r];
@@ -333,7 +306,7 @@ int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const in
         snprintf(m->err, sizeof m->err, "p2p %s: %d ranks (root %d) on %d nodes", tc_wl_names[kind], n, root, m->t.n);
         return -1;
     }
-    idle(m);
+    tc_p2p_idle(m);
     size_t ngot = (size_t)n * (size_t)(c.rounds ? c.rounds : 1);
     c.round = calloc((size_t)n, sizeof *c.round);
     c.sent = calloc((size_t)n, sizeof *c.sent);
@@ -346,7 +319,7 @@ int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const in
         c.got[i] = NOT_YET;
     for (int v = 0; v < n && !s.oom; v++)
         advance(&s, v);
-    run(&s);
+    tc_p2p_sim_run(&s);
     int rc = s.oom ? -1 : 0;
     if (s.oom)
         snprintf(m->err, sizeof m->err, "out of memory for %d nodes' messages", n);
@@ -361,7 +334,7 @@ int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const in
             done[v] = c.last[v];
         *end = max64(*end, c.last[v]);
     }
-    sim_free(&s);
+    tc_p2p_sim_free(&s);
     free(c.round);
     free(c.sent);
     free(c.ready);
@@ -380,20 +353,20 @@ static void many_arrived(sim *s, const message *g, uint64_t t)
 int tc_p2p_exchange(tc_p2p *m, size_t nmsg, const int *from, const int *to, const int *flits, uint64_t *end)
 {
     *end = 0;
-    idle(m);
+    tc_p2p_idle(m);
     sim s = {.m = m, .arrived = many_arrived, .ctx = end};
     for (size_t i = 0; i < nmsg && !s.oom; i++) {
         if (from[i] < 0 || from[i] >= m->t.n || to[i] < 0 || to[i] >= m->t.n || flits[i] < 0) {
             snprintf(m->err, sizeof m->err, "p2p exchange: message %zu from %d to %d of %d flits on %d nodes", i,
                      from[i], to[i], flits[i], m->t.n);
-            sim_free(&s);
+            tc_p2p_sim_free(&s);
             return -1;
         }
         if (from[i] != to[i])
             send(&s, from[i], to[i], flits[i], 0, 0);
     }
-    run(&s);
-    sim_free(&s);
+    tc_p2p_sim_run(&s);
+    tc_p2p_sim_free(&s);
     if (s.oom)
         snprintf(m->err, sizeof m->err, "p2p exchange: out of memory for %zu messages", nmsg);
     return s.oom ? -1 : 0;

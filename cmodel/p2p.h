@@ -19,6 +19,19 @@
 #include "net.h"
 #include "workload.h"
 
+/* The software costs of the MPI algorithms (cmodel/p2p_coll.c), in the LogGP terms
+ * of Alexandrov, Ionescu, Schauser and Scheiman (1995), in router cycles: a message
+ * costs its sender o_send cycles of CPU before it leaves and its receiver o_recv
+ * after its last flit reached the PE; a node starts injecting a message no sooner
+ * than gap cycles after it started the one before (LogGP's g). G (cycles a byte) is
+ * the packet model's: a PE channel and a link carry one 16-byte flit a cycle. L is
+ * the packet model's too (hops, PCIe, contention). red_mcyc: the reduction's
+ * arithmetic, thousandths of a cycle per data flit received and combined. */
+typedef struct {
+    uint64_t o_send, o_recv, gap;
+    uint64_t red_mcyc;
+} tc_p2p_loggp;
+
 typedef struct {
     tc_params p;
     tc_topo t;
@@ -26,7 +39,9 @@ typedef struct {
     uint64_t *link_free; /* [node][port]: the cycle the link takes its next packet */
     uint64_t *inj_free, *ej_free; /* [node]: the PE channels */
     uint64_t *flits;     /* [node][port]: flits sent on each link since init */
-    uint64_t sw;         /* software cycles between receiving a message and sending the next */
+    uint64_t *pe_flits, *pe_msgs; /* [node]: data flits and messages its PE sent since the last collective began */
+    uint64_t sw;         /* classic: software cycles between receiving a message and sending the next */
+    tc_p2p_loggp cost;   /* the MPI algorithms' software costs (tc_p2p_coll) */
     char err[128];       /* why the last call failed */
 } tc_p2p;
 
@@ -48,6 +63,58 @@ int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const in
 /* Messages i from node from[i] to to[i] of flits[i] data flits, all ready at cycle 0
  * on idle channels: *end is the cycle the last one is delivered. 0, or -1 and m->err. */
 int tc_p2p_exchange(tc_p2p *m, size_t nmsg, const int *from, const int *to, const int *flits, uint64_t *end);
+/* The collective algorithms of MPI libraries (cmodel/p2p_coll.c). Each applies to
+ * some operations (tc_p2p_alg_ops). */
+typedef enum {
+    TC_P2P_CLASSIC,      /* the fixed set of tc_p2p_collective: binomial, recursive doubling (else a reduce and
+                            a broadcast), recursive doubling all-gather (else a ring), dissemination; sw, not LogGP */
+    TC_P2P_BINOMIAL,     /* bcast, reduce: binomial tree */
+    TC_P2P_LINEAR,       /* bcast, reduce, barrier: the root sends to / hears from every rank in turn */
+    TC_P2P_SCATTER_RD,   /* bcast: binomial scatter + recursive-doubling all-gather (powers of two) */
+    TC_P2P_SCATTER_RING, /* bcast: binomial scatter + ring all-gather (van de Geijn) */
+    TC_P2P_RECDBL,       /* allreduce, allgather, barrier: recursive doubling, extra ranks folded in first */
+    TC_P2P_RABENSEIFNER, /* allreduce, reduce: reduce-scatter by recursive halving + all-gather by recursive
+                            doubling (allreduce) or a binomial gather (reduce) */
+    TC_P2P_RING,         /* allreduce: ring reduce-scatter + ring all-gather; allgather: ring */
+    TC_P2P_REDUCE_BCAST, /* allreduce: binomial reduce to rank 0, then binomial broadcast */
+    TC_P2P_BRUCK,        /* allgather: Bruck's */
+    TC_P2P_DISSEMINATION, /* barrier: dissemination (Hensgen, Finkel, Manber) */
+    TC_P2P_TREE,         /* barrier: binomial fan-in then fan-out */
+    TC_P2P_ALGS
+} tc_p2p_alg;
+
+/* How an algorithm is chosen: one by name, or a rule. */
+typedef enum { TC_P2P_PICK_ONE, TC_P2P_PICK_AUTO, TC_P2P_PICK_OMPI, TC_P2P_PICK_MPICH } tc_p2p_pick;
+
+extern const char *const tc_p2p_alg_names[TC_P2P_ALGS + 1]; /* NULL at the end */
+/* The operations (bit 1 << tc_wl_kind; tree_barrier as barrier) algorithm a applies to. */
+unsigned tc_p2p_alg_ops(tc_p2p_alg a);
+/* Whether algorithm a can run kind on n ranks (scatter_rd: powers of two only). */
+int tc_p2p_alg_fits(tc_p2p_alg a, tc_wl_kind kind, int n);
+
+/* The library's default pick for kind on n ranks, a message of `bytes` (bcast,
+ * reduce, allreduce: the vector; allgather: a rank's block), a commutative
+ * operation: the algorithm modelled, and in *lib (may be NULL) the library's own
+ * name of what it picks (Open MPI: its coll/tuned name; it can be an algorithm not
+ * modelled here, then the nearest one modelled runs, docs/p2p.md). */
+tc_p2p_alg tc_p2p_pick_ompi(tc_wl_kind kind, int n, uint64_t bytes, const char **lib);
+tc_p2p_alg tc_p2p_pick_mpich(tc_wl_kind kind, int n, uint64_t bytes, const char **lib);
+
+/* One collective by algorithm alg among n ranks (rank r on node[r]; NULL: node r),
+ * len data flits (allgather: a rank's block), root a rank, with m->cost; started at
+ * cycle 0 on idle channels. done[rank] (or NULL): the cycle it leaves the
+ * collective (its last receive processed, or its last send's overhead spent);
+ * *end the latest. m->pe_flits and pe_msgs: what each node sent. 0, or -1 and
+ * m->err (an algorithm that does not fit, too many steps, out of memory). */
+int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, const int *node, int n,
+                uint64_t *done, uint64_t *end);
+
+/* Every algorithm but classic that fits kind on n ranks, one after another: t[a]
+ * its end (UINT64_MAX: does not fit, or too many steps to track); *best the fastest
+ * (the first of equals), its done[] and *end. 0, or -1 and m->err. */
+int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n,
+                     uint64_t t[TC_P2P_ALGS], tc_p2p_alg *best, uint64_t *done, uint64_t *end);
+
 /* The dimension-order direction (TC_DIR_*) a unicast packet takes from node towards
  * dst, -1 at dst. */
 int tc_p2p_dir(const tc_topo *t, int node, int dst);

@@ -7,6 +7,8 @@ set -eu
 cd "$(dirname "$0")/.."
 make -s build/tcnet
 csv=docs/p2p.csv
+# the hand-written section "Algorithms and selection" (and what follows it) is kept
+keep=$(sed -n '/^## Algorithms and selection/,$p' docs/p2p.md 2>/dev/null || true)
 echo "torus,nodes,workload,hw,p2p,p2p_sw500" >"$csv"
 lat() { build/tcnet "$@" progress=off | awk '/latency per operation/ { print $6 }'; }
 for topo in 2x2x2 4x4x4 8x8x8 16x16x16 16x16x32 32x32x32 2x2x2x2 4x4x4x4 8x8x8x8 8x8x8x16 16x16x16x8; do
@@ -95,5 +97,6 @@ END {
   }
   print "![hardware against point-to-point collectives](p2p.svg)"
 }' "$csv" >docs/p2p.md
+[ -n "$keep" ] && printf '\n%s\n' "$keep" >>docs/p2p.md
 /usr/bin/python3 sim/plots.py p2p
 echo "p2p: docs/p2p.md, $csv, docs/p2p.svg"

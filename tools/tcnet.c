@@ -25,6 +25,11 @@ static const char *const lanes[] = {"32", "64", NULL}; /* TC_LANE_* */
 static const char *const exacts[] = {"auto", "on", "off", NULL};
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
 static const char *const engines[] = {"cycle", "packet", NULL};
+/* p2p_alg: the classic set, a rule, or one algorithm (tc_p2p_alg_names after the first 4) */
+static const char *const p2p_algs[] = {"classic", "auto", "ompi", "mpich", "binomial", "linear", "scatter_rd",
+                                       "scatter_ring", "recursive_doubling", "rabenseifner", "ring", "reduce_bcast",
+                                       "bruck", "dissemination", "tree", NULL};
+enum { P2P_RULES = 4 }; /* p2p_algs[i] for i >= P2P_RULES is tc_p2p_alg_names[i - P2P_RULES + 1] */
 
 static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
@@ -43,10 +48,14 @@ static const tc_key keys[] = {
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast and allgather only, exact: docs/simulator.md)", 0, 0, engines},
-    {"sw_overhead", "0", "p2p: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
+    {"sw_overhead", "0", "p2p_alg = classic: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
+    {"p2p_alg", "classic", "p2p: the collective algorithm: classic (the fixed set, sw_overhead), auto (the fastest of all), ompi, mpich (their default pick) or one by name (docs/p2p.md)", 0, 0, p2p_algs},
+    {"o", "750", "p2p_alg other than classic: LogGP overhead o, CPU cycles a message costs its sender and its receiver (LogGOPSim's 1500 ns)", 0, 10000000, NULL},
+    {"g", "500", "p2p_alg other than classic: LogGP gap g, cycles between a node's message injections (LogGOPSim's 1000 ns)", 0, 10000000, NULL},
+    {"red_mcyc", "0", "p2p_alg other than classic: the reduction's arithmetic, thousandths of a cycle per data flit combined", 0, 100000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
-    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet", 0, 1L << 30, NULL},
+    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet. impl = p2p: every workload's message (allgather: a rank's block), in flits of 16 bytes", 0, 1L << 30, NULL},
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
@@ -357,6 +366,35 @@ int main(int argc, char **argv)
                 "workload = %s, impl = %s\n", w.window, tc_wl_names[w.kind], sval("impl"));
         return 2;
     }
+    int p2p_rule = tc_config_enum(&cfg, "p2p_alg");
+    tc_p2p_alg p2p_one = p2p_rule >= P2P_RULES ? (tc_p2p_alg)(p2p_rule - P2P_RULES + 1) : TC_P2P_CLASSIC;
+    static const char *const p2p_keys[] = {"p2p_alg", "o", "g", "red_mcyc"};
+    for (size_t i = 0; i < 4 && !tc_config_enum(&cfg, "impl"); i++)
+        if (cfg.from[tc_config_find(&cfg, p2p_keys[i])]) {
+            fprintf(stderr, "tcnet: %s = %s applies to impl = p2p, not impl = %s\n", p2p_keys[i], sval(p2p_keys[i]),
+                    sval("impl"));
+            return 2;
+        }
+    for (size_t i = 1; i < 4 && p2p_rule == 0; i++)
+        if (cfg.from[tc_config_find(&cfg, p2p_keys[i])]) {
+            fprintf(stderr, "tcnet: %s = %s applies to the MPI algorithms, not p2p_alg = classic (which has "
+                    "sw_overhead); give p2p_alg = auto, ompi, mpich or an algorithm's name\n", p2p_keys[i],
+                    sval(p2p_keys[i]));
+            return 2;
+        }
+    if (p2p_rule >= P2P_RULES && !tc_p2p_alg_fits(p2p_one, w.kind, t->n)) {
+        if (tc_p2p_alg_fits(p2p_one, w.kind, 1)) {
+            fprintf(stderr, "tcnet: p2p_alg = %s needs a power of two of nodes, not %d\n", sval("p2p_alg"), t->n);
+            return 2;
+        }
+        fprintf(stderr, "tcnet: p2p_alg = %s is not an algorithm of workload = %s (its algorithms:",
+                sval("p2p_alg"), tc_wl_names[w.kind]);
+        for (int a = 1; a < TC_P2P_ALGS; a++)
+            if (tc_p2p_alg_ops((tc_p2p_alg)a) & (1u << w.kind))
+                fprintf(stderr, " %s", tc_p2p_alg_names[a]);
+        fprintf(stderr, "; or classic, auto, ompi, mpich)\n");
+        return 2;
+    }
     if ((w.kind == TC_WL_REDUCE || w.kind == TC_WL_ALLREDUCE) && w.len > p.red_flits) {
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
@@ -395,20 +433,38 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: out of memory\n");
         return 2;
     }
+    tc_p2p_alg p2p_pick = TC_P2P_CLASSIC; /* the algorithm run; with auto, every one's time */
+    const char *p2p_lib = NULL;           /* ompi, mpich: the library's own name of its pick */
+    uint64_t p2p_t[TC_P2P_ALGS];
+    for (int a = 0; a < TC_P2P_ALGS; a++)
+        p2p_t[a] = UINT64_MAX;
     if (tc_config_enum(&cfg, "impl")) { /* the point-to-point baseline: one operation, timed alone */
         tc_p2p m;
         if (tc_p2p_init(&m, &p, (uint64_t)ival("sw_overhead"), err, sizeof err)) {
             fprintf(stderr, "tcnet: %s\n", err);
             return 2;
         }
+        m.cost = (tc_p2p_loggp){(uint64_t)ival("o"), (uint64_t)ival("o"), (uint64_t)ival("g"), (uint64_t)ival("red_mcyc")};
         memset(&res, 0, sizeof res);
         res.op = calloc((size_t)w.repeat, sizeof *res.op);
         res.node_done = calloc((size_t)w.repeat * (size_t)t->n, sizeof *res.node_done);
+        int root = w.kind == TC_WL_REDUCE ? w.dst : tc_tree_root(t, rows, w.tree);
+        /* the message: bytes in flits of 16 bytes, else len flits */
+        int p2p_len = ival("bytes") ? (int)((ival("bytes") + 15) / 16) : w.len;
+        uint64_t p2p_bytes = ival("bytes") ? (uint64_t)ival("bytes") : 16u * (uint64_t)w.len, end;
+        p2p_pick = p2p_one;
+        if (p2p_rule == 1) { /* auto: every algorithm, the fastest */
+            if (tc_p2p_coll_best(&m, w.kind, p2p_len, root, NULL, t->n, p2p_t, &p2p_pick, NULL, &end)) {
+                fprintf(stderr, "tcnet: %s\n", m.err);
+                return 2;
+            }
+        } else if (p2p_rule == 2 || p2p_rule == 3) {
+            p2p_pick = (p2p_rule == 2 ? tc_p2p_pick_ompi : tc_p2p_pick_mpich)(w.kind, t->n, p2p_bytes, &p2p_lib);
+        }
         for (int i = 0; i < w.repeat; i++) {
             res.op[i].start = res.cycles;
-            int root = w.kind == TC_WL_REDUCE ? w.dst : tc_tree_root(t, rows, w.tree);
-            uint64_t end, *done = res.node_done + (size_t)i * (size_t)t->n;
-            if (tc_p2p_collective(&m, w.kind, w.len, root, done, &end)) {
+            uint64_t *done = res.node_done + (size_t)i * (size_t)t->n;
+            if (tc_p2p_coll(&m, p2p_pick, w.kind, p2p_len, root, NULL, t->n, done, &end)) {
                 fprintf(stderr, "tcnet: %s\n", m.err);
                 return 2;
             }
@@ -463,6 +519,8 @@ int main(int argc, char **argv)
         per_pe *= (uint64_t)(t->n - 1);
     else if (w.kind == TC_WL_BARRIER || w.kind == TC_WL_TREE_BARRIER)
         per_pe = 0;
+    if (tc_config_enum(&cfg, "impl") && ival("bytes") && per_pe) /* p2p: the message of bytes */
+        per_pe = (uint64_t)ival("bytes") * (w.kind == TC_WL_ALLGATHER ? (uint64_t)(t->n - 1) : 1u);
     /* With window given: the throughput in steady state, operations per 1000 cycles
      * between the completions (last deliveries) of operations s0 and s1 in the middle
      * of the run, a whole number of windows apart: a stream's operations complete in
@@ -488,6 +546,18 @@ int main(int argc, char **argv)
                done_ops ? ns * (double)sum / done_ops : 0.0);
         printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 ", link_util %.3f)\n",
                res.cycles, flits, busiest, link_util);
+    }
+    if (tc_config_enum(&cfg, "impl") && p2p_rule) {
+        printf("  p2p algorithm %s (p2p_alg = %s%s%s; o %ld, g %ld cycles, reduction %ld/1000 cycles a flit)\n",
+               tc_p2p_alg_names[p2p_pick], sval("p2p_alg"), p2p_lib ? ", the library's " : "", p2p_lib ? p2p_lib : "",
+               ival("o"), ival("g"), ival("red_mcyc"));
+        if (p2p_rule == 1) {
+            printf("  p2p algorithms, cycles:");
+            for (int a = 1; a < TC_P2P_ALGS; a++)
+                if (p2p_t[a] != UINT64_MAX)
+                    printf(" %s %" PRIu64 "%s", tc_p2p_alg_names[a], p2p_t[a], a == (int)p2p_pick ? " (best)" : "");
+            printf("\n");
+        }
     }
     if (per_pe && !rc)
         printf("  delivered %.3f GB/s to each receiving PE (at %ld MHz)\n", bw_pe, ival("clock_mhz"));
@@ -546,6 +616,21 @@ int main(int argc, char **argv)
         else if (stream)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
                     s0 + 1, s1 + 1);
+        if (tc_config_enum(&cfg, "impl")) {
+            fprintf(json, " \"p2p\": {\"rule\": \"%s\", \"alg\": \"%s\", \"library_pick\": ", sval("p2p_alg"),
+                    tc_p2p_alg_names[p2p_pick]);
+            if (p2p_lib)
+                json_str(json, p2p_lib);
+            else
+                fprintf(json, "null");
+            fprintf(json, ", \"times\": {");
+            for (int a = 1, first = 1; a < TC_P2P_ALGS; a++)
+                if (p2p_t[a] != UINT64_MAX) {
+                    fprintf(json, "%s\"%s\": %" PRIu64, first ? "" : ", ", tc_p2p_alg_names[a], p2p_t[a]);
+                    first = 0;
+                }
+            fprintf(json, "}},\n");
+        }
         fprintf(json, " \"setup_s\": %.3f, \"run_s\": %.3f, \"cpu_s\": %.3f, \"node_cycles_per_s\": %.4g, \"flit_hops_per_s\": %.4g, \"error\": ",
                 t1 - t0, t2 - t1, c2 - c1, node_cps, hops_ps);
         json_str(json, rc ? res.msg : "");
