@@ -35,7 +35,7 @@ row_def() {
     vc_1d) echo "tc_vc_unit|-set NumPorts 2 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 1D" ;;
     vc_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 4D" ;;
     fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6|the PEGroup FIFO with the Broadcaster, 4D" ;;
-    reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter, tc_rr_arb N 256, 4D" ;;
+    reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter over the 16 trees, 4D" ;;
     fpsum_in) echo "tc_fpsum_in||the floating-point sum's conversion in, an IEEE value to a binned element (combinational)" ;;
     fpsum_merge) echo "tc_fpsum_merge||the floating-point sum's step, y = a + b on binned elements (combinational)" ;;
     fpsum_out) echo "tc_fpsum_out||the floating-point sum's conversion out, a binned element to an IEEE value (combinational)" ;;
