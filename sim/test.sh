@@ -108,21 +108,20 @@ bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/sc.log"
 count_results "$LOGDIR/sc.log" "sim/sc.sh"
 
+# vector_check BIN N: build a Verilated block's check against its C twin, run N
+# vectors per case and count its PASS/FAIL lines
+vector_check() {
+  check "verilate and build $1" make -s "$1"
+  [ -x "$1" ] || return 0
+  "$1" "$2" >"$LOGDIR/$(basename "$1").log" 2>&1
+  grep -E '^(PASS|FAIL)' "$LOGDIR/$(basename "$1").log"
+  count_results "$LOGDIR/$(basename "$1").log" "$(basename "$1")"
+}
 section "Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
-check "verilate and build build/alu_check" make -s build/alu_check
-if [ -x build/alu_check ]; then
-  build/alu_check 20000 >"$LOGDIR/alu_check.log" 2>&1
-  grep -E '^(PASS|FAIL)' "$LOGDIR/alu_check.log"
-  count_results "$LOGDIR/alu_check.log" "alu_check"
-fi
+vector_check build/alu_check 20000
 
 section "floating-point sum blocks: RTL against C model (make fpsum-check N=1000000 for the full run)"
-check "verilate and build build/fpsum_check" make -s build/fpsum_check
-if [ -x build/fpsum_check ]; then
-  build/fpsum_check 20000 >"$LOGDIR/fpsum_check.log" 2>&1
-  grep -E '^(PASS|FAIL)' "$LOGDIR/fpsum_check.log"
-  count_results "$LOGDIR/fpsum_check.log" "fpsum_check"
-fi
+vector_check build/fpsum_check 20000
 
 section "docs follow the design"
 check "make help lists every target a user runs (each with its line in the Makefile)" bash -c \

@@ -736,27 +736,18 @@ static void test_minmax(void **state)
 
 /* ---------------------------------------------------------------- hand-checked cases */
 
-static uint64_t sum64(const uint64_t *v, size_t n)
+static uint64_t sum_lane(unsigned lane, const uint64_t *v, size_t n)
 {
     tc_flit e[2], x[2];
     tc_fpsum_zero(e);
     for (size_t i = 0; i < n; i++) {
-        tc_fpsum_in(TC_LANE_64, v[i], x);
+        tc_fpsum_in(lane, v[i], x);
         tc_fpsum_merge(e, x, e);
     }
-    return tc_fpsum_out(TC_LANE_64, e);
+    return tc_fpsum_out(lane, e);
 }
-
-static uint64_t sum32(const uint64_t *v, size_t n)
-{
-    tc_flit e[2], x[2];
-    tc_fpsum_zero(e);
-    for (size_t i = 0; i < n; i++) {
-        tc_fpsum_in(TC_LANE_32, v[i], x);
-        tc_fpsum_merge(e, x, e);
-    }
-    return tc_fpsum_out(TC_LANE_32, e);
-}
+static uint64_t sum64(const uint64_t *v, size_t n) { return sum_lane(TC_LANE_64, v, n); }
+static uint64_t sum32(const uint64_t *v, size_t n) { return sum_lane(TC_LANE_32, v, n); }
 
 #define S64(...) sum64((const uint64_t[]){__VA_ARGS__}, sizeof((const uint64_t[]){__VA_ARGS__}) / 8)
 #define S32(...) sum32((const uint64_t[]){__VA_ARGS__}, sizeof((const uint64_t[]){__VA_ARGS__}) / 8)
