@@ -205,6 +205,8 @@ static void test_every_rank_done(void **state)
                 if (!tc_p2p_alg_fits((tc_p2p_alg)a, kinds[k], n))
                     continue;
                 for (int len = 1; len <= 40; len += 39) {
+                    if (n > 100 && len > 1) /* the long vectors on 300 ranks add time, not cases */
+                        continue;
                     int root = kinds[k] == TC_WL_BCAST || kinds[k] == TC_WL_REDUCE ? n / 3 : 0;
                     memset(done, 0, 320 * sizeof *done);
                     uint64_t end = run_alg(&m, (tc_p2p_alg)a, kinds[k], len, root, n, done);
@@ -380,7 +382,7 @@ static void test_auto(void **state)
     uint64_t t[TC_P2P_ALGS], end;
     tc_p2p_alg best = TC_P2P_CLASSIC;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        for (int len = 1; len <= 4096; len *= 16) {
+        for (int len = 1; len <= 1024; len *= 32) {
             for (int n = 6; n <= 64; n += 58) {
                 assert_int_equal(tc_p2p_coll_best(&m, kinds[k], len, 0, NULL, n, t, &best, NULL, &end), 0);
                 assert_int_equal(end, t[best]);
