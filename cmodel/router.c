@@ -1,7 +1,7 @@
 /* One router, the twin of rtl/tc_router.v: the routing table, the blocks (vc_unit.c,
  * reducer.c, credit_block.c, phase.c) wired together in the RTL's order of evaluation,
  * and per output the switch allocator, credit counters and output register; the
- * credit returns. The round-robin arbiter, tc_rr_arb.v's twin, is tc_rr_pick() (router.h). */
+ * credit returns. The round-robin arbiter, tc_rr_arb.v's twin, is tc_rr_pick() (rr_arb.h). */
 #include "router.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // Round-robin arbiter: grants the first requester at or after the pointer, then
-// moves the pointer past the winner. Same rule as rr_pick() in cmodel/router.c.
+// moves the pointer past the winner. Same rule as tc_rr_pick() in cmodel/rr_arb.h.
 // The first requester is found by a binary tree of log2 levels, so the arbiter stays
 // shallow for the Reducer's 256 held results as for an output's units (a chain of
 // priority gates, one requester after another, is as deep as there are requesters).
