@@ -11,7 +11,9 @@ typedef unsigned __int128 u128;
 #define BIN_MASK ((((u128)1) << TC_FPS_BIN_W) - 1)
 #define BIN_SIGN (((u128)1) << (TC_FPS_BIN_W - 1))
 
-/* An element unpacked. */
+/* An element unpacked: bin[r] is BINr, absolute bin idx-2+r (bin[0] the lowest), which
+ * pack() and unpack() place top bin first (tc_fpsum_bin_lsb); nothing else here
+ * depends on where a bin sits. */
 typedef struct {
     unsigned idx, flags;
     u128 bin[TC_FPS_BINS]; /* 81-bit values sign-extended to 128 bits */
@@ -72,7 +74,7 @@ static void unpack(const tc_flit e[2], elem *x)
     x->idx = (unsigned)field_get(h, TC_FPS_IDX_LSB, TC_FPS_IDX_W);
     x->flags = (unsigned)field_get(h, TC_FPS_FLAGS_LSB, TC_FPS_FLAGS_W);
     for (unsigned r = 0; r < TC_FPS_BINS; r++)
-        x->bin[r] = sext81(field_get(h, TC_FPS_BIN_LSB + r * TC_FPS_BIN_W, TC_FPS_BIN_W));
+        x->bin[r] = sext81(field_get(h, tc_fpsum_bin_lsb(r), TC_FPS_BIN_W));
 }
 
 static void pack(const elem *x, tc_flit e[2])
@@ -81,7 +83,7 @@ static void pack(const elem *x, tc_flit e[2])
     field_or(h, TC_FPS_IDX_LSB, TC_FPS_IDX_W, x->idx);
     field_or(h, TC_FPS_FLAGS_LSB, TC_FPS_FLAGS_W, x->flags);
     for (unsigned r = 0; r < TC_FPS_BINS; r++)
-        field_or(h, TC_FPS_BIN_LSB + r * TC_FPS_BIN_W, TC_FPS_BIN_W, x->bin[r]);
+        field_or(h, tc_fpsum_bin_lsb(r), TC_FPS_BIN_W, x->bin[r]);
     e[0].w[0] = (uint64_t)h[0], e[0].w[1] = (uint64_t)(h[0] >> 64);
     e[1].w[0] = (uint64_t)h[1], e[1].w[1] = (uint64_t)(h[1] >> 64);
 }

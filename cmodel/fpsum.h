@@ -12,10 +12,18 @@
  *   bits     field
  *   5..0     IDX: absolute bin of the largest input's most significant bit (0 if none)
  *   9..6     FLAGS: NAN, PINF, NINF, NEGZ (bit 6, 7, 8, 9)
- *   90..10   BIN0, 81-bit two's complement: absolute bin IDX-2
- *   171..91  BIN1: absolute bin IDX-1
- *   252..172 BIN2: absolute bin IDX
+ *   90..10   BIN2, 81-bit two's complement: absolute bin IDX (the top bin comes first)
+ *   171..91  BIN1: absolute bin IDX-1 (bits 127..91 in e[0], 171..128 in e[1])
+ *   252..172 BIN0: absolute bin IDX-2
  *   255..253 zero
+ *
+ * BINr is absolute bin IDX-2+r, at tc_fpsum_bin_lsb(r). The top bin comes first so that
+ * the step is causal: every bit of tc_fpsum_merge's result from bit TC_FPS_IDX_W up
+ * depends only on the operands' bits at its own position or below (the operand with
+ * the larger index keeps its bins in place, the other's move up in the word, carries
+ * go up). IDX itself, a maximum, depends on every bit of both indices. So the
+ * result's flit 0 depends on the operands' flits 0 only, and a Reducer can combine
+ * elements one flit a cycle, flit 0 first.
  *
  * Absolute bin b of the 64-bit lane holds weights 2^(64b-1074) .. 2^(64b-1074+63); of the
  * 32-bit lane 2^(64b-149) .. 2^(64b-149+63). */
@@ -27,6 +35,12 @@
 /* The layout above (TC_FPS_IDX_LSB/_W, FLAGS_LSB/_W, BIN_LSB, BIN_W, BINS, SLICE_W,
  * SPARE_LSB, W and the FLAGS masks TC_FPS_NAN, PINF, NINF, NEGZ) is format.def's, which
  * rtl/tc_format.vh shares with the RTL blocks. */
+
+/* The lowest bit of BINr (absolute bin IDX-2+r, r = 0 the lowest): the top bin first. */
+static inline unsigned tc_fpsum_bin_lsb(unsigned r)
+{
+    return TC_FPS_BIN_LSB + (TC_FPS_BINS - 1 - r) * TC_FPS_BIN_W;
+}
 enum {
     /* value distributions of tc_fpsum_value */
     TC_FPS_UNIFORM = 0,

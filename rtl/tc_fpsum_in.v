@@ -8,6 +8,8 @@
 // t / 64 and the next hold all of m 2^(t mod 64); IDX is the higher of the two if m
 // reaches into it. Then BIN2 holds the slice of bin IDX, BIN1 that of IDX - 1, BIN0
 // (bin IDX - 2) none: a value spans at most two bins. Each is negated for x < 0.
+// The bins are placed top bin first (format.def): BIN2 at TC_FPS_BIN_LSB, then BIN1,
+// then BIN0.
 `default_nettype none
 `include "tc_format.vh"
 
@@ -50,8 +52,8 @@ module tc_fpsum_in (
 
   assign e_o[`TC_FPS_IDX_LSB +: `TC_FPS_IDX_W]     = fin ? idx : {`TC_FPS_IDX_W{1'b0}};
   assign e_o[`TC_FPS_FLAGS_LSB +: `TC_FPS_FLAGS_W] = flags;
-  assign e_o[`TC_FPS_BIN_LSB +: BinW]              = {BinW{1'b0}};
-  assign e_o[`TC_FPS_BIN_LSB + BinW +: BinW]       = !fin ? {BinW{1'b0}} : neg ? -b1 : b1;
-  assign e_o[`TC_FPS_BIN_LSB + 2*BinW +: BinW]     = !fin ? {BinW{1'b0}} : neg ? -b2 : b2;
+  assign e_o[`TC_FPS_BIN_LSB +: BinW]              = !fin ? {BinW{1'b0}} : neg ? -b2 : b2; // BIN2
+  assign e_o[`TC_FPS_BIN_LSB + BinW +: BinW]       = !fin ? {BinW{1'b0}} : neg ? -b1 : b1; // BIN1
+  assign e_o[`TC_FPS_BIN_LSB + 2*BinW +: BinW]     = {BinW{1'b0}};                         // BIN0
   assign e_o[`TC_FPS_W-1:`TC_FPS_SPARE_LSB]        = {(`TC_FPS_W-`TC_FPS_SPARE_LSB){1'b0}};
 endmodule

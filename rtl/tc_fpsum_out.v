@@ -28,9 +28,10 @@ module tc_fpsum_out (
   wire                         l32   = lane_i == `TC_LANE_32;
   wire [`TC_FPS_IDX_W-1:0]     idx   = e_i[`TC_FPS_IDX_LSB +: `TC_FPS_IDX_W];
   wire [`TC_FPS_FLAGS_W-1:0]   flags = e_i[`TC_FPS_FLAGS_LSB +: `TC_FPS_FLAGS_W];
-  wire [BinW-1:0]              b0    = e_i[`TC_FPS_BIN_LSB +: BinW];
+  // BINr (absolute bin IDX-2+r) at TC_FPS_BIN_LSB + (2-r) BinW: the top bin first
+  wire [BinW-1:0]              b2    = e_i[`TC_FPS_BIN_LSB +: BinW];
   wire [BinW-1:0]              b1    = e_i[`TC_FPS_BIN_LSB + BinW +: BinW];
-  wire [BinW-1:0]              b2    = e_i[`TC_FPS_BIN_LSB + 2*BinW +: BinW];
+  wire [BinW-1:0]              b0    = e_i[`TC_FPS_BIN_LSB + 2*BinW +: BinW];
   wire unused_spare = ^e_i[`TC_FPS_W-1:`TC_FPS_SPARE_LSB];
 
   wire [VW-1:0] v = {{(VW-BinW){b0[BinW-1]}}, b0}

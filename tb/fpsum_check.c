@@ -51,13 +51,15 @@ static void set_bits(tc_flit e[2], unsigned lsb, unsigned w, uint64_t lo, uint64
     }
 }
 
+/* The element of index idx, flags and bins b[r] = BINr (absolute bin idx-2+r), which
+ * sit top bin first (tc_fpsum_bin_lsb). */
 static void elem_make(tc_flit e[2], unsigned idx, unsigned flags, const bin81 b[TC_FPS_BINS])
 {
     memset(e, 0, 2 * sizeof e[0]);
     set_bits(e, TC_FPS_IDX_LSB, TC_FPS_IDX_W, idx, 0);
     set_bits(e, TC_FPS_FLAGS_LSB, TC_FPS_FLAGS_W, flags, 0);
     for (unsigned r = 0; r < TC_FPS_BINS; r++)
-        set_bits(e, TC_FPS_BIN_LSB + r * TC_FPS_BIN_W, TC_FPS_BIN_W, b[r].lo, b[r].hi);
+        set_bits(e, tc_fpsum_bin_lsb(r), TC_FPS_BIN_W, b[r].lo, b[r].hi);
 }
 
 /* ---------------------------------------------------------------- values */

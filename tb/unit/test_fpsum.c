@@ -3,8 +3,9 @@
  * model of the element (each input's slices added bin by bin, written from the
  * definition, not from the C model's code). Conversion round trips, the accuracy bound
  * on every distribution, bit-identical results over reduction trees and orders,
- * associativity and commutativity of the step on arbitrary elements, and the fmin/fmax
- * keys through the integer ALU.
+ * associativity and commutativity of the step on arbitrary elements, its causality
+ * (the result's bits below any split from the operands' bits below it: flit 0 from the
+ * flits 0), and the fmin/fmax keys through the integer ALU.
  *
  * TC_FPSUM_ELEMENTS (default 2000000): the values summed by the accuracy test; the other
  * tests scale with it (sim/test.sh gives the sanitizer build fewer). */
@@ -124,10 +125,14 @@ static void z_elem(mpz_t z, tc_flit e[2])
     e[0].w[0] = w[0], e[0].w[1] = w[1], e[1].w[0] = w[2], e[1].w[1] = w[3];
 }
 
+/* Where BINr (absolute bin idx-2+r, r = 0 the lowest) sits: the top bin first, from
+ * TC_FPS_BIN_LSB up (docs/fpsum.md), written here from the definition. */
+static unsigned bin_at(unsigned r) { return TC_FPS_BIN_LSB + (TC_FPS_BINS - 1 - r) * TC_FPS_BIN_W; }
+
 /* Bin r of an element as a signed integer. */
 static void bin_z(const mpz_t ez, unsigned r, mpz_t b)
 {
-    mpz_fdiv_q_2exp(b, ez, TC_FPS_BIN_LSB + r * TC_FPS_BIN_W);
+    mpz_fdiv_q_2exp(b, ez, bin_at(r));
     mpz_fdiv_r_2exp(b, b, TC_FPS_BIN_W);
     if (mpz_tstbit(b, TC_FPS_BIN_W - 1)) {
         mpz_t t;
@@ -193,7 +198,7 @@ static void model_elem(const lanefmt *L, const uint64_t *vals, size_t n, tc_flit
                 mpz_add(bin, bin, sl);
         }
         mpz_fdiv_r_2exp(bin, bin, TC_FPS_BIN_W); /* two's complement, 81 bits */
-        mpz_mul_2exp(bin, bin, TC_FPS_BIN_LSB + r * TC_FPS_BIN_W);
+        mpz_mul_2exp(bin, bin, bin_at(r));
         mpz_ior(z, z, bin);
     }
     z_elem(z, e);
@@ -602,7 +607,7 @@ static void rand_elem(uint64_t *s, unsigned base, tc_flit e[2])
             break;
         }
         mpz_fdiv_r_2exp(b, b, TC_FPS_BIN_W);
-        mpz_mul_2exp(b, b, TC_FPS_BIN_LSB + k * TC_FPS_BIN_W);
+        mpz_mul_2exp(b, b, bin_at(k));
         mpz_ior(z, z, b);
     }
     z_elem(z, e);
@@ -642,7 +647,134 @@ static void test_merge_laws(void **state)
                   (unsigned long long)n, (unsigned long long)flag_differs);
 }
 
-/* ---------------------------------------------------------------- 4. fmin, fmax */
+/* ---------------------------------------------------------------- 4. the step is causal */
+
+/* The mask of bits s.. of 64-bit word k (k = 0..3, word k holds bits 64k+63..64k). */
+static uint64_t word_from(unsigned k, unsigned s)
+{
+    return s <= 64 * k ? ~0ull : s >= 64 * (k + 1) ? 0 : ~0ull << (s - 64 * k);
+}
+static uint64_t *word(tc_flit e[2], unsigned k) { return &e[k / 2].w[k % 2]; }
+
+/* e's bits from s up replaced by random ones, the spare bits too (s = 0..256). */
+static void randomize_from(tc_flit e[2], unsigned s, uint64_t *rs)
+{
+    for (unsigned k = 0; k < 4; k++)
+        *word(e, k) = (*word(e, k) & ~word_from(k, s)) | (sm(rs) & word_from(k, s));
+}
+
+/* Whether a and b have the same bits below s. */
+static int same_below(tc_flit a[2], tc_flit b[2], unsigned s)
+{
+    for (unsigned k = 0; k < 4; k++)
+        if ((*word(a, k) ^ *word(b, k)) & ~word_from(k, s))
+            return 0;
+    return 1;
+}
+
+/* An operand: one value converted, a sum of 2..9 values of a distribution (consecutive
+ * nodes, so cancel cancels), or any element (rand_elem: index near base or anywhere,
+ * any flags, any bins). */
+static void causal_elem(uint64_t *s, unsigned base, tc_flit e[2])
+{
+    uint64_t r = sm(s);
+    const lanefmt *L = &lanes[r >> 32 & 1];
+    switch (r % 3) {
+    case 0: tc_fpsum_in(L->lane, rand_bits(L, s), e); break;
+    case 1: {
+        uint64_t seed = sm(s), index = sm(s) % 1000, n = 2 + (r >> 8) % 8;
+        tc_flit x[2];
+        tc_fpsum_zero(e);
+        for (uint64_t j = 0; j < n; j++) {
+            tc_fpsum_in(L->lane, tc_fpsum_value((unsigned)(r >> 16) % TC_FPS_DISTS, L->lane, seed, j, index), x);
+            tc_fpsum_merge(e, x, e);
+        }
+        break;
+    }
+    default: rand_elem(s, base, e); break;
+    }
+}
+
+/* The split points the test draws: the fields' edges often (IDX|FLAGS 6, FLAGS|BIN2 10,
+ * BIN2|BIN1 91, the flits' 128, BIN1|BIN0 172, the spare bits 253) and a bit beside them,
+ * else any bit from IDX's width up (below it the step is not causal: IDX is a maximum). */
+static unsigned rand_split(uint64_t *s)
+{
+    static const unsigned edge[] = {6, 7, 9, 10, 11, 64, 90, 91, 92, 127, 128, 129, 171, 172, 173, 192, 252, 253, 255};
+    uint64_t r = sm(s);
+    unsigned lo = TC_FPS_IDX_LSB + TC_FPS_IDX_W;
+    return r % 4 == 0 ? edge[(r >> 8) % (sizeof edge / sizeof edge[0])] : lo + (unsigned)((r >> 8) % (TC_FPS_W - lo));
+}
+
+static void test_causal(void **state)
+{
+    (void)state;
+    uint64_t s = 17, n = budget / 8, splits = 0, idx_tries = 0, idx_broken = 0;
+    char s1[80], s2[80];
+    /* by hand, where it does not hold: indices 1 and 2 give IDX 2; a's index 33 instead
+     * (the same bits 4..0) gives 33, so bit 0 of y changes with bit 5 of a */
+    tc_flit a[2], b[2], y[2], y2[2];
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    a[0].w[0] = 1, b[0].w[0] = 2;
+    tc_fpsum_merge(a, b, y);
+    a[0].w[0] = 33;
+    tc_fpsum_merge(a, b, y2);
+    assert_int_equal(y[0].w[0] & 1, 0);
+    assert_int_equal(y2[0].w[0] & 1, 1);
+    for (uint64_t i = 0; i < n; i++) {
+        tc_flit a2[2], b2[2];
+        causal_elem(&s, (unsigned)(sm(&s) % 64), a);
+        causal_elem(&s, tc_fpsum_idx(a), b);
+        tc_fpsum_merge(a, b, y);
+        /* flit 0 of the result from the operands' flits 0: any flits 1 */
+        memcpy(a2, a, sizeof a2);
+        memcpy(b2, b, sizeof b2);
+        randomize_from(a2, 128, &s);
+        randomize_from(b2, 128, &s);
+        uint64_t keep = sm(&s);
+        if (keep % 4 == 0) /* one operand's flit 1 kept */
+            memcpy(keep & 4 ? &a2[1] : &b2[1], keep & 4 ? &a[1] : &b[1], sizeof a[1]);
+        tc_fpsum_merge(a2, b2, y2);
+        if (memcmp(&y[0], &y2[0], sizeof y[0])) {
+            elem_str(y, s1, sizeof s1);
+            elem_str(y2, s2, sizeof s2);
+            fail_msg("pair %llu: flit 0 of the result changed with the operands' flits 1: %s, %s", (unsigned long long)i,
+                     s1, s2);
+        }
+        /* the bits below any split s from IDX's width up from the operands' bits below s */
+        for (unsigned j = 0; j < 4; j++, splits++) {
+            unsigned sp = rand_split(&s);
+            memcpy(a2, a, sizeof a2);
+            memcpy(b2, b, sizeof b2);
+            randomize_from(a2, sp, &s);
+            randomize_from(b2, sp, &s);
+            tc_fpsum_merge(a2, b2, y2);
+            if (!same_below(y, y2, sp)) {
+                elem_str(y, s1, sizeof s1);
+                elem_str(y2, s2, sizeof s2);
+                fail_msg("pair %llu: bits below %u of the result changed with the operands' bits from %u up: %s, %s",
+                         (unsigned long long)i, sp, sp, s1, s2);
+            }
+        }
+        /* below IDX's width it fails, now and then */
+        unsigned sp = 1 + (unsigned)(sm(&s) % (TC_FPS_IDX_W - 1));
+        memcpy(a2, a, sizeof a2);
+        memcpy(b2, b, sizeof b2);
+        randomize_from(a2, sp, &s);
+        randomize_from(b2, sp, &s);
+        tc_fpsum_merge(a2, b2, y2);
+        idx_tries++;
+        idx_broken += !same_below(y, y2, sp);
+    }
+    print_message("fpsum causal step: %llu random pairs (values converted, sums, any elements): flit 0 of the result "
+                  "the same with random flits 1; %llu random splits s in %u..%u: the result's bits below s the same "
+                  "with random operand bits from s up; splits inside IDX (s in 1..%u) changed them in %llu of %llu\n",
+                  (unsigned long long)n, (unsigned long long)splits, TC_FPS_IDX_LSB + TC_FPS_IDX_W, TC_FPS_W - 1,
+                  TC_FPS_IDX_W - 1, (unsigned long long)idx_broken, (unsigned long long)idx_tries);
+}
+
+/* ---------------------------------------------------------------- 5. fmin, fmax */
 
 static int64_t key_s(const lanefmt *L, uint64_t k) /* the key as the ALU's signed lane */
 {
@@ -761,9 +893,22 @@ static void test_cases(void **state)
     /* indices: the smallest subnormal is bit 0 of bin 0, 2^-1010 bit 0 of bin 1, the largest in bin 32 */
     tc_fpsum_in(TC_LANE_64, tiny, e);
     assert_int_equal(tc_fpsum_idx(e), 0);
-    assert_int_equal(e[0].w[0] >> TC_FPS_BIN_LSB, 0); /* relative bins 0, 1 are absolute -2, -1: 0 */
+    /* the layout, by hand: the top bin first. BIN2 (absolute bin 0) in bits 90..10 holds
+     * 1; BIN1 and BIN0 (absolute -1, -2), bits 252..91, are 0 */
+    assert_int_equal(e[0].w[0], 1ull << 10);
+    assert_int_equal(e[0].w[1], 0);
+    assert_int_equal(e[1].w[0], 0);
+    assert_int_equal(e[1].w[1], 0);
     tc_fpsum_in(TC_LANE_64, (uint64_t)(1023 - 1010) << 52, e);
     assert_int_equal(tc_fpsum_idx(e), 1);
+    /* -(2^-1010 + 2^-1040), M = 2^64 + 2^34 units: IDX 1; BIN2 (absolute bin 1, bits
+     * 90..10) = -1, all 81 bits set; BIN1 (absolute bin 0, bits 171..91: 37 in flit 0,
+     * 44 in flit 1) = -2^34, its bits 80..34 set, i.e. bits 171..125; BIN0 0 */
+    tc_fpsum_in(TC_LANE_64, neg | (uint64_t)(1023 - 1010) << 52 | 1ull << 22, e);
+    assert_int_equal(e[0].w[0], 0xfffffffffffffc01ull);
+    assert_int_equal(e[0].w[1], 0xe000000007ffffffull);
+    assert_int_equal(e[1].w[0], 0x00000fffffffffffull);
+    assert_int_equal(e[1].w[1], 0);
     tc_fpsum_in(TC_LANE_64, max, e);
     assert_int_equal(tc_fpsum_idx(e), 32);
     tc_fpsum_in(TC_LANE_32, 0x7f7fffff, e);
@@ -806,7 +951,7 @@ static void test_cases(void **state)
     memset(a, 0, sizeof a);
     memset(b, 0, sizeof b);
     memset(c, 0, sizeof c);
-    a[0].w[0] = ((1ull << 54) - 1) << TC_FPS_BIN_LSB; /* bin 0 = 2^80 - 1: 54 bits in word 0, 26 in word 1 */
+    a[0].w[0] = ((1ull << 54) - 1) << TC_FPS_BIN_LSB; /* BIN2, the top bin = 2^80 - 1: 54 bits in word 0, 26 in word 1 */
     a[0].w[1] = (1ull << 26) - 1;
     b[0].w[0] = 1ull << TC_FPS_BIN_LSB;
     c[0].w[0] = ((1ull << 54) - 1) << TC_FPS_BIN_LSB; /* -1: all 81 bits */
@@ -844,7 +989,8 @@ int main(void)
         budget = strtoull(n, NULL, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),      cmocka_unit_test(test_round_trip), cmocka_unit_test(test_accuracy),
-        cmocka_unit_test(test_reproducible), cmocka_unit_test(test_merge_laws), cmocka_unit_test(test_minmax),
+        cmocka_unit_test(test_reproducible), cmocka_unit_test(test_merge_laws), cmocka_unit_test(test_causal),
+        cmocka_unit_test(test_minmax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
