@@ -12,7 +12,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 CMODEL_SRC := $(wildcard cmodel/*.c)
 TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
-ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v
+ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
 RTL_SRC    := $(wildcard rtl/*.v)
 HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
@@ -63,6 +63,9 @@ $(B)/tckern: tools/tckern.c cmodel/apps.h | $(B)
 $(B)/tccheck: tools/tccheck.c $(B)/libtb.a $(B)/libtc.a $(HDRS)
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtb.a $(B)/libtc.a
 
+# The floating-point sum's independent check: exact sums in GNU MPFR, no cmodel/ code.
+$(B)/fpsum_verify: tb/fpsum_verify.c | $(B) deps
+	$(CC) $(WFLAGS) -O2 -o $@ $< -lmpfr -lgmp -lm
 $(B)/tcsim: $(B)/libtb.a $(B)/tb/dut_none.o $(B)/libtc.a
 	$(CC) -o $@ $(B)/tb/dut_none.o $(B)/libtb.a $(B)/libtc.a
 $(B)/tcsim-san: $(TB_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/dut_none.o $(CMODEL_SRC:%.c=$(B)/san/%.o)

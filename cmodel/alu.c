@@ -2,8 +2,10 @@
 
 #include <string.h>
 
+#include "fpsum.h"
+
 const char *const tc_op_names[TC_OPS + 1] = {"sum", "min", "max",    "minu",   "maxu", "and",
-                                              "or",  "xor", "minloc", "maxloc", NULL};
+                                              "or",  "xor", "minloc", "maxloc", "fsum", NULL};
 
 const char *tc_op_name(unsigned op) { return op < TC_OPS ? tc_op_names[op] : "unknown"; }
 
@@ -39,6 +41,12 @@ unsigned tc_alu(const tc_flit *a_in, const tc_flit *b_in, unsigned op, unsigned 
     memset(y, 0, sizeof *y);
     if (op >= TC_OPS || lane > TC_LANE_64)
         return TC_ALU_INVALID;
+    if (op == TC_OP_FSUM) { /* flit 0 of the step: the operands' flits 1 do not matter */
+        tc_flit ea[2] = {*a, {{0, 0}}}, eb[2] = {*b, {{0, 0}}}, ey[2];
+        tc_fpsum_merge(ea, eb, ey);
+        *y = ey[0];
+        return 0; /* a bin's wrap shows in flit 1 */
+    }
     for (unsigned k = 0; k < n; k++) {
         uint64_t x = lane_get(a, w, k), z = lane_get(b, w, k), r = 0;
         switch (op) {
@@ -67,6 +75,33 @@ unsigned tc_alu(const tc_flit *a_in, const tc_flit *b_in, unsigned op, unsigned 
         }
         }
         lane_put(y, w, k, r);
+    }
+    return flags;
+}
+
+unsigned tc_alu_hi(const tc_flit *a, const tc_flit *b, const tc_flit *a0, const tc_flit *b0, unsigned op,
+                   unsigned lane, tc_flit *y)
+{
+    if (op != TC_OP_FSUM || lane > TC_LANE_64)
+        return tc_alu(a, b, op, lane, y);
+    tc_flit ea[2] = {*a0, *a}, eb[2] = {*b0, *b}, ey[2];
+    unsigned flags = tc_fpsum_merge(ea, eb, ey);
+    *y = ey[1];
+    return flags;
+}
+
+unsigned tc_alu_data(tc_flit *acc, const tc_flit *in, unsigned len, unsigned op, unsigned lane)
+{
+    unsigned flags = 0;
+    for (unsigned f = 0; f < len; f++) {
+        if (op == TC_OP_FSUM && f + 1 < len) { /* an element: its flit 1 reads both flits 0 before they change */
+            tc_flit y0;
+            flags |= tc_alu(&acc[f], &in[f], op, lane, &y0);
+            flags |= tc_alu_hi(&acc[f + 1], &in[f + 1], &acc[f], &in[f], op, lane, &acc[f + 1]);
+            acc[f++] = y0;
+        } else {
+            flags |= tc_alu(&acc[f], &in[f], op, lane, &acc[f]);
+        }
     }
     return flags;
 }

@@ -68,6 +68,8 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         const tc_flit *prev = &rd->data[(ev->tree * TC_RIDS + ev->rid) * ew + rd->idx];
         if (rd->keep)
             ev->val = *prev;
+        else if (rd->idx % 2 == 0) /* data flits are 1..len: an FSUM element's flit 1 */
+            tc_alu_hi(prev, &rin->flit, &rd->a0, &rd->b0, rd->op, rd->lane, &ev->val);
         else
             tc_alu(prev, &rin->flit, rd->op, rd->lane, &ev->val);
     }
@@ -133,8 +135,13 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         rd->keep = ev->err == TC_ERR_MISMATCH;
         if (ev->bit == 8 && !ev->skip)
             rd->pe_nxt[ev->tree] = (uint8_t)((rd->pe_nxt[ev->tree] + 1) % TC_RIDS);
-    } else if (rin->valid && !(ev->last && ev->fast) && !ev->skip) {
-        rd->data[base + rd->idx] = ev->val;
+    } else if (rin->valid) {
+        if (rd->idx % 2 && !ev->first) { /* an FSUM element's flit 1 needs the operands' flits 0 */
+            rd->a0 = rd->data[base + rd->idx];
+            rd->b0 = rin->flit;
+        }
+        if (!(ev->last && ev->fast) && !ev->skip)
+            rd->data[base + rd->idx] = ev->val;
     }
     unsigned nfenced = rd->nfenced + (ev->fenced_in && !ev->fast) - ev->cp_fenced;
     if (rd->cp_left) {

@@ -27,6 +27,7 @@ typedef struct {
     uint8_t skip; /* a reused ReduceId, or the PE's out of turn: the contribution is ignored */
     uint8_t keep; /* a contribution that disagreed: the stored values are kept */
     uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
+    tc_flit a0, b0; /* the stored and the incoming flit 0 of the FSUM element being combined */
     uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin
                                                  pointer (a tree) */
     uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */

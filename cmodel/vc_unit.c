@@ -38,7 +38,8 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red
             return TC_ERR_NOT_MEMBER;
         if (TC_HGET(h, SRC) != id)
             return TC_ERR_BAD_SRC;
-        if (red && (TC_HGET(h, OP) >= TC_OPS || TC_HGET(h, LANE) > TC_LANE_64 || TC_HGET(h, LEN) > red_flits))
+        if (red && (TC_HGET(h, OP) >= TC_OPS || TC_HGET(h, LANE) > TC_LANE_64 || TC_HGET(h, LEN) > red_flits ||
+                    (TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) % 2))) /* FSUM: whole elements */
             return TC_ERR_BAD_OP;
     } else if (is_down) {
         if (TC_RGET(row, ROOT) || TC_RGET(row, TOROOT) != (unsigned)port)

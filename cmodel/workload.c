@@ -18,6 +18,7 @@ typedef struct {
     uint32_t expect, got;
     uint8_t rx_type, rx_len, rx_bad;
     tc_flit rxbuf[TC_SLOT_FLITS]; /* the packet being taken, when a deliver hook wants it */
+    const tc_flit *rx_want;       /* what it must be (pe_see) */
     uint32_t rx_tag;
     /* a stream: operations started, the oldest without its result, results got
      * after it (bit b: operation low + 1 + b), on the list of PEs with work, the
@@ -63,12 +64,15 @@ static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
     TC_HSET(&pe->pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
     TC_HSET(&pe->pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
     TC_HSET(&pe->pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);
+    if (w->data && !barrier)
+        w->data(w->data_ctx, (uint32_t)k, i, &pe->pkt[1], w->len);
 }
 
 /* What PE k sees this cycle: its injection credits, and an ejected flit, taken at
- * once (its data compared with want[] if given: rx_bad). 1 when a whole packet is in
- * (rx_type, rx_tag): the PE hands back its ejection credit in `in`. */
-static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const tc_flit *want, int keep)
+ * once (its data compared with want[] if given: rx_bad; with nwant > 1, want holds
+ * TC_SLOT_FLITS flits for each of nwant operations, and the tag picks them). 1 when a
+ * whole packet is in (rx_type, rx_tag): the PE hands back its ejection credit in `in`. */
+static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const tc_flit *want, int nwant, int keep)
 {
     tc_pe_out o;
     tc_net_pe_out(n, (int)k, &o);
@@ -82,11 +86,14 @@ static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const 
         p->rx_len = (uint8_t)TC_HGET(&o.ej.flit, LEN);
         p->rx_bad = want && TC_HGET(&o.ej.flit, POISON);
         p->rx = p->rx_len + 1;
+        p->rx_want = want;
+        if (want && nwant > 1) /* a tag out of range is not an expected result: no data to compare */
+            p->rx_want = p->rx_tag - 1 < (uint32_t)nwant ? want + (size_t)(p->rx_tag - 1) * TC_SLOT_FLITS : NULL;
     }
     if (keep)
         p->rxbuf[p->rx_len + 1 - p->rx] = o.ej.flit;
-    if (!first && want) {
-        const tc_flit *f = &want[p->rx_len + 1 - p->rx];
+    if (!first && p->rx_want) {
+        const tc_flit *f = &p->rx_want[p->rx_len + 1 - p->rx];
         p->rx_bad |= o.ej.flit.w[0] != f->w[0] || o.ej.flit.w[1] != f->w[1];
     }
     if (--p->rx)
@@ -129,6 +136,10 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
     case TC_WL_REDUCE:
     case TC_WL_ALLREDUCE:
     case TC_WL_TREE_BARRIER:
+        if (w->kind != TC_WL_TREE_BARRIER && w->op == TC_OP_FSUM && w->len % 2) {
+            snprintf(msg, mlen, "an fsum reduce carries whole elements, two flits each: len %d is odd", w->len);
+            return -1;
+        }
         if (w->kind == TC_WL_REDUCE && (w->dst < 0 || w->dst >= t->n || !pe_of(rows, w->dst, tree))) {
             snprintf(msg, mlen, "reduce destination %d is not a Pe node of tree %d", w->dst, tree);
             return -1;
@@ -193,24 +204,30 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
     const tc_topo *t = tc_net_topo(n);
     size_t nn = (size_t)t->n, nsend = 0;
     uint64_t members = 0, got = 0, start = tc_net_cycle(n);
-    int started = 0, completed = 0, win = w->window;
-    tc_flit want[TC_SLOT_FLITS];
-    memset(want, 0, sizeof want);
+    int started = 0, completed = 0, win = w->window, rc = 0;
+    int nwant = w->data ? w->repeat : 1; /* contributions of their own: each operation's result */
+    tc_flit *want = calloc((size_t)nwant * TC_SLOT_FLITS, sizeof *want);
+    if (!want) {
+        snprintf(res->msg, sizeof res->msg, "out of memory for the results of %d operations", nwant);
+        return -1;
+    }
     if (win > TC_RIDS || (w->kind != TC_WL_ALLREDUCE && w->kind != TC_WL_TREE_BARRIER)) {
         snprintf(res->msg, sizeof res->msg, "a stream (window %d) is of allreduce or tree_barrier, window 2..%d", win,
                  TC_RIDS);
-        return -1;
+        rc = -1;
+        goto out;
     }
     for (int k = 0; k < t->n; k++) { /* every member sends; the result it must get back */
         if (!pe_of(rows, k, w->tree))
             continue;
-        make_contrib(&pe[k], w, k, 0);
-        const tc_flit *h = &pe[k].pkt[0];
-        for (int f = 1; f <= (int)TC_HGET(h, LEN); f++) {
+        for (int i = 0; i < nwant; i++) {
+            tc_flit *wi = want + (size_t)i * TC_SLOT_FLITS;
+            make_contrib(&pe[k], w, k, i);
+            const tc_flit *h = &pe[k].pkt[0];
             if (members)
-                tc_alu(&want[f], &pe[k].pkt[f], (unsigned)TC_HGET(h, OP), (unsigned)TC_HGET(h, LANE), &want[f]);
+                tc_alu_data(&wi[1], &pe[k].pkt[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
             else
-                want[f] = pe[k].pkt[f];
+                memcpy(wi, pe[k].pkt, sizeof pe[k].pkt);
         }
         pe[k].nflits = pe[k].sent = 0; /* nothing being sent */
         pe[k].listed = 1;
@@ -224,7 +241,8 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             snprintf(res->msg, sizeof res->msg, "%s stream: %llu of %llu results still missing after %llu cycles",
                      tc_wl_names[w->kind], (unsigned long long)(members * (uint64_t)w->repeat - got),
                      (unsigned long long)(members * (uint64_t)w->repeat), (unsigned long long)w->max_cycles);
-            return -1;
+            rc = -1;
+            goto out;
         }
         const uint32_t *act;
         size_t na = tc_net_pe_active(n, &act);
@@ -234,7 +252,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             if (stamp[k] == now + 1)
                 continue;
             stamp[k] = now + 1;
-            if (!pe_see(n, k, p, &in[k], want, 0))
+            if (!pe_see(n, k, p, &in[k], want, nwant, w->deliver != NULL))
                 continue;
             touched[nt++] = k;
             if (p->rx_type == TC_TYPE_REPORT)
@@ -250,6 +268,8 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
                          p->rx_type, p->rx_tag);
             if (!ok)
                 continue;
+            if (w->deliver)
+                w->deliver(w->deliver_ctx, k, j, now, p->rxbuf, p->rx_len + 1);
             if (b >= 0) {
                 p->later |= 1u << b;
             } else { /* the oldest: move on past every result already in */
@@ -307,10 +327,13 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
         tc_net_step(n, NULL);
         if (tc_net_fault(n)) {
             snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
-            return -1;
+            rc = -1;
+            goto out;
         }
     }
-    return 0;
+out:
+    free(want);
+    return rc;
 }
 
 int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res,
@@ -374,7 +397,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                 if (stamp[k] == now + 1)
                     continue;
                 stamp[k] = now + 1;
-                if (!pe_see(n, k, &pe[k], &in[k], NULL, w->deliver != NULL))
+                if (!pe_see(n, k, &pe[k], &in[k], NULL, 0, w->deliver != NULL))
                     continue;
                 touched[nt++] = k;
                 if (pe[k].rx_type == TC_TYPE_ERROR) {

@@ -42,6 +42,11 @@ typedef struct {
      * engines delivery by delivery) */
     void (*deliver)(void *ctx, uint32_t node, int op, uint64_t cycle, const tc_flit *pkt, int nflits);
     void *deliver_ctx;
+    /* if not NULL: fills the `len` data flits of node's contribution to reduce operation op
+     * (else fixed bits stand in); a stream then checks each result against its own
+     * operation's contributions */
+    void (*data)(void *ctx, uint32_t node, int op, tc_flit *flits, int len);
+    void *data_ctx;
 } tc_workload;
 
 typedef struct {

@@ -1,7 +1,11 @@
-// The Reducer's integer ALU, bit-exact with tc_alu() in cmodel/alu.c: y = a op b on
-// the 128-bit data flit, four 32-bit or two 64-bit lanes, no carry between lanes.
+// The Reducer's ALU, bit-exact with tc_alu() and tc_alu_hi() in cmodel/alu.c: y = a op b
+// on the 128-bit data flit, four 32-bit or two 64-bit lanes, no carry between lanes.
 // MINLOC/MAXLOC take lane pairs (even lane: signed value, odd lane: unsigned index)
 // and keep a whole pair: the smaller (larger) value, the lower index on a tie.
+// FSUM combines binned elements of the floating-point sum (tc_fpsum_merge), two flits
+// each, one flit a cycle: the step's flit 0 depends on the operands' flits 0 alone (the
+// element's top bin comes first, docs/fpsum.md), so it is y for flit 0 (hi_i = 0) with
+// the flits 1 taken as 0; for flit 1 (hi_i) the caller gives both flits 0 again.
 // An unknown op or lane width gives 0 and the invalid flag.
 `default_nettype none
 `include "tc_format.vh"
@@ -11,6 +15,9 @@ module tc_alu (
   input  wire [127:0] b_i,
   input  wire [3:0]   op_i,
   input  wire [1:0]   lane_i,
+  input  wire         hi_i,  // FSUM: a_i and b_i are an element's flit 1 ...
+  input  wire [127:0] a0_i,  // ... whose flits 0 were these
+  input  wire [127:0] b0_i,
   output reg  [127:0] y_o,
   output wire         invalid_o,
   output wire         overflow_o
@@ -47,12 +54,25 @@ module tc_alu (
   assign loc64  = take64 ? b_i : a_i;
   wire unused_lanes = lt64[1] | gt64[1] | lt32[1] | gt32[1] | lt32[3] | gt32[3];
 
+  // one step on the whole element: flit 0's inputs, or both flits for flit 1
+  wire [255:0] fs_y;
+  wire         fs_ovf;
+  tc_fpsum_merge u_fsum (
+    .a_i        (hi_i ? {a_i, a0_i} : {128'd0, a_i}),
+    .b_i        (hi_i ? {b_i, b0_i} : {128'd0, b_i}),
+    .y_o        (fs_y),
+    .overflow_o (fs_ovf)
+  );
+  wire is_fsum = op_i == `TC_OP_FSUM;
+
   assign invalid_o  = op_i >= `TC_OPS || lane_i > `TC_LANE_64;
-  assign overflow_o = !invalid_o && (lane_i == `TC_LANE_32 ? |ovf32 : |ovf64);
+  assign overflow_o = !invalid_o && (is_fsum ? hi_i && fs_ovf : lane_i == `TC_LANE_32 ? |ovf32 : |ovf64);
 
   always @* begin
     if (invalid_o)
       y_o = 128'd0;
+    else if (is_fsum)
+      y_o = hi_i ? fs_y[255:128] : fs_y[127:0];
     else if (lane_i == `TC_LANE_32)
       y_o = is_loc ? loc32 : y32;
     else

@@ -104,7 +104,8 @@
 `define TC_OP_XOR 7
 `define TC_OP_MINLOC 8
 `define TC_OP_MAXLOC 9
-`define TC_OPS 10
+`define TC_OP_FSUM 10
+`define TC_OPS 11
 `define TC_LANE_32 0
 `define TC_LANE_64 1
 `define TC_ALU_INVALID 1

@@ -174,6 +174,16 @@ module tc_reducer #(
     .rdata_o (stored)
   );
 
+  // An FSUM element is two data flits, 1-2, 3-4, ...: its flit 1 (an even idx_q) is
+  // combined with the stored and the incoming flit 0, kept from the cycle before.
+  reg  [`TC_FLIT_W-1:0] a0_q, b0_q;
+  wire                  elem_hi = idx_q[0] == 1'b0;
+  always @(posedge clk_i)
+    if (in_valid_i && !hdr && !elem_hi && !first) begin
+      a0_q <= stored;
+      b0_q <= in_flit_i;
+    end
+
   wire [`TC_FLIT_W-1:0] combined;
   wire                  alu_invalid, alu_overflow;
   tc_alu u_alu (
@@ -181,6 +191,9 @@ module tc_reducer #(
     .b_i        (in_flit_i),
     .op_i       (op_q),
     .lane_i     (lane_q),
+    .hi_i       (elem_hi),
+    .a0_i       (a0_q),
+    .b0_i       (b0_q),
     .y_o        (combined),
     .invalid_o  (alu_invalid),
     .overflow_o (alu_overflow)

@@ -165,7 +165,8 @@ module tc_vc_unit #(
   // the PE takes a broadcast it did not send, an allreduce result, a reduce result for it
   wire pe_copy = t_bc ? r_pe && h_src != node_id_i
                       : (h_type == `TC_TYPE_ALLREDUCE ? r_pe : h_dst == node_id_i);
-  wire bad_op  = h_op >= `TC_OPS || h_lane > `TC_LANE_64 || {29'd0, h_len} > RedFlits;
+  wire bad_op  = h_op >= `TC_OPS || h_lane > `TC_LANE_64 || {29'd0, h_len} > RedFlits
+              || (h_op == `TC_OP_FSUM && h_len[0]); // FSUM: whole elements, two flits each
 
   reg [NO-1:0] r_mask;
   reg          r_vc;

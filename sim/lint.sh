@@ -21,13 +21,13 @@ for g in "${NETS[@]}"; do
   check "iverilog compile tc_torus $name" \
     iverilog -g2012 -Wall -DTC_ASSERT -Irtl -o build/logs/iverilog.vvp -s tc_torus $iv $RTL
 done
-ALU="rtl/tc_alu.v rtl/tc_alu_lane.v"
+ALU="rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v"
 check "verilator lint -Wall tc_alu" verilator --lint-only -Wall -Irtl rtl/lint.vlt $ALU --top-module tc_alu
 check "iverilog compile tc_alu" iverilog -g2012 -Wall -Irtl -o build/logs/iverilog_alu.vvp -s tc_alu $ALU
 check "yosys synth tc_alu (no latches)" \
   yosys -q -p "read_verilog -sv -Irtl $ALU; hierarchy -check -top tc_alu; synth -top tc_alu; check -assert; \
                select -assert-none t:\$dlatch* t:\$_DLATCH_*"
-# The floating-point sum's blocks (not in the router yet); the step also at the reduced
+# The floating-point sum's blocks (the step is the ALU's FSUM; in and out are the PEs'); the step also at the reduced
 # widths sim/formal.sh proves it at.
 for top in tc_fpsum_in tc_fpsum_merge tc_fpsum_out; do
   check "verilator lint -Wall $top" verilator --lint-only -Wall -Irtl rtl/lint.vlt rtl/$top.v --top-module $top

@@ -123,6 +123,13 @@ vector_check build/alu_check 20000
 section "floating-point sum blocks: RTL against C model (make fpsum-check N=1000000 for the full run)"
 vector_check build/fpsum_check 20000
 
+section "floating-point allreduce on the network: exact sums in MPFR, the same bits on 128 trees (docs/fpsum.md)"
+make -s build/fpsum_verify >"$LOGDIR/build-fpsum-verify.log" 2>&1 || { echo "FAIL  make build/fpsum_verify"; cat "$LOGDIR/build-fpsum-verify.log"; FAILED=$((FAILED + 1)); }
+J=$J bash sim/fpsum_net.sh >"$LOGDIR/fpsum_net.log" 2>&1
+grep -vE '^([0-9]+ passed|PASS  fpsum_verify build/fpsum_net/tree_)' "$LOGDIR/fpsum_net.log"
+echo "($(grep -c '^PASS  fpsum_verify build/fpsum_net/tree_' "$LOGDIR/fpsum_net.log") runs on other trees, tori and latencies passed; their lines in $LOGDIR/fpsum_net.log)"
+count_results "$LOGDIR/fpsum_net.log" "sim/fpsum_net.sh"
+
 section "docs follow the design"
 check "make help lists every target a user runs (each with its line in the Makefile)" bash -c \
   "want=\$(sed -n 's/^\.PHONY: //p' Makefile | tr ' ' '\n' | grep -vE '^(deps|deps-.*|print-.*)\$' | sort); \

@@ -20,9 +20,12 @@ int main(int argc, char **argv)
             int valid = op < TC_OPS && lane <= TC_LANE_64;
             uint64_t count = valid ? n : 1000, bad = 0;
             for (uint64_t i = 0; i < count; i++) {
-                tc_flit a, b, yc, yr;
+                tc_flit a, b, a0, b0, yc, yr;
+                unsigned hi = i & 1; /* every other vector: an element's flit 1 (FSUM; the same for other ops) */
                 tc_alu_vector(seed, i, op, lane, &a, &b);
-                unsigned fc = tc_alu(&a, &b, op, lane, &yc), fr = tc_alu_rtl(&a, &b, op, lane, &yr);
+                tc_alu_vector(seed + 1, i, op, lane, &a0, &b0);
+                unsigned fc = hi ? tc_alu_hi(&a, &b, &a0, &b0, op, lane, &yc) : tc_alu(&a, &b, op, lane, &yc);
+                unsigned fr = tc_alu_rtl(&a, &b, &a0, &b0, hi, op, lane, &yr);
                 if (fc != fr || memcmp(&yc, &yr, sizeof yc)) {
                     if (bad++ < 3)
                         fprintf(stderr,

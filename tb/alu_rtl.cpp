@@ -15,12 +15,16 @@ extern "C" void tc_alu_rtl_open(void)
     alu = new Vtc_alu(ctx, "TOP");
 }
 
-extern "C" unsigned tc_alu_rtl(const tc_flit *a, const tc_flit *b, unsigned op, unsigned lane, tc_flit *y)
+extern "C" unsigned tc_alu_rtl(const tc_flit *a, const tc_flit *b, const tc_flit *a0, const tc_flit *b0,
+                               unsigned hi, unsigned op, unsigned lane, tc_flit *y)
 {
     for (int w = 0; w < 4; w++) {
         alu->a_i[w] = (uint32_t)(a->w[w >> 1] >> (32 * (w & 1)));
         alu->b_i[w] = (uint32_t)(b->w[w >> 1] >> (32 * (w & 1)));
+        alu->a0_i[w] = (uint32_t)(a0->w[w >> 1] >> (32 * (w & 1)));
+        alu->b0_i[w] = (uint32_t)(b0->w[w >> 1] >> (32 * (w & 1)));
     }
+    alu->hi_i = hi;
     alu->op_i = op;
     alu->lane_i = lane;
     alu->eval();

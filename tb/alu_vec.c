@@ -83,7 +83,7 @@ unsigned tc_alu_slow(const tc_flit *a, const tc_flit *b, unsigned op, unsigned l
 {
     unsigned w = lane == TC_LANE_64 ? 64 : lane == TC_LANE_32 ? 32 : 0, flags = 0;
     memset(y, 0, sizeof *y);
-    if (!w || op >= TC_OPS)
+    if (!w || op >= TC_OPS || op == TC_OP_FSUM) /* FSUM is not lane-wise: tc_fpsum_merge is its model */
         return TC_ALU_INVALID;
     for (unsigned lsb = 0; lsb < 128; lsb += w) {
         if (op == TC_OP_SUM) {

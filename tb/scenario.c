@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include "../cmodel/alu.h"
+#include "../cmodel/fpsum.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "stream",    "transit",   "all_trees",
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
-                                         "reduce_dst", "reduce_ops", "bad_reduce", "credits", "many_reduces",
+                                         "reduce_dst", "reduce_ops", "fsum", "bad_reduce", "credits", "many_reduces",
                                          "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
                                          "bad_barrier", "tree_barrier", "soak", NULL};
 
@@ -151,6 +152,8 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
     uint32_t tag = (uint32_t)s->nexp;
     int n = 0;
     e->src = -1;
+    if (op == TC_OP_FSUM) /* whole elements, two flits each: an odd length is taken one flit shorter */
+        len &= ~1;
     for (int k = 0; k < t->n; k++) {
         tc_row r = TC_ROWP(rows, k, tree);
         if (!TC_RGET(r, VALID) || !TC_RGET(r, PE))
@@ -167,13 +170,17 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
             p->flit[f].w[1] = (r1 & 3) == 0 ? (uint64_t)k : r1;
             if (op == TC_OP_MINLOC || op == TC_OP_MAXLOC) /* values collide: ties by index */
                 p->flit[f].w[0] = lane == TC_LANE_64 ? r0 % 3 : (r0 % 3) | (uint64_t)k << 32;
+            if (op == TC_OP_FSUM && f % 2) /* elements of values of every distribution */
+                tc_fpsum_in((unsigned)lane,
+                            tc_fpsum_value((unsigned)(seed % TC_FPS_DISTS), (unsigned)lane, seed, (uint64_t)k,
+                                           (uint64_t)f),
+                            &p->flit[f]);
         }
         if (n++ == 0) {
             e->nflits = p->nflits;
             memcpy(e->flit, p->flit, sizeof e->flit);
         } else {
-            for (int f = 1; f <= len; f++)
-                tc_alu(&e->flit[f], &p->flit[f], (unsigned)op, (unsigned)lane, &e->flit[f]);
+            tc_alu_data(&e->flit[1], &p->flit[1], (unsigned)len, (unsigned)op, (unsigned)lane);
         }
     }
     return tag;
@@ -638,6 +645,13 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             for (int lane = TC_LANE_32; lane <= TC_LANE_64; lane++, k++)
                 tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k % 8, op, lane,
                               1 + k % 2, member(t, rows, k % 8, &rng), (uint64_t)k * 3, seed + (uint64_t)k);
+    } else if (!strcmp(name, "fsum")) {
+        /* the floating-point sum on 8 trees at once: reduces and allreduces of one
+         * binned element, both lanes, values of each distribution (tc_add_reduce draws
+         * them from seed % 4: k / 2 = uniform, wide, cancel, special) */
+        for (int k = 0; k < 8; k++)
+            tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k, TC_OP_FSUM, k % 2, 2,
+                          member(t, rows, k, &rng), (uint64_t)k * 5, 4 * seed + (uint64_t)(k / 2));
     } else if (!strcmp(name, "bad_reduce")) {
         /* 1. A leaf's contribution names another op: its parent reports the mismatch
          *    and every PE gets the result marked POISON. */

@@ -12,6 +12,7 @@
 #include "../cmodel/alu.h"
 #include "../cmodel/apps.h"
 #include "../cmodel/config.h"
+#include "../cmodel/fpvec.h"
 #include "../cmodel/net.h"
 #include "../cmodel/p2p.h"
 #include "../cmodel/pkt_allgather.h"
@@ -25,6 +26,8 @@ static const char *const lanes[] = {"32", "64", NULL}; /* TC_LANE_* */
 static const char *const exacts[] = {"auto", "on", "off", NULL};
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
 static const char *const engines[] = {"cycle", "packet", NULL};
+/* values: none, or tc_fpsum_dist_names[i - 1] */
+static const char *const valdists[] = {"none", "uniform", "wide", "cancel", "special", NULL};
 /* p2p_alg: the classic set, a rule, or one algorithm (tc_p2p_alg_names after the first 4) */
 static const char *const p2p_algs[] = {"classic", "auto", "ompi", "mpich", "binomial", "linear", "scatter_rd",
                                        "scatter_ring", "recursive_doubling", "rabenseifner", "ring", "reduce_bcast",
@@ -55,9 +58,11 @@ static const tc_key keys[] = {
     {"red_mcyc", "0", "p2p_alg other than classic: the reduction's arithmetic, thousandths of a cycle per data flit combined", 0, 100000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
-    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet. impl = p2p: every workload's message (allgather: a rank's block), in flits of 16 bytes", 0, 1L << 30, NULL},
+    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet. reduce, allreduce with values: each PE's values (lane / 8 bytes each). impl = p2p: every workload's message (allgather: a rank's block), in flits of 16 bytes", 0, 1L << 30, NULL},
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
+    {"values", "none", "op = fsum: the PEs' floating-point values (docs/fpsum.md), a function of (seed, node, index); lane 64: binary64, 32: binary32; each value a binned element of 2 flits, len / 2 to a packet, one reduce per packet", 0, 0, valdists},
+    {"values_out", "", "values: write each PE's values and results here, a line each: '<node> in <hex> ...', '<node> out <hex> ...'", 1, 0, NULL},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
     {"barrier_k", "0", "K (0: the torus diameter)", 0, 4095, NULL},
@@ -399,6 +404,57 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: len = %d is more than the Reducer holds (red_flits = %d)\n", w.len, p.red_flits);
         return 2;
     }
+    tc_fpvec fv = {0};
+    int vdist = tc_config_enum(&cfg, "values");
+    if (*sval("values_out") && !vdist) {
+        fprintf(stderr, "tcnet: values_out = '%s' needs values = uniform, wide, cancel or special\n", sval("values_out"));
+        return 2;
+    }
+    if (vdist) { /* a vector of floating-point values: one reduce per packet of len / 2 of them */
+        unsigned vbytes = w.lane == TC_LANE_32 ? 4 : 8;
+        long bytes = ival("bytes");
+        if (w.op != TC_OP_FSUM || (w.kind != TC_WL_REDUCE && w.kind != TC_WL_ALLREDUCE) ||
+            tc_config_enum(&cfg, "impl")) {
+            fprintf(stderr, "tcnet: values = %s is for op = fsum, workload = reduce or allreduce, impl = hw (not op = "
+                    "%s, workload = %s, impl = %s)\n", sval("values"), sval("op"), sval("workload"), sval("impl"));
+            return 2;
+        }
+        if (w.len < 2 || w.len % 2) {
+            fprintf(stderr, "tcnet: values: len = %d must be even and at least 2 (an element is 2 flits)\n", w.len);
+            return 2;
+        }
+        if (bytes % vbytes) {
+            fprintf(stderr, "tcnet: values: bytes = %ld is not a multiple of a lane-%s value's %u bytes\n", bytes,
+                    sval("lane"), vbytes);
+            return 2;
+        }
+        if (cfg.from[tc_config_find(&cfg, "repeat")]) {
+            fprintf(stderr, "tcnet: values: the operations are the values' (bytes / (len / 2 x %u)); give bytes, not "
+                    "repeat\n", vbytes);
+            return 2;
+        }
+        uint8_t *mem = malloc((size_t)t->n);
+        for (int k = 0; mem && k < t->n; k++) {
+            tc_row r = TC_ROWP(rows, k, w.tree);
+            mem[k] = TC_RGET(r, VALID) && TC_RGET(r, PE);
+        }
+        uint64_t nvals = bytes ? (uint64_t)bytes / vbytes : (uint64_t)w.len / 2;
+        if (!mem || tc_fpvec_init(&fv, (unsigned)w.lane, (unsigned)vdist - 1, (uint64_t)ival("seed"), (uint32_t)t->n,
+                                  nvals, (unsigned)w.len / 2, mem)) {
+            fprintf(stderr, "tcnet: out of memory for %" PRIu64 " values on each of %d nodes\n", nvals, t->n);
+            return 2;
+        }
+        free(mem);
+        if (tc_fpvec_ops(&fv) > 1000000) {
+            fprintf(stderr, "tcnet: values: %" PRIu64 " operations, more than 1000000\n", tc_fpvec_ops(&fv));
+            return 2;
+        }
+        w.repeat = (int)tc_fpvec_ops(&fv);
+        w.data = tc_fpvec_data;
+        w.data_ctx = &fv;
+        w.deliver = tc_fpvec_deliver;
+        w.deliver_ctx = &fv;
+    }
     if (check_sizes(t, &w))
         return 2;
     if (w.kind >= TC_WL_SPMV) { /* the applications (cmodel/apps.c) */
@@ -484,6 +540,10 @@ int main(int argc, char **argv)
                                             res.op[0].deliveries * (uint64_t)w.repeat, w.repeat, w.repeat});
     } else {
         rc = tc_wl_run(n, rows, &w, &res, tc_config_enum(&cfg, "progress") ? progress : NULL, &start);
+        if (!rc && fv.err[0]) {
+            snprintf(res.msg, sizeof res.msg, "%s", fv.err);
+            rc = -1;
+        }
         for (int k = 0; k < t->n; k++)
             for (int d = 0; d < np; d++)
                 lf[(size_t)k * (size_t)np + (size_t)d] = tc_net_link_flits(n, k, d);
@@ -647,6 +707,17 @@ int main(int argc, char **argv)
             rc = -1;
         }
     }
+    if (vdist && *sval("values_out")) { /* after a failed run too: what each PE sent and got */
+        FILE *f = fopen(sval("values_out"), "w");
+        int bad = !f || tc_fpvec_write(&fv, f);
+        if (f)
+            bad |= fclose(f);
+        if (bad) {
+            fprintf(stderr, "tcnet: values_out: writing '%s' failed: %s\n", sval("values_out"), strerror(errno));
+            rc = -1;
+        }
+    }
+    tc_fpvec_free(&fv);
     tc_wl_result_free(&res);
     free(lf);
     free(rows);

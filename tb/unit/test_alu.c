@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "../../cmodel/alu.h"
+#include "../../cmodel/fpsum.h"
 #include "../alu_vec.h"
 
 static uint64_t count = 200000;
@@ -20,7 +21,7 @@ static void test_against_slow_model(void **state)
     (void)state;
     for (unsigned op = 0; op < TC_OPS; op++)
         for (unsigned lane = TC_LANE_32; lane <= TC_LANE_64; lane++)
-            for (uint64_t i = 0; i < count; i++) {
+            for (uint64_t i = 0; op != TC_OP_FSUM && i < count; i++) {
                 tc_flit a, b, y, s;
                 tc_alu_vector(1, i, op, lane, &a, &b);
                 unsigned f = tc_alu(&a, &b, op, lane, &y), fs = tc_alu_slow(&a, &b, op, lane, &s);
@@ -32,6 +33,31 @@ static void test_against_slow_model(void **state)
                              (unsigned long long)y.w[1], (unsigned long long)y.w[0], f,
                              (unsigned long long)s.w[1], (unsigned long long)s.w[0], fs);
             }
+}
+
+/* FSUM a flit at a time: tc_alu gives the step's flit 0 from the flits 0 alone, and
+ * tc_alu_hi its flit 1, equal to the halves of tc_fpsum_merge on the whole elements. */
+static void test_fsum_flits(void **state)
+{
+    (void)state;
+    for (unsigned lane = TC_LANE_32; lane <= TC_LANE_64; lane++)
+        for (uint64_t i = 0; i < count / 4; i++) {
+            tc_flit a[2], b[2], y[2], lo, hi, c[2];
+            tc_alu_vector(1, i, TC_OP_FSUM, lane, &a[0], &b[0]);
+            tc_alu_vector(2, i, TC_OP_FSUM, lane, &a[1], &b[1]);
+            if (i % 2) { /* and elements of real values, whose indices are near each other */
+                tc_fpsum_in(lane, a[0].w[0] ^ a[1].w[1], a);
+                tc_fpsum_in(lane, b[0].w[1] ^ b[1].w[0], b);
+            }
+            unsigned f = tc_fpsum_merge(a, b, y);
+            assert_int_equal(tc_alu(&a[0], &b[0], TC_OP_FSUM, lane, &lo), 0);
+            assert_int_equal(tc_alu_hi(&a[1], &b[1], &a[0], &b[0], TC_OP_FSUM, lane, &hi), f);
+            assert_memory_equal(&lo, &y[0], sizeof lo);
+            assert_memory_equal(&hi, &y[1], sizeof hi);
+            memcpy(c, a, sizeof c); /* a payload of one element, as the Reducer combines it */
+            assert_int_equal(tc_alu_data(c, b, 2, TC_OP_FSUM, lane), f);
+            assert_memory_equal(c, y, sizeof c);
+        }
 }
 
 static void test_cases(void **state)
@@ -76,6 +102,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_against_slow_model),
+        cmocka_unit_test(test_fsum_flits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,42 @@
+/* A vector of floating-point values reduced on the subnet, the PE library's side of
+ * the bit-reproducible sum (docs/fpsum.md): each node's values, drawn by
+ * tc_fpsum_value(), are converted into binned elements and packed `per` to a reduce
+ * packet (2 flits each), operation i carrying values i*per .. i*per+per-1 (the last
+ * padded with the sum's identity, -0); each result's elements are converted back,
+ * rounded once. The callbacks plug into tc_workload (data, deliver). */
+#ifndef TC_FPVEC_H
+#define TC_FPVEC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "format.h"
+
+typedef struct {
+    unsigned lane, dist; /* TC_LANE_*, TC_FPS_* */
+    uint64_t seed;
+    uint32_t nodes;
+    uint64_t nvals;      /* values per node */
+    unsigned per;        /* values per packet */
+    uint64_t *in, *out;  /* [nodes][nvals]: IEEE bits (binary32 in the low 32) */
+    uint8_t *member;     /* [nodes]: contributes */
+    uint8_t *got;        /* [nodes]: received a result */
+    char err[160];       /* the first result that did not fit (a wrong length or operation) */
+} tc_fpvec;
+
+/* 0, or -1 out of memory. member[k]: node k contributes (its values drawn). */
+int tc_fpvec_init(tc_fpvec *v, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes, uint64_t nvals,
+                  unsigned per, const uint8_t *member);
+void tc_fpvec_free(tc_fpvec *v);
+/* Operations a node's values take: ceil(nvals / per). */
+static inline uint64_t tc_fpvec_ops(const tc_fpvec *v) { return (v->nvals + v->per - 1) / v->per; }
+/* tc_workload's data: the len = 2 per data flits of node's contribution to operation op. */
+void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len);
+/* tc_workload's deliver: a result packet (header and data) of operation op at node. */
+void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc_flit *pkt, int nflits);
+/* The values file: per contributing node "<node> in <hex> ...", per receiving node
+ * "<node> out <hex> ..." (16 hex digits a binary64 value, 8 a binary32). 0, or -1 if
+ * a write failed. */
+int tc_fpvec_write(const tc_fpvec *v, FILE *f);
+
+#endif
