@@ -166,8 +166,41 @@ def fpsum_cancel_table():
     return rows
 
 
+def fpsum_net():
+    """sim/fpsum_net.sh's checks (a run of about 5 s): the verifier's lines."""
+    if "fpsum_net" not in _cache:
+        subprocess.run(["bash", os.path.join(ROOT, "sim", "fpsum_net.sh")], cwd=ROOT, check=True, capture_output=True)
+        _cache["fpsum_net"] = open(os.path.join(ROOT, "build", "fpsum_net", "verify.out")).read()
+    return _cache["fpsum_net"]
+
+
+def fpsum_net_table():
+    rows = ["| values | lane | inputs (values x PEs) | PEs with the same bits | worst error, ulp | worst error / bound |",
+            "|---|---|---|---|---|---|"]
+    for m in re.finditer(r"acc_(\w+)_\d+\.txt: binary(\d+), (\d+) values x (\d+) PEs in, (\d+) PEs received the same "
+                         r"bits; worst error (\S+) ulp, (\S+) of the bound", fpsum_net()):
+        d, lane, nv, npe, same, ulp, bound = m.groups()
+        rows.append("| %s | binary%s | %s x %s | %s | %s | %s |" % (d, lane, "{:,}".format(int(nv)), npe, same, ulp, bound))
+    return rows
+
+
+def fpsum_latency(topo, fsum):
+    """A small allreduce's latency: one binary64 value (an element, 2 flits) or a
+    64-bit integer lane pair (1 flit)."""
+    return tcnet(topo, op="fsum" if fsum else "sum", lane="64", len="2" if fsum else "1")
+
+
 NUMS = {
     "scenarios": lambda: str(scenarios()),
+    "fpsum_net_inputs": lambda: "{:,}".format(int(re.search(r"\((\d+) input values summed\)", fpsum_net()).group(1))),
+    "fpsum_net_same": lambda: ", ".join(re.findall(r"PASS  fpsum_verify: (\d+) runs with the inputs", fpsum_net())),
+    "fpsum_lat_int_8x8x8": lambda: str(fpsum_latency("8x8x8", 0)),
+    "fpsum_lat_fsum_8x8x8": lambda: str(fpsum_latency("8x8x8", 1)),
+    "fpsum_lat_int_16x16x16x8": lambda: str(fpsum_latency("16x16x16x8", 0)),
+    "fpsum_lat_fsum_16x16x16x8": lambda: str(fpsum_latency("16x16x16x8", 1)),
+    "fpsum_lat_pct_8x8x8": lambda: "%.1f" % (100.0 * fpsum_latency("8x8x8", 1) / fpsum_latency("8x8x8", 0) - 100),
+    "fpsum_lat_pct_16x16x16x8": lambda: "%.1f" % (100.0 * fpsum_latency("16x16x16x8", 1) /
+                                                  fpsum_latency("16x16x16x8", 0) - 100),
     "cov_rtl_lines": lambda: table_row("docs/coverage.md", "RTL lines", "coverage"),
     "cov_rtl_toggles": lambda: table_row("docs/coverage.md", "RTL toggles (bits)", "coverage"),
     "cov_c_lines": lambda: table_row("docs/coverage.md", "C model lines", "coverage"),
@@ -205,7 +238,8 @@ def sim_line():
 
 
 TABLES = {"sim_line": sim_line, "bcast": bcast_table, "allreduce": allreduce_table, "rtl_allreduce": rtl_allreduce_table,
-          "fpsum": fpsum_table, "fpsum_special": fpsum_special_table, "fpsum_cancel": fpsum_cancel_table}
+          "fpsum": fpsum_table, "fpsum_special": fpsum_special_table, "fpsum_cancel": fpsum_cancel_table,
+          "fpsum_net": fpsum_net_table}
 COUNT = re.compile(r"\b(\d+) scenarios\b")
 
 
