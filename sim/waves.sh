@@ -40,6 +40,15 @@ $BIN --scen allreduce --wave "$D" >"$LOGDIR/wave-allreduce.log" 2>&1
 c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-allreduce.log")
 check "wave: GTKWave opens the allreduce view at its first delivery (cycle ${c:-?})" view "$D/${NET}_allreduce.gtkw" "$(ps_of "${c:-0}")"
 
+# The floating-point sum: the Reducer's operands and result decoded, shown as reals
+# (GTKWave's flag 0x40000 on the monitor's 64-bit fsum_* wires): three in each router
+# group, whose title line comes twice (the group's start and end).
+$BIN --scen fsum --wave "$D" >"$LOGDIR/wave-fsum.log" 2>&1
+c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-fsum.log")
+check "wave: the fsum view shows the Reducer's FSUM operands and result as reals, in every router it shows" bash -c \
+  "[ \$(grep -A1 '^@40000' $D/${NET}_fsum.gtkw | grep -c 'fsum_[aby]\[63:0\]') -eq \$((3 * \$(grep -c '^-router ' $D/${NET}_fsum.gtkw) / 2)) ]"
+check "wave: GTKWave opens the fsum view at its first delivery (cycle ${c:-?})" view "$D/${NET}_fsum.gtkw" "$(ps_of "${c:-0}")"
+
 # A mismatch planted in the C model's record of node 2 at cycle 400.
 TC_PLANT_OBS=400,2,3 $BIN --scen bcast_leaf --wave "$D" >"$LOGDIR/wave-mismatch.log" 2>&1
 check "wave: the planted mismatch is reported at cycle 400, node 2" grep -q "mismatch at cycle 400 node 2" "$LOGDIR/wave-mismatch.log"

@@ -670,6 +670,11 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
     gtkw_sig(f, "22", NULL, s, "raddr_full", 32);
     gtkw_sig(f, "28", NULL, s, "cp_on_q", 1);
     gtkw_sig(f, "24", NULL, s, "cp_slot_q", 8);
+    gtkw_comment(f, "FSUM, at an element's flit 1: stored, incoming, result (reals)");
+    gtkw_sig(f, "28", NULL, p, "fsum_on", 1);
+    gtkw_sig(f, "40000", NULL, p, "fsum_a", 64); /* GTKWave's TR_REAL: a 64-bit vector as binary64 */
+    gtkw_sig(f, "40000", NULL, p, "fsum_b", 64);
+    gtkw_sig(f, "40000", NULL, p, "fsum_y", 64);
     gtkw_group(f, "Reducer", GRP_END);
     gtkw_group(f, "credit block", GRP_CLOSED);
     snprintf(s, sizeof s, "%s.u_credit_block", c);

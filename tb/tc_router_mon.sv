@@ -87,6 +87,39 @@ module tc_router_mon #(
   end
 `undef TC_MON_FIELDS
 
+  // The Reducer's floating-point sum (FSUM), for the waveforms: in the cycle of an
+  // element's flit 1, the stored partial result, the contribution and the step's result
+  // as whole elements (their flits 0 from the cycle before), and each one's value as a
+  // PE would round it (tc_fpsum_out), as binary64 bits that the view shows as reals
+  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid.
+  wire               fsum_on = u_core.u_reducer.in_valid_i && u_core.u_reducer.idx_q != 3'd0 &&
+                               !u_core.u_reducer.idx_q[0] && u_core.u_reducer.op_q == `TC_OP_FSUM &&
+                               !u_core.u_reducer.first_q;
+  reg  [FW-1:0]      fsum_y0_q; // the result's flit 0
+  always @(posedge clk_i) fsum_y0_q <= u_core.u_reducer.red_flit;
+  wire [`TC_FPS_W-1:0] fsum_a_e = {u_core.u_reducer.stored, u_core.u_reducer.a0_q};
+  wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.u_reducer.in_flit_i, u_core.u_reducer.b0_q};
+  wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.u_reducer.red_flit, fsum_y0_q};
+  wire [63:0] fsum_a_bits, fsum_b_bits, fsum_y_bits;
+  tc_fpsum_out u_fsum_a (.lane_i(u_core.u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
+  tc_fpsum_out u_fsum_b (.lane_i(u_core.u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
+  tc_fpsum_out u_fsum_y (.lane_i(u_core.u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
+  function automatic [63:0] f64_of(input [1:0] lane, input [63:0] b);
+    reg [22:0] m;
+    integer p, k;
+    if (lane != `TC_LANE_32) return b;
+    m = b[22:0];
+    if (b[30:23] == 8'hff) return {b[31], 11'h7ff, m, 29'd0};
+    if (b[30:23] != 8'd0) return {b[31], {3'd0, b[30:23]} + 11'd896, m, 29'd0};
+    if (m == 23'd0) return {b[31], 63'd0};
+    p = 0; // a subnormal m 2^-149: its top bit p gives 1.f 2^(p-149)
+    for (k = 0; k < 23; k++) if (m[k]) p = k;
+    return {b[31], 11'(p + 874), 52'({29'd0, m} << (52 - p))};
+  endfunction
+  wire [63:0] fsum_a = f64_of(u_core.u_reducer.lane_q, fsum_a_bits);
+  wire [63:0] fsum_b = f64_of(u_core.u_reducer.lane_q, fsum_b_bits);
+  wire [63:0] fsum_y = f64_of(u_core.u_reducer.lane_q, fsum_y_bits);
+
   localparam integer Width = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W;
   localparam integer MaxW = 2048; // above the 4D router's record (1504 bits)
   import "DPI-C" function void tc_obs_record(input int node, input bit [MaxW-1:0] rec);
