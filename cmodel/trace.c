@@ -203,8 +203,46 @@ static int read_map(tc_app *a, const char *path, int ranks, int *node)
     return rc;
 }
 
+/* Where a call runs in the subnet's configuration. The Reducer sums, compares and
+ * combines bits of 32- and 64-bit integer lanes, sums binary64 and binary32 values as
+ * binned elements (FSUM, 2 flits a value) and takes fmin/fmax as signed keys of the
+ * values' width (docs/fpsum.md); a reduction it cannot do (a user op, PROD, the logical
+ * ops, types of other widths or unknown names) runs over point-to-point, as an MPI
+ * library would leave it in software. */
+enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATHS };
+static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fmin/fmax", "p2p"};
+
+static int type_is(const char *t, const char *const *names)
+{
+    for (; *names; names++)
+        if (!strcmp(t, *names))
+            return 1;
+    return 0;
+}
+
+static int path_of(const tc_trace_rec *r)
+{
+    static const char *const ints[] = {"MPI_INT", "MPI_LONG", "MPI_LONG_LONG", "MPI_LONG_LONG_INT", "MPI_UNSIGNED",
+                                       "MPI_UNSIGNED_LONG", "MPI_UNSIGNED_LONG_LONG", "MPI_INT32_T", "MPI_INT64_T",
+                                       "MPI_UINT32_T", "MPI_UINT64_T", "MPI_INTEGER", "MPI_INTEGER4", "MPI_INTEGER8",
+                                       "MPI_2INT", "MPI_2INTEGER", NULL};
+    static const char *const fps[] = {"MPI_DOUBLE", "MPI_FLOAT", "MPI_REAL", "MPI_REAL4", "MPI_REAL8",
+                                      "MPI_DOUBLE_PRECISION", NULL};
+    static const char *const pairs[] = {"MPI_2INT", "MPI_2INTEGER", NULL};
+    if (r->call != TC_CALL_REDUCE && r->call != TC_CALL_ALLREDUCE)
+        return PATH_SUBNET;
+    int ops_int = !strcmp(r->op, "sum") || !strcmp(r->op, "min") || !strcmp(r->op, "max") || !strcmp(r->op, "band") ||
+                  !strcmp(r->op, "bor") || !strcmp(r->op, "bxor");
+    int loc = !strcmp(r->op, "minloc") || !strcmp(r->op, "maxloc");
+    if (type_is(r->type, ints) && (loc ? type_is(r->type, pairs) : ops_int && !type_is(r->type, pairs)))
+        return PATH_INT;
+    if (type_is(r->type, fps))
+        return !strcmp(r->op, "sum") ? PATH_FSUM : !strcmp(r->op, "min") || !strcmp(r->op, "max") ? PATH_FKEY : PATH_P2P;
+    return PATH_P2P;
+}
+
 typedef struct {
-    int call, root;
+    int call, root, path;
     uint64_t bytes, hw, sw;
     int exact;
 } timed;
@@ -213,10 +251,15 @@ static const tc_wl_kind kind_of[TC_CALLS] = {TC_WL_BCAST, TC_WL_REDUCE, TC_WL_AL
                                              TC_WL_ALLGATHER};
 
 /* One call's latency on both: the subnet's trees over the ranks' nodes (tree 0 rooted
- * at the call's root for bcast and reduce), and the software collective. */
+ * at the call's root for bcast and reduce), and the software collective; a reduction
+ * the subnet cannot do takes the software's time in both (out->path). */
 static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int ranks, const uint8_t *pe, timed *out)
 {
     uint64_t flits = (r->bytes + 15) / 16;
+    int vbytes = strstr(r->type, "DOUBLE") || !strcmp(r->type, "MPI_REAL8") ? 8 : 4;
+    out->path = path_of(r);
+    if (out->path == PATH_FSUM) /* a binned element of 2 flits a value */
+        flits = 2 * ((r->bytes + (uint64_t)vbytes - 1) / (uint64_t)vbytes);
     int pk7 = (int)((flits + 6) / 7), red = a->p.red_flits;
     tc_workload w = {.kind = kind_of[r->call], .repeat = 1, .max_cycles = a->max_cycles};
     out->exact = 1;
@@ -238,9 +281,20 @@ static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int rank
         break;
     case TC_CALL_REDUCE:
     case TC_CALL_ALLREDUCE: /* the Reducer holds red_flits data flits: longer vectors in several operations */
+        if (out->path == PATH_FSUM) { /* whole elements: an even length */
+            red -= red % 2;
+            if (!red) {
+                snprintf(a->err, sizeof a->err, "trace: a floating-point sum needs red_flits >= 2 (an element is 2 "
+                         "flits), not %d", a->p.red_flits);
+                return -1;
+            }
+            w.op = TC_OP_FSUM;
+        }
         w.len = flits < (uint64_t)red ? (int)flits : red;
         w.repeat = flits > (uint64_t)red ? (int)((flits + (uint64_t)red - 1) / (uint64_t)red) : 1;
-        w.lane = TC_LANE_64;
+        if (r->call == TC_CALL_ALLREDUCE && w.repeat > 1) /* the library streams them, 16 in flight */
+            w.window = TC_RIDS;
+        w.lane = vbytes == 4 && out->path != PATH_INT ? TC_LANE_32 : TC_LANE_64;
         break;
     case TC_CALL_BARRIER:
         w.kind = TC_WL_TREE_BARRIER;
@@ -250,7 +304,9 @@ static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int rank
         w.packets = pk7;
         break;
     }
-    if (r->call == TC_CALL_ALLGATHER && pk7 > 1) {
+    if (out->path == PATH_P2P) {
+        /* below: the software collective's time is the call's in both */
+    } else if (r->call == TC_CALL_ALLGATHER && pk7 > 1) {
         tc_app_time t;
         if (tc_app_allgather_hw(a, pk7, &t))
             return -1;
@@ -261,11 +317,13 @@ static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int rank
     }
     if (r->call == TC_CALL_BCAST || r->call == TC_CALL_REDUCE)
         tc_app_table(a, pe); /* tree 0 as before */
-    if (tc_p2p_collective_on(&a->m, kind_of[r->call], (int)flits, r->root < 0 ? 0 : r->root, node, ranks, NULL,
-                             &out->sw)) {
+    if (tc_p2p_collective_on(&a->m, kind_of[r->call], (int)((r->bytes + 15) / 16), r->root < 0 ? 0 : r->root, node,
+                             ranks, NULL, &out->sw)) {
         snprintf(a->err, sizeof a->err, "%s", a->m.err);
         return -1;
     }
+    if (out->path == PATH_P2P)
+        out->hw = out->sw;
     return 0;
 }
 
@@ -307,11 +365,14 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
      * gap) and ends for all ranks at once, its latency later. */
     uint64_t t_hw = 0, t_sw = 0, gaps = 0, comm_hw = 0, comm_sw = 0, bytes = 0, real = 0;
     uint64_t per[TC_CALLS][3] = {{0}}; /* calls, hw cycles, p2p cycles */
+    uint64_t paths[PATHS] = {0};        /* calls by where the subnet's configuration runs them */
+    char p2p_why[160] = "";             /* the first few (op, type) pairs left to point-to-point */
     if (json)
         fprintf(json, "{\"workload\": \"trace\", \"trace\": \"%s\", \"ranks\": %d, \"nodes\": %d, \"calls\": [\n", path,
                 tr.ranks, a->t->n);
     if (tr.calls <= 100)
-        printf("  %5s %-10s %10s %5s %12s %12s %8s\n", "call", "op", "bytes", "root", "hw cycles", "p2p cycles", "p2p/hw");
+        printf("  %5s %-10s %10s %5s %12s %12s %8s  %s\n", "call", "op", "bytes", "root", "hw cycles", "p2p cycles",
+               "p2p/hw", "path (hw)");
     for (int i = 0; i < tr.calls; i++) {
         const tc_trace_rec *r0 = &tr.rec[i];
         uint64_t gap = 0, wall = 0;
@@ -321,10 +382,11 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
             wall = r->gap_ns + r->dur_ns > wall ? r->gap_ns + r->dur_ns : wall;
         }
         size_t c = 0;
-        while (c < ncache && (cache[c].call != r0->call || cache[c].root != r0->root || cache[c].bytes != r0->bytes))
+        while (c < ncache && (cache[c].call != r0->call || cache[c].root != r0->root || cache[c].bytes != r0->bytes ||
+                              cache[c].path != path_of(r0)))
             c++;
         if (c == ncache) {
-            cache[c] = (timed){r0->call, r0->root, r0->bytes, 0, 0, 1};
+            cache[c] = (timed){r0->call, r0->root, path_of(r0), r0->bytes, 0, 0, 1};
             if (time_call(a, r0, node, tr.ranks, pe, &cache[c]))
                 goto out;
             ncache++;
@@ -338,14 +400,21 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         bytes += r0->bytes;
         real += wall;
         per[r0->call][0]++, per[r0->call][1] += cache[c].hw, per[r0->call][2] += cache[c].sw;
+        paths[cache[c].path]++;
+        char pair[72];
+        snprintf(pair, sizeof pair, "%s %s", r0->op, r0->type);
+        if (cache[c].path == PATH_P2P && !strstr(p2p_why, pair) && strlen(p2p_why) + strlen(pair) + 8 < sizeof p2p_why)
+            snprintf(p2p_why + strlen(p2p_why), sizeof p2p_why - strlen(p2p_why), "%s%s", *p2p_why ? ", " : "", pair);
         if (tr.calls <= 100)
-            printf("  %5d %-10s %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx%s\n", i + 1,
+            printf("  %5d %-10s %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s\n", i + 1,
                    tc_call_names[r0->call], r0->bytes, r0->root, cache[c].hw, cache[c].sw,
-                   (double)cache[c].sw / (double)(cache[c].hw ? cache[c].hw : 1), cache[c].exact ? "" : " (modelled)");
+                   (double)cache[c].sw / (double)(cache[c].hw ? cache[c].hw : 1), path_names[cache[c].path],
+                   cache[c].exact ? "" : " (modelled)");
         if (json)
             fprintf(json, "  {\"call\": \"%s\", \"bytes\": %" PRIu64 ", \"root\": %d, \"op\": \"%s\", \"type\": \"%s\", "
-                          "\"gap_cycles\": %" PRIu64 ", \"hw\": %" PRIu64 ", \"p2p\": %" PRIu64 ", \"exact\": %s}%s\n",
-                    tc_call_names[r0->call], r0->bytes, r0->root, r0->op, r0->type, g, cache[c].hw, cache[c].sw,
+                          "\"path\": \"%s\", \"gap_cycles\": %" PRIu64 ", \"hw\": %" PRIu64 ", \"p2p\": %" PRIu64 ", \"exact\": %s}%s\n",
+                    tc_call_names[r0->call], r0->bytes, r0->root, r0->op, r0->type, path_names[cache[c].path], g,
+                    cache[c].hw, cache[c].sw,
                     cache[c].exact ? "true" : "false", i + 1 < tr.calls ? "," : "");
     }
     printf("trace %s: %d ranks on %d nodes, replayed %d calls, %" PRIu64 " bytes a rank\n", path, tr.ranks, a->t->n,
@@ -354,6 +423,11 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         if (per[k][0])
             printf("  %-10s %6" PRIu64 " calls: hw %10" PRIu64 " cycles, p2p %10" PRIu64 " cycles (%.2fx)\n",
                    tc_call_names[k], per[k][0], per[k][1], per[k][2], (double)per[k][2] / (double)per[k][1]);
+    printf("  where the calls ran with the subnet: %" PRIu64 " on its trees (bcast, barrier, allgather), %" PRIu64
+           " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
+           " reductions over point-to-point%s%s%s\n",
+           paths[PATH_SUBNET], paths[PATH_INT], paths[PATH_FSUM], paths[PATH_FKEY], paths[PATH_P2P],
+           paths[PATH_P2P] ? " (the subnet has no " : "", p2p_why, paths[PATH_P2P] ? ")" : "");
     printf("  compute gaps %.3f us; collectives hw %.3f us, p2p %.3f us (%.2fx)\n", (double)gaps * ns / 1e3,
            (double)comm_hw * ns / 1e3, (double)comm_sw * ns / 1e3, (double)comm_sw / (double)(comm_hw ? comm_hw : 1));
     printf("  total hw %.3f us, p2p %.3f us (%.2fx); recorded on this machine %.3f us\n", (double)t_hw * ns / 1e3,

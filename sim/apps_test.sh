@@ -57,11 +57,39 @@ assert {c['call'] for c in j['calls']} == {'bcast', 'reduce', 'allreduce', 'barr
 assert all(0 < c['hw'] < c['p2p'] for c in j['calls']), j['calls']"
 printf '3\n2\n1\n0\n' >$A/map
 check "replay with a rank-to-node map file" bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/demo.trace map=$A/map progress=off | grep -q 'replayed $calls calls'"
-check "OTF2 round trip: torcoll trace -> OTF2 archive -> torcoll trace, the same records" bash -c \
+check "OTF2 round trip: torcoll trace -> OTF2 archive -> torcoll trace, the same records (op and type in attributes)" bash -c \
   "build/tcotf2 --write $A/demo.trace $A/otf2 && build/tcotf2 $A/otf2/traces.otf2 $A/back.trace &&
-   diff <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$8, \$9 }' $A/demo.trace) <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$8, \$9 }' $A/back.trace)"
+   diff <(awk 'NF == 9' $A/demo.trace) <(awk 'NF == 9' $A/back.trace)"
 check "replay of the converted OTF2 trace: the same totals" bash -c \
   "diff <(build/tcnet topo=8x8x8 workload=trace trace=$A/back.trace progress=off | tail -n 3) <(tail -n 3 $A/replay.txt)"
+
+# which path each reduction takes: the subnet's integer ALU, its floating-point sum or
+# fmin/fmax keys, or point-to-point for what it cannot do (a user op, PROD, a pair type
+# of mixed widths, 16-bit integers, an unknown type)
+python3 - "$A/paths.trace" <<'PY'
+import sys
+calls = [("allreduce", -1, 8, "sum", "MPI_DOUBLE"), ("allreduce", -1, 16, "sum", "MPI_FLOAT"),
+         ("allreduce", -1, 8, "max", "MPI_DOUBLE"), ("reduce", 0, 8, "minloc", "MPI_2INT"),
+         ("allreduce", -1, 4, "bxor", "MPI_INT"), ("allreduce", -1, 64, "user", "MPI_DOUBLE"),
+         ("allreduce", -1, 8, "prod", "MPI_DOUBLE"), ("allreduce", -1, 12, "minloc", "MPI_DOUBLE_INT"),
+         ("allreduce", -1, 4, "sum", "MPI_SHORT"), ("allreduce", -1, 8, "sum", "unknown"), ("bcast", 0, 64, "-", "MPI_BYTE")]
+with open(sys.argv[1], "w") as f:
+    f.write("torcoll-trace 1\nranks 8\n")
+    for r in range(8):
+        for c in calls:
+            f.write("%d %s 8 %d %d %s %s 1000 500\n" % (r, c[0], c[1], c[2], c[3], c[4]))
+    f.write("end %d\n" % (8 * len(calls)))
+PY
+build/tcnet topo=2x2x2 workload=trace trace=$A/paths.trace progress=off json=$A/paths.json >$A/paths.txt 2>&1
+check "replay: each reduction on the path the subnet can take, said per call and in sum" /usr/bin/python3 -c "
+import json; j = json.load(open('$A/paths.json'))
+want = ['subnet fsum', 'subnet fsum', 'subnet fmin/fmax', 'subnet int', 'subnet int'] + ['p2p'] * 5 + ['subnet']
+got = [c['path'] for c in j['calls']]
+assert got == want, got
+assert all(c['hw'] == c['p2p'] for c in j['calls'] if c['path'] == 'p2p'), j['calls']
+line = [l for l in open('$A/paths.txt') if 'where the calls ran' in l][0]
+assert '1 on its trees' in line and '2 integer' in line and '2 floating-point sums' in line and '1 fmin/fmax' in line \
+  and '5 reductions over point-to-point' in line and 'user MPI_DOUBLE' in line and 'sum MPI_SHORT' in line, line"
 
 # malformed and truncated traces, both formats; bad keys (sim/lib.sh's refuses)
 REFUSE_SECONDS=20

@@ -8,7 +8,11 @@
  * are counted and left out); the communicator's size is its group's member count;
  * BYTES, what a rank contributes, is sizeReceived of a rank other than the root for a
  * bcast and sizeSent of a rank other than the root otherwise (writers differ in what
- * the root counts); times are in the archive's timer resolution, converted to ns. */
+ * the root counts); times are in the archive's timer resolution, converted to ns.
+ * OTF2's collective events carry no reduction op or datatype: --write puts the
+ * trace's OP and TYPE in two string attributes of each end event, "torcoll op" and
+ * "torcoll type", and reading takes them back; an archive without them (Score-P's)
+ * gives op "-" and type "unknown", which the replay runs over point-to-point. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +40,9 @@ typedef struct {
     uint64_t *gref, *gsize, *cref, *cgroup; /* groups and comms */
     size_t ngroups, ncomms;
     uint64_t res;               /* ticks a second */
+    char **str;                 /* the string definitions, by reference */
+    size_t nstr;
+    uint64_t attr_op, attr_type; /* the "torcoll op" and "torcoll type" attributes, or UINT64_MAX */
     long skipped;
     int bad;
     char err[200];
@@ -59,6 +66,48 @@ static OTF2_CallbackCode def_clock(void *u, uint64_t res, uint64_t off, uint64_t
     (void)off, (void)len, (void)rt;
     ((rd *)u)->res = res;
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *text)
+{
+    rd *r = u;
+    if (self >= r->nstr) {
+        char **a = realloc(r->str, ((size_t)self + 1) * sizeof *a);
+        if (!a)
+            return OTF2_CALLBACK_ERROR;
+        memset(a + r->nstr, 0, ((size_t)self + 1 - r->nstr) * sizeof *a);
+        r->str = a;
+        r->nstr = (size_t)self + 1;
+    }
+    free(r->str[self]);
+    if (!(r->str[self] = strdup(text)))
+        return OTF2_CALLBACK_ERROR;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *str_of(const rd *r, uint64_t ref) { return ref < r->nstr && r->str[ref] ? r->str[ref] : NULL; }
+
+static OTF2_CallbackCode def_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef desc,
+                                  OTF2_Type type)
+{
+    rd *r = u;
+    const char *n = str_of(r, name);
+    (void)desc;
+    if (n && type == OTF2_TYPE_STRING && !strcmp(n, "torcoll op"))
+        r->attr_op = self;
+    if (n && type == OTF2_TYPE_STRING && !strcmp(n, "torcoll type"))
+        r->attr_type = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The string attribute a of an event into out (size 32), if there and short enough. */
+static void attr_str(const rd *r, const OTF2_AttributeList *al, uint64_t a, char *out)
+{
+    OTF2_StringRef ref;
+    const char *t;
+    if (al && a != UINT64_MAX && OTF2_AttributeList_GetStringRef(al, (OTF2_AttributeRef)a, &ref) == OTF2_SUCCESS &&
+        (t = str_of(r, ref)) && *t && strlen(t) < 32 && !strpbrk(t, " \t\n"))
+        strcpy(out, t);
 }
 
 static OTF2_CallbackCode def_loc(void *u, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType type,
@@ -130,7 +179,6 @@ static OTF2_CallbackCode ev_end(OTF2_LocationRef where, OTF2_TimeStamp t, void *
                                 OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recvd)
 {
     rd *r = u;
-    (void)al;
     loc *l = find_loc(r, where);
     int call = 0;
     while (call < TC_CALLS && otf2_op[call] != op)
@@ -165,7 +213,9 @@ static OTF2_CallbackCode ev_end(OTF2_LocationRef where, OTF2_TimeStamp t, void *
     x->root = call == TC_CALL_BCAST || call == TC_CALL_REDUCE ? (int)root : -1;
     x->bytes = call == TC_CALL_BARRIER ? 0 : call == TC_CALL_BCAST ? recvd : sent;
     strcpy(x->op, "-");
-    strcpy(x->type, "otf2");
+    strcpy(x->type, "unknown");
+    attr_str(r, al, r->attr_op, x->op);
+    attr_str(r, al, r->attr_type, x->type);
     uint64_t res = r->res ? r->res : 1000000000u;
     x->gap_ns = (uint64_t)((double)(l->begin - l->last) * 1e9 / (double)res + 0.5);
     x->dur_ns = (uint64_t)((double)(t - l->begin) * 1e9 / (double)res + 0.5);
@@ -185,6 +235,7 @@ static int from_otf2(const char *path, FILE *out)
 {
     rd r;
     memset(&r, 0, sizeof r);
+    r.attr_op = r.attr_type = UINT64_MAX;
     OTF2_Reader *rdr = OTF2_Reader_Open(path);
     int rc = 1;
     uint64_t n;
@@ -196,6 +247,8 @@ static int from_otf2(const char *path, FILE *out)
     OTF2_GlobalDefReaderCallbacks *dcb = OTF2_GlobalDefReaderCallbacks_New();
     OTF2_GlobalEvtReaderCallbacks *ecb = OTF2_GlobalEvtReaderCallbacks_New();
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dcb, def_clock);
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dcb, def_string);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dcb, def_attr);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, def_loc);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, def_comm);
@@ -273,7 +326,9 @@ out:
     OTF2_Reader_Close(rdr);
     for (size_t i = 0; i < r.nlocs; i++)
         free(r.locs[i].rec);
-    free(r.locs), free(r.gref), free(r.gsize), free(r.cref), free(r.cgroup);
+    for (size_t i = 0; i < r.nstr; i++)
+        free(r.str[i]);
+    free(r.str), free(r.locs), free(r.gref), free(r.gsize), free(r.cref), free(r.cgroup);
     return rc;
 }
 
@@ -287,6 +342,19 @@ static OTF2_TimeStamp post_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l)
 {
     (void)u, (void)ft, (void)l;
     return 0;
+}
+
+/* The string definition of text: its reference in strs[0..*n), added if new (strings
+ * 0..STR0-1 are the fixed ones below). */
+enum { STR0 = 5 };
+static OTF2_StringRef str_ref(const char **strs, size_t *n, const char *text)
+{
+    size_t i = 0;
+    while (i < *n && strcmp(strs[i], text))
+        i++;
+    if (i == *n)
+        strs[(*n)++] = text;
+    return (OTF2_StringRef)(STR0 + i);
 }
 
 static int to_otf2(const char *trace, const char *dir)
@@ -308,8 +376,11 @@ static int to_otf2(const char *trace, const char *dir)
                                          OTF2_COMPRESSION_NONE);
     OTF2_FlushCallbacks fl = {pre_flush, post_flush};
     uint64_t tmax = 0, *members = malloc((size_t)tr.ranks * sizeof *members);
+    size_t nstrs = 0, nrec = (size_t)tr.ranks * (size_t)tr.calls;
+    const char **strs = malloc((2 * nrec + 1) * sizeof *strs); /* the ops' and types' names */
+    OTF2_AttributeList *al = OTF2_AttributeList_New();
     int rc = 1;
-    if (!ar || !members || !ok(OTF2_Archive_SetFlushCallbacks(ar, &fl, NULL), dir, "writing") ||
+    if (!ar || !members || !strs || !al || !ok(OTF2_Archive_SetFlushCallbacks(ar, &fl, NULL), dir, "writing") ||
         !ok(OTF2_Archive_SetSerialCollectiveCallbacks(ar), dir, "writing") ||
         !ok(OTF2_Archive_OpenEvtFiles(ar), dir, "opening the event files")) {
         if (!ar)
@@ -324,7 +395,9 @@ static int to_otf2(const char *trace, const char *dir)
             t += x->gap_ns;
             OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
             t += x->dur_ns;
-            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, otf2_op[x->call], 0,
+            OTF2_AttributeList_AddStringRef(al, 0, str_ref(strs, &nstrs, x->op)); /* emptied by the write */
+            OTF2_AttributeList_AddStringRef(al, 1, str_ref(strs, &nstrs, x->type));
+            OTF2_EvtWriter_MpiCollectiveEnd(w, al, t, otf2_op[x->call], 0,
                                             x->root < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)x->root, x->bytes, x->bytes);
         }
         tmax = t > tmax ? t : tmax;
@@ -347,6 +420,12 @@ static int to_otf2(const char *trace, const char *dir)
     OTF2_GlobalDefWriter_WriteString(g, 0, "");
     OTF2_GlobalDefWriter_WriteString(g, 1, "MPI_COMM_WORLD");
     OTF2_GlobalDefWriter_WriteString(g, 2, "node");
+    OTF2_GlobalDefWriter_WriteString(g, 3, "torcoll op");
+    OTF2_GlobalDefWriter_WriteString(g, 4, "torcoll type");
+    for (size_t i = 0; i < nstrs; i++)
+        OTF2_GlobalDefWriter_WriteString(g, (OTF2_StringRef)(STR0 + i), strs[i]);
+    OTF2_GlobalDefWriter_WriteAttribute(g, 0, 3, 0, OTF2_TYPE_STRING);
+    OTF2_GlobalDefWriter_WriteAttribute(g, 1, 4, 0, OTF2_TYPE_STRING);
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     for (int k = 0; k < tr.ranks; k++) {
         OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)k, 0, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
@@ -365,6 +444,9 @@ out:
     if (ar && !ok(OTF2_Archive_Close(ar), dir, "closing the archive"))
         rc = 1;
     free(members);
+    free(strs);
+    if (al)
+        OTF2_AttributeList_Delete(al);
     tc_trace_free(&tr);
     return rc;
 }
