@@ -327,6 +327,18 @@ for bad in "--seed -1:seed '-1': not an integer" "--seed abc:seed 'abc': not an 
            "--bogus 1:unknown option '--bogus'" "stray:'stray': expected --key value or key=value"; do
   check "tcsim ${bad%%:*} refused" refuses "${bad#*:}" build/tcsim ${bad%%:*} --scen bcast_leaf
 done
+# the floating-point sum's values: what they need, said by name
+V="build/tcnet topo=4 progress=off workload=allreduce"
+check "tcnet values with an integer op refused" refuses "values = wide is for op = fsum" $V values=wide op=sum
+check "tcnet values with an odd len refused" refuses "len = 3 must be even" $V values=wide op=fsum len=3 red_flits=3
+check "tcnet values of a size not whole values refused" refuses "bytes = 12 is not a multiple of a lane-64 value's 8 bytes" \
+  $V values=wide op=fsum lane=64 bytes=12
+check "tcnet values with repeat refused" refuses "give bytes, not repeat" $V values=wide op=fsum repeat=3
+check "tcnet values_out without values refused" refuses "values_out = '$R/v' needs values" $V op=fsum values_out=$R/v
+check "tcnet values_out into a missing directory refused before the run" refuses "values_out: cannot write '$R/none/v'" \
+  $V op=fsum values=cancel values_out=$R/none/v
+check "tcnet op=fsum of an odd len refused" refuses "an fsum reduce carries whole elements, two flits each: len 1 is odd" \
+  $V op=fsum len=1
 check "tcsim: a scenario written for the planner's trees refused on random tables" \
   refuses "scen = bcast_root: written for the planner's trees (table = default), not random tables" \
   build/tcsim --scen bcast_root --table random

@@ -405,6 +405,7 @@ int main(int argc, char **argv)
         return 2;
     }
     tc_fpvec fv = {0};
+    FILE *vout = NULL;
     int vdist = tc_config_enum(&cfg, "values");
     if (*sval("values_out") && !vdist) {
         fprintf(stderr, "tcnet: values_out = '%s' needs values = uniform, wide, cancel or special\n", sval("values_out"));
@@ -445,6 +446,8 @@ int main(int argc, char **argv)
             return 2;
         }
         free(mem);
+        if (*sval("values_out") && !(vout = open_out("values_out", sval("values_out"))))
+            return 2;
         if (tc_fpvec_ops(&fv) > 1000000) {
             fprintf(stderr, "tcnet: values: %" PRIu64 " operations, more than 1000000\n", tc_fpvec_ops(&fv));
             return 2;
@@ -707,11 +710,9 @@ int main(int argc, char **argv)
             rc = -1;
         }
     }
-    if (vdist && *sval("values_out")) { /* after a failed run too: what each PE sent and got */
-        FILE *f = fopen(sval("values_out"), "w");
-        int bad = !f || tc_fpvec_write(&fv, f);
-        if (f)
-            bad |= fclose(f);
+    if (vout) { /* after a failed run too: what each PE sent and got */
+        int bad = tc_fpvec_write(&fv, vout);
+        bad |= fclose(vout);
         if (bad) {
             fprintf(stderr, "tcnet: values_out: writing '%s' failed: %s\n", sval("values_out"), strerror(errno));
             rc = -1;

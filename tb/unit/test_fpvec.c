@@ -1,0 +1,144 @@
+/* The PE library's side of the floating-point sum (cmodel/fpvec.c): values packed as
+ * binned elements, len / 2 to a packet and padded with the identity; results rounded
+ * back; the values file; and a stream of FSUM allreduces on small tori with random
+ * member sets and latencies, whose every PE gets the bits of the whole sum merged in C
+ * (the order does not matter: the step is associative and commutative). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../cmodel/fpsum.h"
+#include "../../cmodel/fpvec.h"
+#include "deliveries.h"
+
+static void test_pack(void **state)
+{
+    (void)state;
+    uint8_t mem[3] = {1, 0, 1};
+    tc_fpvec v;
+    assert_int_equal(tc_fpvec_init(&v, TC_LANE_64, TC_FPS_WIDE, 5, 3, 7, 3, mem), 0);
+    assert_int_equal(tc_fpvec_ops(&v), 3);
+    for (int op = 0; op < 3; op++) {
+        tc_flit f[6], e[2];
+        tc_fpvec_data(&v, 2, op, f, 6);
+        for (int k = 0; k < 3; k++) {
+            uint64_t i = (uint64_t)op * 3 + (uint64_t)k;
+            if (i < 7)
+                tc_fpsum_in(TC_LANE_64, tc_fpsum_value(TC_FPS_WIDE, TC_LANE_64, 5, 2, i), e);
+            else
+                tc_fpsum_zero(e); /* padding: the identity */
+            assert_memory_equal(&f[2 * k], e, sizeof e);
+        }
+    }
+    /* a result of operation 1 at node 1 (not a member: it still receives) */
+    tc_flit pkt[7];
+    memset(pkt, 0, sizeof pkt);
+    for (int k = 0; k < 3; k++)
+        tc_fpsum_in(TC_LANE_64, 0x3ff0000000000000ull + (uint64_t)k, &pkt[1 + 2 * k]);
+    tc_fpvec_deliver(&v, 1, 1, 0, pkt, 7);
+    assert_string_equal(v.err, "");
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(v.out[1 * 7 + 3 + (uint64_t)k], 0x3ff0000000000000ull + (uint64_t)k);
+    tc_fpvec_deliver(&v, 1, 1, 0, pkt, 5); /* too short: named, nothing written */
+    assert_non_null(strstr(v.err, "node 1: a result of operation 2 with 4 data flits, not 6"));
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(tc_fpvec_write(&v, f), 0);
+    rewind(f);
+    char line[512];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_int_equal(strncmp(line, "0 in ", 5), 0);
+    assert_int_equal(strlen(line), 5 + 7 * 17); /* 7 values of 16 hex digits, blank-separated, a newline */
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_int_equal(strncmp(line, "2 in ", 5), 0);
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_int_equal(strncmp(line, "1 out 0000000000000000 0000000000000000 0000000000000000 3ff0000000000000", 73), 0);
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    tc_fpvec_free(&v);
+}
+
+typedef struct {
+    const char *topo;
+    unsigned lane, dist;
+    int members, len, window, link_lat;
+} vcase;
+
+static void run_case(const vcase *c)
+{
+    tc_topo t;
+    tc_params p;
+    char err[256];
+    case_params(c->topo, 0, 0, 0, c->link_lat, c->link_lat + 3, c->link_lat + 7, &t, &p);
+    p.red_flits = 6;
+    tc_row *rows = calloc((size_t)t.n * TC_TREES, sizeof *rows);
+    uint8_t *mem = malloc((size_t)t.n);
+    assert_non_null(rows);
+    assert_non_null(mem);
+    plan(&t, rows, c->members, 7);
+    for (int k = 0; k < t.n; k++) {
+        tc_row r = TC_ROWP(rows, k, 3);
+        mem[k] = TC_RGET(r, VALID) && TC_RGET(r, PE);
+    }
+    tc_fpvec v;
+    assert_int_equal(tc_fpvec_init(&v, c->lane, c->dist, 9, (uint32_t)t.n, 40, (unsigned)c->len / 2, mem), 0);
+    tc_net *n = tc_net_new(&p, err, sizeof err);
+    assert_non_null(n);
+    for (int k = 0; k < t.n; k++)
+        for (int tree = 0; tree < TC_TREES; tree++)
+            tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
+    tc_workload w = {.kind = TC_WL_ALLREDUCE, .tree = 3, .len = c->len, .op = TC_OP_FSUM, .lane = (int)c->lane,
+                     .repeat = (int)tc_fpvec_ops(&v), .window = c->window, .max_cycles = 10000000,
+                     .data = tc_fpvec_data, .data_ctx = &v, .deliver = tc_fpvec_deliver, .deliver_ctx = &v};
+    tc_wl_result res;
+    int rc = tc_wl_run(n, rows, &w, &res, NULL, NULL);
+    if (rc)
+        fail_msg("%s: %s", c->topo, res.msg);
+    assert_string_equal(v.err, "");
+    for (uint64_t i = 0; i < 40; i++) { /* the whole sum in C, in node order */
+        tc_flit acc[2], e[2];
+        tc_fpsum_zero(acc);
+        for (int k = 0; k < t.n; k++)
+            if (mem[k]) {
+                tc_fpsum_in(c->lane, v.in[(size_t)k * 40 + i], e);
+                tc_fpsum_merge(acc, e, acc);
+            }
+        uint64_t want = tc_fpsum_out(c->lane, acc);
+        for (int k = 0; k < t.n; k++)
+            if (mem[k] && v.out[(size_t)k * 40 + i] != want)
+                fail_msg("%s: node %d value %llu: %016llx, want %016llx", c->topo, k, (unsigned long long)i,
+                         (unsigned long long)v.out[(size_t)k * 40 + i], (unsigned long long)want);
+    }
+    tc_wl_result_free(&res);
+    tc_net_free(n);
+    tc_fpvec_free(&v);
+    free(rows);
+    free(mem);
+}
+
+static void test_network(void **state)
+{
+    (void)state;
+    static const vcase cases[] = {
+        {"4x4", TC_LANE_64, TC_FPS_CANCEL, 100, 6, 16, 40},   {"5", TC_LANE_32, TC_FPS_SPECIAL, 100, 2, 1, 1},
+        {"3x2x2", TC_LANE_64, TC_FPS_WIDE, 60, 4, 5, 300},   {"2x3x2x2", TC_LANE_32, TC_FPS_UNIFORM, 50, 6, 16, 7},
+        {"7", TC_LANE_64, TC_FPS_SPECIAL, 70, 2, 16, 1000},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pack),
+        cmocka_unit_test(test_network),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
