@@ -473,13 +473,16 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             add_exp(s)->nflits = p->nflits;
             p->rid_of = (uint32_t)TC_HGET(&p->flit[0], TAG); /* the valid one's ReduceId */
             TC_HSET(&p->flit[0], TAG, tag);
-            int how = R(red_flits < TC_SLOT_FLITS - 1 ? 3 : 2); /* too long, where one can be */
+            int how = R(red_flits < TC_SLOT_FLITS - 1 ? 4 : 3); /* too long, where one can be */
             if (how == 0)
                 TC_HSET(&p->flit[0], OP, (unsigned)(TC_OPS + R(16 - TC_OPS)));
             else if (how == 1)
                 TC_HSET(&p->flit[0], LANE, (unsigned)(2 + R(2)));
             else {
-                int l = red_flits + 1 + R(TC_SLOT_FLITS - 1 - red_flits);
+                /* an FSUM of an odd length (half an element), or longer than the Reducer holds */
+                int l = how == 2 ? 1 + 2 * R((red_flits + 1) / 2) : red_flits + 1 + R(TC_SLOT_FLITS - 1 - red_flits);
+                if (how == 2)
+                    TC_HSET(&p->flit[0], OP, TC_OP_FSUM);
                 TC_HSET(&p->flit[0], LEN, (unsigned)l);
                 for (int f = p->nflits; f <= l; f++)
                     p->flit[f] = p->flit[1];
