@@ -66,6 +66,13 @@ def synth_fo4(dims):
     raise KeyError("docs/synth.csv: no router of %d dimensions" % dims)
 
 
+def synth_growth(col):
+    """Per router 1D..4D, what the floating-point sum's step added to col (cells,
+    area_um2) in percent, from docs/synth.csv's columns beside the integer ALU's."""
+    rows = csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))
+    return " / ".join("%.1f" % (100.0 * float(r[col]) / float(r[col + "_int_alu"]) - 100) for r in rows)
+
+
 def nodes(topo):
     n = 1
     for s in topo.split("x"):
@@ -192,6 +199,9 @@ def fpsum_latency(topo, fsum):
 
 NUMS = {
     "scenarios": lambda: str(scenarios()),
+    "fsum_cells_pct": lambda: synth_growth("cells"),
+    "fsum_area_pct": lambda: synth_growth("area_um2"),
+    "fo4_int_alu": lambda: " / ".join(r["fo4_int_alu"] for r in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))),
     "fpsum_net_inputs": lambda: "{:,}".format(int(re.search(r"\((\d+) input values summed\)", fpsum_net()).group(1))),
     "fpsum_net_same": lambda: ", ".join(re.findall(r"PASS  fpsum_verify: (\d+) runs with the inputs", fpsum_net())),
     "fpsum_lat_int_8x8x8": lambda: str(fpsum_latency("8x8x8", 0)),

@@ -7,7 +7,8 @@
 # Usage: sim/synth.sh [row ...] (the rows are listed in ROWS below; without arguments
 # every row). Each row's results are kept in build/synth/<row>.res, and the documents
 # are written from every row that has them, so a partial run mixes in older results:
-# `make synth` runs them all. SYNTH_STA_ONLY=1 reuses the rows' netlists in build/synth
+# `make synth` runs them all; SYNTH_DOCS_ONLY=1 only writes the documents from the saved results.
+# SYNTH_STA_ONLY=1 reuses the rows' netlists in build/synth
 # and only times them again (after a change of the SDC or of the reports).
 set -eu
 cd "$(dirname "$0")/.."
@@ -718,22 +719,31 @@ EOF
       echo
       echo "A block alone is timed from its registers only: a path that enters from an input port"
       echo "is counted in the routers, where the port is driven by another block's register."
-      echo "The floating-point sum's blocks (fpsum_*) are combinational and not in the router yet:"
-      echo "their row gives the worst path from an input port to an output port, with no input or"
-      echo "output delay and no setup, the logic's own depth, which the pipeline stages they will be"
-      echo "cut into share."
+      echo "The floating-point sum's blocks (fpsum_*) are combinational: the step (fpsum_merge) is in"
+      echo "the Reducer's ALU, the conversions are the PEs' (not in the router). Their rows give the"
+      echo "worst path from an input port to an output port, with no input or output delay and no"
+      echo "setup, the logic's own depth (for the conversions, what the pipeline stages they would be"
+      echo "cut into share)."
     fi
   } >docs/synth.md
+  # beside each router, docs/synth-int-alu.csv's row: the same router before the Reducer's
+  # ALU took the floating-point sum (integer lanes only; make synth at that design)
   {
-    echo "router,dims,cells,flops,sram_bits,fo4"
+    echo "router,dims,cells,area_um2,flops,sram_bits,fo4,cells_int_alu,area_um2_int_alu,fo4_int_alu"
     for r in router_1d router_2d router_3d router_4d; do
       [ -s $OUT/$r.res ] || continue
-      echo "tc_router,${r:7:1},$(val $r cells),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns))"
+      local before
+      before=$(awk -F, -v d=${r:7:1} '$2 == d { print $3 "," $4 "," $7 }' docs/synth-int-alu.csv)
+      echo "tc_router,${r:7:1},$(val $r cells),$(val $r area),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns)),${before:-,,}"
     done
   } >docs/synth.csv
   echo "synth: docs/synth.md, docs/synth.csv" >&2
 }
 
+if [ -n "${SYNTH_DOCS_ONLY:-}" ]; then # the documents from the rows' saved results alone
+  write_docs
+  exit 0
+fi
 T0=$(date +%s)
 rows=${*:-$ROWS}
 for r in $rows; do row_def $r >/dev/null; done
