@@ -32,10 +32,15 @@ if [ "${1:-}" = --one ]; then # one run: --one BIN LOGS FLAGS...
   shift 3
   name=$(echo "$*" | sed 's/--//g; s/ \+/_/g')
   cmd="$bin $*"
-  if out=$(timeout 600 $cmd 2>&1); then
+  out=$(timeout 600 $cmd 2>&1)
+  rc=$?
+  if [ $rc = 0 ]; then
     [ "${SOAK_PASS:-0}" = 1 ] && echo "PASS  $cmd"
     exit 0
   fi
+  # a run killed at 600 s of wall time says so (on a starved machine a long run can reach it)
+  [ $rc = 124 ] && out="${out:+$out
+}timed out: still running after 600 s of wall time (rerun it alone to tell a hang from a starved machine)"
   echo "$out" >"$logs/$name.log"
   # what failed: the watchdog's waits and cycle of waits, or the first scoreboard error
   why=$(echo "$out" | grep -m1 -E '^  waits:' | sed 's/^ *//')
