@@ -212,38 +212,52 @@ static int read_map(tc_app *a, const char *path, int ranks, int *node)
 enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATHS };
 static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fmin/fmax", "p2p"};
 
-static int type_is(const char *t, const char *const *names)
-{
-    for (; *names; names++)
-        if (!strcmp(t, *names))
-            return 1;
-    return 0;
-}
+/* The datatypes the Reducer takes, by the names MPI_Type_get_name gives (C and
+ * Fortran), with a value's bytes: 32- and 64-bit integers, MINLOC/MAXLOC's pairs of
+ * 32-bit integers, binary32 and binary64. */
+enum { T_INT, T_PAIR, T_FLOAT };
+static const struct {
+    const char *name;
+    int bytes, kind;
+} hw_types[] = {
+    {"MPI_INT", 4, T_INT},         {"MPI_UNSIGNED", 4, T_INT},       {"MPI_INT32_T", 4, T_INT},
+    {"MPI_UINT32_T", 4, T_INT},    {"MPI_INTEGER", 4, T_INT},        {"MPI_INTEGER4", 4, T_INT},
+    {"MPI_LONG", 8, T_INT},        {"MPI_LONG_LONG", 8, T_INT},      {"MPI_LONG_LONG_INT", 8, T_INT},
+    {"MPI_UNSIGNED_LONG", 8, T_INT}, {"MPI_UNSIGNED_LONG_LONG", 8, T_INT}, {"MPI_INT64_T", 8, T_INT},
+    {"MPI_UINT64_T", 8, T_INT},    {"MPI_INTEGER8", 8, T_INT},       {"MPI_2INT", 4, T_PAIR},
+    {"MPI_2INTEGER", 4, T_PAIR},   {"MPI_FLOAT", 4, T_FLOAT},        {"MPI_REAL", 4, T_FLOAT},
+    {"MPI_REAL4", 4, T_FLOAT},     {"MPI_DOUBLE", 8, T_FLOAT},       {"MPI_REAL8", 8, T_FLOAT},
+    {"MPI_DOUBLE_PRECISION", 8, T_FLOAT},
+};
 
-static int path_of(const tc_trace_rec *r)
+/* The path of call r, and the Reducer's lane for it (*lane). */
+static int path_of(const tc_trace_rec *r, int *lane)
 {
-    static const char *const ints[] = {"MPI_INT", "MPI_LONG", "MPI_LONG_LONG", "MPI_LONG_LONG_INT", "MPI_UNSIGNED",
-                                       "MPI_UNSIGNED_LONG", "MPI_UNSIGNED_LONG_LONG", "MPI_INT32_T", "MPI_INT64_T",
-                                       "MPI_UINT32_T", "MPI_UINT64_T", "MPI_INTEGER", "MPI_INTEGER4", "MPI_INTEGER8",
-                                       "MPI_2INT", "MPI_2INTEGER", NULL};
-    static const char *const fps[] = {"MPI_DOUBLE", "MPI_FLOAT", "MPI_REAL", "MPI_REAL4", "MPI_REAL8",
-                                      "MPI_DOUBLE_PRECISION", NULL};
-    static const char *const pairs[] = {"MPI_2INT", "MPI_2INTEGER", NULL};
+    const char *op = r->op;
+    size_t t = 0, nt = sizeof hw_types / sizeof hw_types[0];
+    while (t < nt && strcmp(r->type, hw_types[t].name))
+        t++;
+    *lane = t < nt && hw_types[t].bytes == 4 ? TC_LANE_32 : TC_LANE_64;
     if (r->call != TC_CALL_REDUCE && r->call != TC_CALL_ALLREDUCE)
         return PATH_SUBNET;
-    int ops_int = !strcmp(r->op, "sum") || !strcmp(r->op, "min") || !strcmp(r->op, "max") || !strcmp(r->op, "band") ||
-                  !strcmp(r->op, "bor") || !strcmp(r->op, "bxor");
-    int loc = !strcmp(r->op, "minloc") || !strcmp(r->op, "maxloc");
-    if (type_is(r->type, ints) && (loc ? type_is(r->type, pairs) : ops_int && !type_is(r->type, pairs)))
-        return PATH_INT;
-    if (type_is(r->type, fps))
-        return !strcmp(r->op, "sum") ? PATH_FSUM : !strcmp(r->op, "min") || !strcmp(r->op, "max") ? PATH_FKEY : PATH_P2P;
-    return PATH_P2P;
+    if (t == nt)
+        return PATH_P2P;
+    int sum = !strcmp(op, "sum"), minmax = !strcmp(op, "min") || !strcmp(op, "max");
+    int loc = !strcmp(op, "minloc") || !strcmp(op, "maxloc");
+    switch (hw_types[t].kind) {
+    case T_INT:
+        return sum || minmax || !strcmp(op, "band") || !strcmp(op, "bor") || !strcmp(op, "bxor") ? PATH_INT : PATH_P2P;
+    case T_PAIR:
+        return loc ? PATH_INT : PATH_P2P;
+    default:
+        return sum ? PATH_FSUM : minmax ? PATH_FKEY : PATH_P2P;
+    }
 }
 
 typedef struct {
-    int call, root, path;
-    uint64_t bytes, hw, sw;
+    const tc_trace_rec *rec; /* the first call of its kind: call, root, bytes, op and type */
+    int path;
+    uint64_t hw, sw;
     int exact;
 } timed;
 
@@ -255,11 +269,12 @@ static const tc_wl_kind kind_of[TC_CALLS] = {TC_WL_BCAST, TC_WL_REDUCE, TC_WL_AL
  * the subnet cannot do takes the software's time in both (out->path). */
 static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int ranks, const uint8_t *pe, timed *out)
 {
-    uint64_t flits = (r->bytes + 15) / 16;
-    int vbytes = strstr(r->type, "DOUBLE") || !strcmp(r->type, "MPI_REAL8") ? 8 : 4;
-    out->path = path_of(r);
+    uint64_t flits = (r->bytes + 15) / 16, vbytes;
+    int lane;
+    out->path = path_of(r, &lane);
+    vbytes = lane == TC_LANE_32 ? 4 : 8;
     if (out->path == PATH_FSUM) /* a binned element of 2 flits a value */
-        flits = 2 * ((r->bytes + (uint64_t)vbytes - 1) / (uint64_t)vbytes);
+        flits = 2 * ((r->bytes + vbytes - 1) / vbytes);
     int pk7 = (int)((flits + 6) / 7), red = a->p.red_flits;
     tc_workload w = {.kind = kind_of[r->call], .repeat = 1, .max_cycles = a->max_cycles};
     out->exact = 1;
@@ -294,7 +309,7 @@ static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int rank
         w.repeat = flits > (uint64_t)red ? (int)((flits + (uint64_t)red - 1) / (uint64_t)red) : 1;
         if (r->call == TC_CALL_ALLREDUCE && w.repeat > 1) /* the library streams them, 16 in flight */
             w.window = TC_RIDS;
-        w.lane = vbytes == 4 && out->path != PATH_INT ? TC_LANE_32 : TC_LANE_64;
+        w.lane = lane;
         break;
     case TC_CALL_BARRIER:
         w.kind = TC_WL_TREE_BARRIER;
@@ -382,11 +397,12 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
             wall = r->gap_ns + r->dur_ns > wall ? r->gap_ns + r->dur_ns : wall;
         }
         size_t c = 0;
-        while (c < ncache && (cache[c].call != r0->call || cache[c].root != r0->root || cache[c].bytes != r0->bytes ||
-                              cache[c].path != path_of(r0)))
+        const tc_trace_rec *k0;
+        while (c < ncache && (k0 = cache[c].rec, k0->call != r0->call || k0->root != r0->root ||
+                              k0->bytes != r0->bytes || strcmp(k0->op, r0->op) || strcmp(k0->type, r0->type)))
             c++;
         if (c == ncache) {
-            cache[c] = (timed){r0->call, r0->root, path_of(r0), r0->bytes, 0, 0, 1};
+            cache[c] = (timed){r0, 0, 0, 0, 1};
             if (time_call(a, r0, node, tr.ranks, pe, &cache[c]))
                 goto out;
             ncache++;

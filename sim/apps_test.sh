@@ -72,7 +72,8 @@ calls = [("allreduce", -1, 8, "sum", "MPI_DOUBLE"), ("allreduce", -1, 16, "sum",
          ("allreduce", -1, 8, "max", "MPI_DOUBLE"), ("reduce", 0, 8, "minloc", "MPI_2INT"),
          ("allreduce", -1, 4, "bxor", "MPI_INT"), ("allreduce", -1, 64, "user", "MPI_DOUBLE"),
          ("allreduce", -1, 8, "prod", "MPI_DOUBLE"), ("allreduce", -1, 12, "minloc", "MPI_DOUBLE_INT"),
-         ("allreduce", -1, 4, "sum", "MPI_SHORT"), ("allreduce", -1, 8, "sum", "unknown"), ("bcast", 0, 64, "-", "MPI_BYTE")]
+         ("allreduce", -1, 4, "sum", "MPI_SHORT"), ("allreduce", -1, 8, "sum", "unknown"), ("bcast", 0, 64, "-", "MPI_BYTE"),
+         ("allreduce", -1, 16, "sum", "MPI_DOUBLE")]
 with open(sys.argv[1], "w") as f:
     f.write("torcoll-trace 1\nranks 8\n")
     for r in range(8):
@@ -83,12 +84,14 @@ PY
 build/tcnet topo=2x2x2 workload=trace trace=$A/paths.trace progress=off json=$A/paths.json >$A/paths.txt 2>&1
 check "replay: each reduction on the path the subnet can take, said per call and in sum" /usr/bin/python3 -c "
 import json; j = json.load(open('$A/paths.json'))
-want = ['subnet fsum', 'subnet fsum', 'subnet fmin/fmax', 'subnet int', 'subnet int'] + ['p2p'] * 5 + ['subnet']
+want = ['subnet fsum', 'subnet fsum', 'subnet fmin/fmax', 'subnet int', 'subnet int'] + ['p2p'] * 5 + ['subnet', 'subnet fsum']
 got = [c['path'] for c in j['calls']]
 assert got == want, got
+# 16 bytes of binary32 are 4 elements, of binary64 2: timed apart, not taken from one another
+assert j['calls'][1]['hw'] > j['calls'][11]['hw'], (j['calls'][1], j['calls'][11])
 assert all(c['hw'] == c['p2p'] for c in j['calls'] if c['path'] == 'p2p'), j['calls']
 line = [l for l in open('$A/paths.txt') if 'where the calls ran' in l][0]
-assert '1 on its trees' in line and '2 integer' in line and '2 floating-point sums' in line and '1 fmin/fmax' in line \
+assert '1 on its trees' in line and '2 integer' in line and '3 floating-point sums' in line and '1 fmin/fmax' in line \
   and '5 reductions over point-to-point' in line and 'user MPI_DOUBLE' in line and 'sum MPI_SHORT' in line, line"
 
 # malformed and truncated traces, both formats; bad keys (sim/lib.sh's refuses)

@@ -48,5 +48,9 @@ count_lines "$OUT/tcnet.out"
 build/fpsum_verify "$OUT"/acc_*.txt "$OUT"/tree_cancel_*.txt "$OUT"/tree_special_*.txt > "$OUT/verify.out" 2>&1
 cat "$OUT/verify.out"
 count_results "$OUT/verify.out" fpsum_verify
+# the tree runs compared as two groups of equal inputs (cancel, special), not apart:
+# a change that gave them other inputs would otherwise leave nothing to compare
+check "fpsum_net: the $RUNS tree runs form 2 groups of equal inputs, $((RUNS / 2)) runs each" bash -c \
+  "[ \$(grep -c '^PASS  fpsum_verify: $((RUNS / 2)) runs with the inputs of $OUT/tree_' $OUT/verify.out) = 2 ]"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
