@@ -193,7 +193,8 @@ check "tcsim --plant rid-twice: the ignored contribution's report printed before
 
 section "live under every legal parameter: slow PEs, two slots, long latencies (docs/deadlock.md)"
 # runs that stalled or lost packets before the credit block's duties took turns, its
-# reports went one at a time and a tree's results left the Reducer in ReduceId order
+# reports went one at a time and a tree's results left the Reducer in ReduceId order;
+# seed 99200: 7 refused packets from one node's slow PE, paced by their error reports
 for a in "--topo 5 --scen soak --seed 2 --slots 2 --pe-credits 1 --ej-lat 3000" \
          "--topo 5 --scen credits --seed 1 --slots 2 --pe-credits 1 --ej-lat 3000" \
          "--topo 3x3x3x3 --scen random --seed 197 --slots 13 --inj-slots 7 --pe-credits 1 --link-lat 129 --inj-lat 84 --ej-lat 771" \
@@ -201,6 +202,7 @@ for a in "--topo 5 --scen soak --seed 2 --slots 2 --pe-credits 1 --ej-lat 3000" 
          "--topo 2x9 --scen credits --seed 1 --slots 2" "--topo 5x2x3 --scen random --seed 1 --slots 2" \
          "--topo 3x3x3 --scen random --seed 1 --slots 2" "--topo 5 --scen credits --link-lat 2000 --slots 2 --pe-credits 1" \
          "--topo 1 --scen soak --seed 1005 --table random --slots 61 --pe-credits 1 --link-lat 2000 --inj-lat 5000 --ej-lat 5000" \
+         "--topo 1 --scen soak --seed 99200 --slots 2 --inj-slots 2 --pe-credits 1 --red-flits 6 --link-lat 2000 --inj-lat 1 --ej-lat 2746" \
          "--topo 4x4 --scen all --red-flits 1 --slots 2 --pe-credits 1" "--topo 3x3x3 --scen all --red-flits 7 --slots 64 --pe-credits 255"; do
   check "tcsim $a --fast" build/tcsim $a --fast
 done
@@ -281,6 +283,23 @@ t1=$(build/tcnet topo=4x4 progress=off | awk '/latency per operation/ { print $6
 rate=$(awk '/stream:/ { print $4 }' $LOGDIR/stream.txt)
 check "tcnet stream on 4x4: $rate operations per 1000 cycles, the window's 16000 / ($t1 + 1)" \
   test -n "$t1" -a "$rate" = "$(awk -v t="$t1" 'BEGIN { printf "%.3f", 16000 / (t + 1) }')"
+
+# a long allreduce cut into operations dealt round trees (16 in flight on each):
+# every result checked, the link fraction reported; a tree set of two member sets,
+# more than 16 in flight a tree, or trees without a stream are refused
+check "tcnet bytes=16384 trees=4 window=64 on 4x4: 512 allreduces over trees 0-3 complete, the link fraction reported" bash -c \
+  "build/tcnet topo=4x4 workload=allreduce bytes=16384 len=2 trees=4 window=64 progress=off json=$LOGDIR/striped.json \
+   >$LOGDIR/striped.txt && grep -q 'allreduce x 512' $LOGDIR/striped.txt && \
+   grep -qE 'long allreduce: 16384 bytes a PE in [0-9]+ cycles, [0-9.]+% of a link.s rate' $LOGDIR/striped.txt && \
+   grep -qE '\"long_bytes\": 16384, \"link_rate\": 0\.[0-9]+' $LOGDIR/striped.json"
+check "tcnet trees=4: faster than one tree at the same bytes" bash -c \
+  "one=\$(build/tcnet topo=4x4 workload=allreduce bytes=16384 len=2 window=16 progress=off | awk '/simulated/ { print \$2 }'); \
+   four=\$(awk '/simulated/ { print \$2 }' $LOGDIR/striped.txt); test \"\$four\" -lt \"\$one\""
+for bad in "members=50 trees=2 window=32:must have one member set" "trees=2 window=40:window <= 16 x trees" \
+           "trees=2:trees are a stream's" "tree=14 trees=4 window=32:on trees up to 15" \
+           "workload=allreduce bytes=64 repeat=4:give bytes and len >= 1, not repeat"; do
+  check "tcnet ${bad%%:*} refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet topo=4x4 ${bad%%:*} progress=off
+done
 
 section "C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do

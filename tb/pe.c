@@ -20,9 +20,26 @@ static int stalled(const tc_pe *pe, uint64_t t)
     return 0;
 }
 
-static int received(const tc_pe *pe, uint32_t tag)
+/* what: 1 delivered, 2 its error report */
+static int received(const tc_pe *pe, uint32_t tag, unsigned what)
 {
-    return !tag || (tag / 8 < pe->ngot && (pe->got[tag / 8] >> (tag % 8)) & 1);
+    return !tag || (tag / 2 < pe->ngot && (pe->got[tag / 2] >> (tag % 2 * 4)) & what);
+}
+
+static void mark(tc_pe *pe, uint32_t tag, unsigned what)
+{
+    if (tag / 2 >= pe->ngot) {
+        uint32_t n = tag / 2 + 256;
+        uint8_t *g = realloc(pe->got, n);
+        if (!g) {
+            fprintf(stderr, "PE model of node %d: out of memory for %u tags\n", pe->node, 2 * n);
+            abort();
+        }
+        pe->got = g;
+        memset(pe->got + pe->ngot, 0, n - pe->ngot);
+        pe->ngot = n;
+    }
+    pe->got[tag / 2] |= (uint8_t)(what << (tag % 2 * 4));
 }
 
 void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, const tc_pe_sink *s)
@@ -39,15 +56,8 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
                 pe->bar_done = (uint32_t)TC_HGET(&pe->rx[0], TAG);
             uint32_t tag = (uint32_t)TC_HGET(&pe->rx[0], TAG);
             unsigned type = TC_HGET(&pe->rx[0], TYPE);
-            if (type == TC_TYPE_ERROR || type == TC_TYPE_REPORT || tag >= TC_TAG_PHASE)
-                tag = 0; /* the router's own packets: not a delivery */
-            if (tag / 8 >= pe->ngot) {
-                uint32_t n = tag / 8 + 64;
-                pe->got = realloc(pe->got, n);
-                memset(pe->got + pe->ngot, 0, n - pe->ngot);
-                pe->ngot = n;
-            }
-            pe->got[tag / 8] |= (uint8_t)(1u << (tag % 8));
+            if (tag < TC_TAG_PHASE && type != TC_TYPE_REPORT) /* not the router's own packets */
+                mark(pe, tag, type == TC_TYPE_ERROR ? 2 : 1);
             s->deliver(s->ctx, pe->node, pe->rx, pe->rx_n, t);
             pe->rx_n = 0;
             if (++pe->held > pe->capacity) {
@@ -64,7 +74,8 @@ void tc_pe_cycle(tc_pe *pe, const tc_pe_out *out, tc_pe_in *in, uint64_t t, cons
     }
 
     if (pe->sent == 0 && pe->next < pe->nqueue && pe->queue[pe->next]->cycle <= t &&
-        pe->queue[pe->next]->after <= pe->bar_done && received(pe, pe->queue[pe->next]->after_rx) &&
+        pe->queue[pe->next]->after <= pe->bar_done && received(pe, pe->queue[pe->next]->after_rx, 1) &&
+        received(pe, pe->queue[pe->next]->after_err, 2) &&
         (pe->credits > 0 || pe->rogue)) {
         pe->credits--;
         s->inject(s->ctx, pe->node, TC_HGET(&pe->queue[pe->next]->flit[0], TAG), t);

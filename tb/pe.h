@@ -14,6 +14,7 @@ typedef struct {
     int nflits;     /* header + data */
     uint32_t after; /* the PE waits for the completion of this barrier (its tag) first; 0: none */
     uint32_t after_rx; /* ... and until it has received this tag (e.g. an allreduce's result); 0: none */
+    uint32_t after_err; /* ... and the error report of this tag (pacing its refused packets); 0: none */
     /* A reduce contribution with a tag of its own (one the router refuses, or one
      * deliberately out of turn): it carries the ReduceId of reduce rid_of (a tag)
      * plus rid_skip, and is not a reduce of its tree itself. 0: its tag is its
@@ -46,8 +47,10 @@ typedef struct {
     tc_flit rx[TC_SLOT_FLITS];
     int rx_n;
     uint32_t bar_done; /* the last barrier completed here (barrier tags grow in time) */
-    uint8_t *got;      /* bit per tag received (for after_rx), allocated as they come; free it */
-    uint32_t ngot;     /* bytes of got */
+    /* Tags received, bit 0 of a nibble per tag: delivered (for after_rx); bit 1: an
+     * error report of it (after_err). Allocated as they come; free it. */
+    uint8_t *got;
+    uint32_t ngot; /* bytes of got */
 } tc_pe;
 
 void tc_pe_init(tc_pe *pe, int node, int inj_credits, int ej_capacity);

@@ -309,6 +309,41 @@ static void pkt_sort(tc_stim *s)
     s->pkt = p;
 }
 
+/* A node's refused packets, paced by their error reports: the router keeps TC_ERRQ
+ * reports waiting for a PE and counts more as lost, so the PE sends its
+ * (TC_ERRQ + 1)-th refused packet only once it has the report of the first. The soak
+ * scenario needs it: it draws its refused packets, several from one node on a small
+ * torus, and the soak draws PEs that take one packet per ejection round trip. The
+ * written scenarios place theirs (bad_barrier's fifth must come while a barrier
+ * runs, which waiting for a report would spoil on a 1-node torus). */
+static void pace_errors(tc_stim *s, int nodes)
+{
+    int *at = malloc(sizeof(int) * (size_t)(s->nexp + 1)); /* per tag: the node it is refused at, or -1 */
+    uint32_t *last = calloc((size_t)nodes * TC_ERRQ, sizeof *last); /* per node: its last TC_ERRQ refused tags */
+    int *n = calloc((size_t)nodes, sizeof(int));
+    if (!at || !last || !n) {
+        fprintf(stderr, "scenario soak: out of memory pacing %d packets\n", s->npkt);
+        abort();
+    }
+    for (int g = 0; g < s->nexp; g++)
+        at[g] = -1;
+    for (int e = 0; e < s->nexperr; e++)
+        if (s->experr[e].node >= 0 && s->exp[s->experr[e].tag - 1].none)
+            at[s->experr[e].tag - 1] = s->experr[e].node;
+    for (int i = 0; i < s->npkt; i++) { /* in array order: each PE's order */
+        tc_pkt *p = &s->pkt[i];
+        uint32_t tag = (uint32_t)TC_HGET(&p->flit[0], TAG);
+        if (tag < 1 || (int)tag > s->nexp || at[tag - 1] != p->node)
+            continue;
+        uint32_t *slot = &last[(size_t)p->node * TC_ERRQ + (size_t)(n[p->node]++ % TC_ERRQ)];
+        p->after_err = *slot;
+        *slot = tag;
+    }
+    free(at);
+    free(last);
+    free(n);
+}
+
 static int rnd(uint64_t *rng, int n) { return (int)(mix((*rng)++) % (uint64_t)n); }
 
 /* The ReduceIds (the PEs' contract, docs/deadlock.md): the reduces of a tree use
@@ -547,6 +582,7 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
             s->stall[k] = (tc_stall){f, f + (uint64_t)R(R(4) ? 500 : 2500)};
         }
     pkt_sort(s);
+    pace_errors(s, t->n);
 #undef R
 }
 
