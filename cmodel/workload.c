@@ -24,9 +24,18 @@ typedef struct {
      * after it (bit b: operation low + 1 + b), on the list of PEs with work, the
      * cycle after its last result */
     int next, low, listed;
-    uint32_t later;
+    uint64_t later[TC_WL_WINDOW_MAX / 64];
     uint64_t wake;
 } pe_state;
+
+static int later_bit(const pe_state *p, int b) { return (int)(p->later[b / 64] >> (b % 64)) & 1; }
+
+/* drops bit 0 (operation low + 1 becomes low + 0) */
+static void later_shift(pe_state *p)
+{
+    for (int i = 0; i < TC_WL_WINDOW_MAX / 64; i++)
+        p->later[i] = p->later[i] >> 1 | (i + 1 < TC_WL_WINDOW_MAX / 64 ? p->later[i + 1] << 63 : 0);
+}
 
 static int pe_of(const tc_row *rows, int node, int tree)
 {
@@ -54,13 +63,14 @@ static void make_pkt(pe_state *pe, int type, int node, int tree, int len, uint32
     pe->more = 0;
 }
 
-/* Node k's contribution to reduce operation i: ReduceId (rid0 + i) mod 16, in turn, tag i + 1. */
+/* Node k's contribution to reduce operation i, the (i / T)-th on tree tree + i mod T
+ * (T = trees): ReduceId (rid0 + i / T) mod 16, in turn on each tree, tag i + 1. */
 static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
 {
-    int barrier = w->kind == TC_WL_TREE_BARRIER;
-    make_pkt(pe, w->kind == TC_WL_REDUCE ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, k, w->tree, barrier ? 0 : w->len,
-             (uint32_t)i + 1);
-    TC_HSET(&pe->pkt[0], RID, (unsigned)(w->rid0 + i) % TC_RIDS);
+    int barrier = w->kind == TC_WL_TREE_BARRIER, nt = w->trees > 1 ? w->trees : 1;
+    make_pkt(pe, w->kind == TC_WL_REDUCE ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, k, w->tree + i % nt,
+             barrier ? 0 : w->len, (uint32_t)i + 1);
+    TC_HSET(&pe->pkt[0], RID, (unsigned)(w->rid0 + i / nt) % TC_RIDS);
     TC_HSET(&pe->pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
     TC_HSET(&pe->pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
     TC_HSET(&pe->pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);
@@ -211,12 +221,24 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
         snprintf(res->msg, sizeof res->msg, "out of memory for the results of %d operations", nwant);
         return -1;
     }
-    if (win > TC_RIDS || (w->kind != TC_WL_ALLREDUCE && w->kind != TC_WL_TREE_BARRIER)) {
-        snprintf(res->msg, sizeof res->msg, "a stream (window %d) is of allreduce or tree_barrier, window 2..%d", win,
-                 TC_RIDS);
+    int nt = w->trees > 1 ? w->trees : 1;
+    if (win > TC_RIDS * nt || win > TC_WL_WINDOW_MAX || w->tree + nt > TC_TREES ||
+        (w->kind != TC_WL_ALLREDUCE && w->kind != TC_WL_TREE_BARRIER)) {
+        snprintf(res->msg, sizeof res->msg, "a stream (window %d, trees %d from tree %d) is of allreduce or "
+                 "tree_barrier, window 2..%d x trees (at most %d), on trees up to %d", win, nt, w->tree, TC_RIDS,
+                 TC_WL_WINDOW_MAX, TC_TREES - 1);
         rc = -1;
         goto out;
     }
+    for (int k = 0; k < t->n; k++) /* the trees' member sets are one: each operation's result is the same */
+        for (int j = 1; j < nt; j++)
+            if (pe_of(rows, k, w->tree + j) != pe_of(rows, k, w->tree)) {
+                snprintf(res->msg, sizeof res->msg, "a stream over trees %d..%d: node %d's PE is a member of tree %d "
+                         "but not of tree %d (the trees must have one member set)", w->tree, w->tree + nt - 1, k,
+                         pe_of(rows, k, w->tree) ? w->tree : w->tree + j, pe_of(rows, k, w->tree) ? w->tree + j : w->tree);
+                rc = -1;
+                goto out;
+            }
     for (int k = 0; k < t->n; k++) { /* every member sends; the result it must get back */
         if (!pe_of(rows, k, w->tree))
             continue;
@@ -260,7 +282,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             /* a result of operation j: one it has started and not yet received */
             int j = (int)p->rx_tag - 1, b = j - p->low - 1;
             p->rx_bad |= p->rx_len != TC_HGET(&p->pkt[0], LEN); /* every contribution has the result's length */
-            int ok = p->rx_type == TC_TYPE_ALLREDUCE && j >= p->low && j < p->next && !(b >= 0 && (p->later >> b) & 1);
+            int ok = p->rx_type == TC_TYPE_ALLREDUCE && j >= p->low && j < p->next && !(b >= 0 && later_bit(p, b));
             if ((!ok || p->rx_bad) && !res->errors++)
                 snprintf(res->msg, sizeof res->msg, "cycle %llu: node %u %s (type %u, tag %u)", (unsigned long long)now,
                          k, p->rx_type == TC_TYPE_ERROR ? "reports an error" : !ok ? "received a packet it does not expect"
@@ -271,11 +293,11 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             if (w->deliver)
                 w->deliver(w->deliver_ctx, k, j, now, p->rxbuf, p->rx_len + 1);
             if (b >= 0) {
-                p->later |= 1u << b;
+                p->later[b / 64] |= 1ull << (b % 64);
             } else { /* the oldest: move on past every result already in */
-                for (p->low++; p->later & 1; p->later >>= 1)
+                for (p->low++; later_bit(p, 0); later_shift(p))
                     p->low++;
-                p->later >>= 1;
+                later_shift(p);
                 p->wake = now + 1;
             }
             tc_op_result *op = &res->op[j];

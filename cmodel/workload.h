@@ -3,7 +3,9 @@
  * every ejected packet at once. Operation i+1 starts the cycle after operation i
  * has completed at every node that receives something from it; or, with a window W
  * > 1 (allreduce and tree barrier), a stream: each PE starts operation i the cycle
- * after it has the results of operations 0 .. i - W. */
+ * after it has the results of operations 0 .. i - W, the operations dealt round the
+ * trees given (a long vector's pieces spread over trees, at most TC_RIDS in flight on
+ * each). */
 #ifndef TC_WORKLOAD_H
 #define TC_WORKLOAD_H
 
@@ -24,13 +26,17 @@ typedef enum {
     TC_WL_KINDS
 } tc_wl_kind;
 
+#define TC_WL_WINDOW_MAX (TC_RIDS * TC_TREES) /* a stream's window: TC_RIDS operations on each tree */
+
 typedef struct {
     tc_wl_kind kind;
     int tree, len, op, lane, dst;
     int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
     int packets;         /* bcast, allgather: each sender sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
-    int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS: a stream */
+    int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS x trees: a stream */
+    int trees;           /* a stream striped over trees tree .. tree + trees - 1 (of one member set): operation i
+                            on tree tree + i mod trees, its (i / trees)-th reduce there; 0 or 1: on tree only */
     int rid0;            /* reduces: the reduces the tree's PEs made before on this network (mod 16), so that
                             operation i takes ReduceId (rid0 + i) mod 16: a tree's ReduceIds go in turn from
                             reset (docs/deadlock.md); 0 on a new network */

@@ -6,8 +6,9 @@
 # tori of the same node count, other trees, random latencies) got the same bits.
 #   accuracy: 4 distributions x binary64, binary32 on 4x4x4, 2,048 values a PE
 #   (1,048,576 input values in all), in a stream of 16 allreduces of 3 values each;
-#   trees: 8 tori of 64 nodes x 16 trees = 128 runs of 24 values a PE (cancel and
-#   special, binary64), each with its own random link, injection and ejection latency.
+#   trees: 8 tori of 64 nodes x 13 first trees, a stream striped over 1 to 4 trees
+#   from it = 128 runs of 24 values a PE (cancel and special, binary64), each with its
+#   own random link, injection and ejection latency.
 # Usage: sim/fpsum_net.sh [VALUES_PER_PE] [TREE_RUNS]; ends with "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ RUNS=${2:-128}
 J=${J:-2}
 OUT=build/fpsum_net
 rm -rf "$OUT" && mkdir -p "$OUT"
-TCNET="build/tcnet progress=off op=fsum workload=allreduce red_flits=6 len=6 window=16"
+TCNET="build/tcnet progress=off op=fsum workload=allreduce red_flits=6 len=6"
 
 run() { # NAME ARGS...: one tcnet run writing OUT/NAME.txt; its output in OUT/NAME.log
   local name=$1
@@ -30,17 +31,18 @@ export TCNET OUT
 jobs=()
 for d in uniform wide cancel special; do
   for l in 64 32; do
-    jobs+=("acc_${d}_$l topo=4x4x4 values=$d lane=$l bytes=$((NV * l / 8)) seed=7")
+    jobs+=("acc_${d}_$l topo=4x4x4 values=$d lane=$l bytes=$((NV * l / 8)) seed=7 window=16")
   done
 done
 TOPOS=(4x4x4 8x8 64 2x2x2x8 4x16 2x4x8 2x2x4x4 8x2x4)
 for ((i = 0; i < RUNS; i++)); do
   topo=${TOPOS[$((i % 8))]}
-  tree=$(((i / 8) % 16))
+  # a stream over 1 to 4 trees from tree, 16 operations in flight on each
+  trees=$((i % 4 + 1)) tree=$(((i / 8) % 13))
   d=$([ $((i % 2)) = 0 ] && echo cancel || echo special)
   # latencies from a hash of the run number: 1..2000 link, 1..3000 PE
   h=$(((i * 2654435761 + 12345) & 0x7fffffff))
-  jobs+=("tree_${d}_$i topo=$topo tree=$tree values=$d lane=64 bytes=192 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
+  jobs+=("tree_${d}_$i topo=$topo tree=$tree trees=$trees window=$((16 * trees)) values=$d lane=64 bytes=192 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
 done
 printf '%s\n' "${jobs[@]}" | xargs -P "$J" -I{} bash -c 'run {}' > "$OUT/tcnet.out" 2>&1
 cat "$OUT/tcnet.out"

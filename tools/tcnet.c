@@ -67,7 +67,8 @@ static const tc_key keys[] = {
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
     {"barrier_k", "0", "K (0: the torus diameter)", 0, 4095, NULL},
     {"repeat", "1", "operations, back to back", 1, 1000000, NULL},
-    {"window", "1", "1: one operation at a time; 2..16: a stream (allreduce, tree_barrier), a PE starts operation i with the result of i - window", 1, TC_RIDS, NULL},
+    {"window", "1", "1: one operation at a time; 2..16 x trees: a stream (allreduce, tree_barrier), a PE starts operation i with the result of i - window", 1, TC_WL_WINDOW_MAX, NULL},
+    {"trees", "1", "a stream's trees: operation i on tree tree + i mod trees, its ReduceIds in turn on each (the trees of one member set)", 1, TC_TREES, NULL},
     {"spmv_n", "20480000", "spmv: matrix rows N, split evenly over the nodes (docs/applications.md)", 1, 1L << 34, NULL},
     {"spmv_d", "10", "spmv: nonzeros a row", 1, 100000, NULL},
     {"heat_cells", "40960000", "heat: cells of the 2D grid, split evenly over the nodes", 1, 1L << 40, NULL},
@@ -127,8 +128,8 @@ static const char *hint(const char *err)
     if (strstr(err, "unknown key"))
         return " (tcnet --help lists them)";
     if (strstr(err, "window = "))
-        return " (the operations a PE has in flight: at least 1; operation i uses ReduceId i mod 16, so more than 16"
-               " would reuse a ReduceId still in flight)";
+        return " (the operations a PE has in flight: at least 1; a tree's operations take its ReduceIds in turn, so more"
+               " than 16 a tree would reuse a ReduceId still in flight)";
     return "";
 }
 
@@ -349,13 +350,23 @@ int main(int argc, char **argv)
     w.bar_k = (int)ival("barrier_k");
     w.repeat = (int)ival("repeat");
     w.window = (int)ival("window");
+    w.trees = (int)ival("trees");
     if (ival("bytes") && w.len)
         w.packets = (int)((ival("bytes") + 16 * w.len - 1) / (16 * w.len));
     w.max_cycles = (uint64_t)ival("max_cycles");
     /* A tree the table does not configure would run nothing and report latency 0. */
-    int ntrees = w.kind == TC_WL_BARRIER ? 0 : w.kind != TC_WL_ALLGATHER ? 1 : t->n < TC_TREES ? t->n : TC_TREES;
+    if (w.window > TC_RIDS * w.trees || w.tree + w.trees > TC_TREES) {
+        fprintf(stderr, "tcnet: window = %d, trees = %d from tree = %d: at most 16 operations in flight a tree (window "
+                "<= 16 x trees), on trees up to 15\n", w.window, w.trees, w.tree);
+        return 2;
+    }
+    if (w.trees > 1 && w.window < 2) {
+        fprintf(stderr, "tcnet: trees = %d: the trees are a stream's (window >= 2)\n", w.trees);
+        return 2;
+    }
+    int ntrees = w.kind == TC_WL_BARRIER ? 0 : w.kind != TC_WL_ALLGATHER ? w.trees : t->n < TC_TREES ? t->n : TC_TREES;
     for (int i = 0; i < ntrees; i++) { /* allgather: node k broadcasts on tree k % 16 */
-        int tree = w.kind == TC_WL_ALLGATHER ? i : w.tree;
+        int tree = w.kind == TC_WL_ALLGATHER ? i : w.tree + i;
         if (tc_tree_root(t, rows, tree) < 0) {
             fprintf(stderr, "tcnet: workload = %s uses tree %d, which no row of table = '%s' configures\n",
                     tc_wl_names[w.kind], tree, sval("table"));
@@ -407,6 +418,22 @@ int main(int argc, char **argv)
     tc_fpvec fv = {0};
     FILE *vout = NULL;
     int vdist = tc_config_enum(&cfg, "values");
+    /* a long reduction: bytes a PE, cut into operations (of len data flits, or len / 2
+     * values), reported as a fraction of a link's rate, bytes / (16 x cycles) */
+    uint64_t long_bytes = (w.kind == TC_WL_REDUCE || w.kind == TC_WL_ALLREDUCE) && !tc_config_enum(&cfg, "impl") ?
+                          (uint64_t)ival("bytes") : 0;
+    if (long_bytes && !vdist) {
+        if (cfg.from[tc_config_find(&cfg, "repeat")] || !w.len) {
+            fprintf(stderr, "tcnet: bytes = %" PRIu64 ": the operations are the bytes' (bytes / (16 x len)): give bytes "
+                    "and len >= 1, not repeat\n", long_bytes);
+            return 2;
+        }
+        if ((long_bytes + 16u * (unsigned)w.len - 1) / (16u * (unsigned)w.len) > 1000000) {
+            fprintf(stderr, "tcnet: bytes = %" PRIu64 ": more than 1000000 operations of len = %d\n", long_bytes, w.len);
+            return 2;
+        }
+        w.repeat = (int)((long_bytes + 16u * (unsigned)w.len - 1) / (16u * (unsigned)w.len));
+    }
     if (*sval("values_out") && !vdist) {
         fprintf(stderr, "tcnet: values_out = '%s' needs values = uniform, wide, cancel or special\n", sval("values_out"));
         return 2;
@@ -624,6 +651,10 @@ int main(int argc, char **argv)
     }
     if (per_pe && !rc)
         printf("  delivered %.3f GB/s to each receiving PE (at %ld MHz)\n", bw_pe, ival("clock_mhz"));
+    double link_rate = res.cycles ? (double)long_bytes / (16.0 * (double)res.cycles) : 0.0;
+    if (long_bytes && !rc)
+        printf("  long %s: %" PRIu64 " bytes a PE in %" PRIu64 " cycles, %.2f%% of a link's rate (bytes / (16 x cycles))"
+               "\n", tc_wl_names[w.kind], long_bytes, res.cycles, 100.0 * link_rate);
     if (stream && s1 > s0 && !rc)
         printf("  stream: window %d, %.3f operations per 1000 cycles in steady state (operations %d to %d)\n", w.window,
                rate, s0 + 1, s1 + 1);
@@ -674,6 +705,9 @@ int main(int argc, char **argv)
         else
             fprintf(json, " \"link_util\": %.4f, \"payload_bytes_per_pe\": %" PRIu64 ", \"bandwidth_gbs_per_pe\": %.4f,\n",
                     link_util, per_pe * (uint64_t)done_ops, bw_pe);
+        if (long_bytes)
+            fprintf(json, rc ? " \"long_bytes\": %" PRIu64 ", \"link_rate\": null,\n"
+                             : " \"long_bytes\": %" PRIu64 ", \"link_rate\": %.4f,\n", long_bytes, link_rate);
         if (stream && rc)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": null, \"steady_ops\": null,\n", w.window);
         else if (stream)
