@@ -98,6 +98,14 @@ check "OTF2 round trip of the heat trace; its replay: the same collectives and m
 import json; a, b = json.load(open('$A/replay.json')), json.load(open('$A/back.json'))
 assert all(a[k] == b[k] for k in ('replayed', 'messages', 'bytes', 'message_bytes', 'comm_hw', 'comm_p2p')), (a, b)\""
 
+# a real Score-P archive (tb/otf2/README.md): its messages, the first gap from the
+# clock's offset (not from tick 0), its local definitions' mappings applied
+check "OTF2 from Score-P (a public ping-pong): 16 messages of 8355840 bytes, the first gap under a second, replayed" bash -c \
+  "build/tcotf2 tb/otf2/scorep-ping-pong/traces.otf2 $A/scorep.trace &&
+   [ \$(awk 'NF == 9 && \$2 == \"send\" { n++; b += \$5 } END { print n, b }' $A/scorep.trace | tr ' ' _) = 16_8355840 ] &&
+   awk 'NF == 9 && \$8 >= 1e9 { exit 1 }' $A/scorep.trace &&
+   build/tcnet topo=4x4 workload=trace trace=$A/scorep.trace progress=off | grep -q 'replayed 0 collectives .* and 16 messages'"
+
 # which path each reduction takes: the subnet's integer ALU, its floating-point sum or
 # fmin/fmax keys, or point-to-point for what it cannot do (a user op, PROD, a pair type
 # of mixed widths, 16-bit integers, an unknown type)

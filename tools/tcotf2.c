@@ -541,11 +541,8 @@ static int build(rd *r, tc_trace *tr, const char *path)
     for (size_t c = 0; c < r->ncomms; c++) {
         const grp *g = find_group(r, r->cgroup[c]);
         index[c] = -1;
-        if (!g || (g->type != OTF2_GROUP_TYPE_COMM_GROUP && g->type != OTF2_GROUP_TYPE_COMM_SELF)) {
-            fprintf(stderr, "tcotf2: %s: communicator %" PRIu64 " has no MPI group (COMM_GROUP or COMM_SELF)\n", path,
-                    r->cref[c]);
-            continue;
-        }
+        if (!g || (g->type != OTF2_GROUP_TYPE_COMM_GROUP && g->type != OTF2_GROUP_TYPE_COMM_SELF))
+            continue; /* not MPI's (Score-P's measurement system has its own): refused if a record uses it */
         if (g->type == OTF2_GROUP_TYPE_COMM_SELF) {
             index[c] = -2;
             continue;
@@ -675,6 +672,17 @@ static int from_otf2(const char *path, FILE *out)
     for (size_t i = 0; i < r.nlocs; i++)
         if (!ok(OTF2_Reader_SelectLocation(rdr, r.locs[i].ref), path, "selecting the locations"))
             goto out;
+    /* the local definitions hold the mapping tables from a location's references to
+     * the global ones (Score-P writes them); reading them makes the events global */
+    if (OTF2_Reader_OpenDefFiles(rdr) == OTF2_SUCCESS) {
+        for (size_t i = 0; i < r.nlocs; i++) {
+            OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rdr, r.locs[i].ref);
+            if (dr && (!ok(OTF2_Reader_ReadAllLocalDefinitions(rdr, dr, &n), path, "reading the local definitions") ||
+                       !ok(OTF2_Reader_CloseDefReader(rdr, dr), path, "reading the local definitions")))
+                goto out;
+        }
+        OTF2_Reader_CloseDefFiles(rdr);
+    }
     if (!ok(OTF2_Reader_OpenEvtFiles(rdr), path, "opening the event files"))
         goto out;
     for (size_t i = 0; i < r.nlocs; i++)
