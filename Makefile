@@ -317,6 +317,15 @@ $(B)/libtcpmpi.so: tools/pmpi/tcpmpi.c | $(B) deps-mpi
 	$(MPICC) $(WFLAGS) -O2 -fPIC -shared -o $@ $<
 $(B)/heat_mpi: tb/mpi/heat_mpi.c | $(B) deps-mpi
 	$(MPICC) $(WFLAGS) -O2 -o $@ $<
+$(B)/ovh_mpi: tb/mpi/ovh_mpi.c | $(B) deps-mpi
+	$(MPICC) $(WFLAGS) -O2 -o $@ $<
+# The recorder's Fortran test, once a binding: mpif.h (which needs
+# -fallow-argument-mismatch: its routines have no interfaces, so gfortran warns at
+# every buffer of another type), `use mpi`, `use mpi_f08`.
+MPIFORT ?= mpifort
+$(B)/fcoll_f77 $(B)/fcoll_mpi $(B)/fcoll_f08: tb/mpi/fcoll.F90 | $(B) deps-mpi
+	$(MPIFORT) -cpp -DBIND=$(if $(findstring f77,$@),1 -fallow-argument-mismatch,$(if $(findstring f08,$@),3 -Werror,2 -Werror)) \
+	  -Wall -O1 -J $(B) -o $@ $<
 $(B)/tcotf2: tools/tcotf2.c $(B)/libtc.a $(HDRS) | deps-mpi
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a -lotf2
 ## trace-demo: an MPI heat program under mpirun, its collectives recorded and replayed on an 8x8x8 torus

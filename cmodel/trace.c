@@ -1,5 +1,5 @@
-/* Collective traces: the strict reader and the replay on the subnet and on the
- * point-to-point baseline. */
+/* Communication traces: the strict reader and writer, and the replay on the subnet
+ * and on the point-to-point baseline. */
 #include "trace.h"
 
 #include <errno.h>
@@ -9,11 +9,33 @@
 
 #include "config.h"
 
-const char *const tc_call_names[TC_CALLS + 1] = {"bcast", "reduce", "allreduce", "barrier", "allgather", NULL};
+const char *const tc_call_names[TC_CALLS + 1] = {
+    "bcast", "reduce", "allreduce", "barrier", "allgather", "allgatherv", "gather", "gatherv", "scatter",
+    "scatterv", "alltoall", "alltoallv", "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
+    "send", "recv", "wait", NULL};
+
+static int has_root(int call)
+{
+    return call == TC_CALL_BCAST || call == TC_CALL_REDUCE || call == TC_CALL_GATHER || call == TC_CALL_GATHERV ||
+           call == TC_CALL_SCATTER || call == TC_CALL_SCATTERV;
+}
+
+/* The collectives whose BYTES may differ between ranks. */
+static int is_v(int call)
+{
+    return call == TC_CALL_ALLGATHERV || call == TC_CALL_GATHERV || call == TC_CALL_SCATTERV ||
+           call == TC_CALL_ALLTOALLV || call == TC_CALL_ALLTOALLW;
+}
 
 void tc_trace_free(tc_trace *tr)
 {
+    for (int c = 0; tr->comm && c < tr->ncomms; c++)
+        free(tr->comm[c].member);
+    for (int r = 0; tr->rec && r < tr->ranks; r++)
+        free(tr->rec[r]);
+    free(tr->comm);
     free(tr->rec);
+    free(tr->n);
     memset(tr, 0, sizeof *tr);
 }
 
@@ -29,36 +51,179 @@ static int num(const char *s, long long lo, long long hi, long long *v)
     return 0;
 }
 
+static int unum(const char *s, uint64_t *v)
+{
+    char *e;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long long x = strtoull(s, &e, 10);
+    if (*e || errno)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* The reader's state beyond the trace: communicators by id (open addressing), how
+ * many members each has been given, and each rank's record capacity. */
+typedef struct {
+    tc_trace *tr;
+    int *given, *check, capcomms; /* check: where a repeated definition is compared (size: not repeating) */
+    int *slot, nslot;             /* comm index + 1 by hash of id, 0 empty */
+    int *cap;
+} rdr;
+
+static size_t hash_id(uint64_t id, int nslot) { return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 20) & (size_t)(nslot - 1); }
+
+static int find_comm(const rdr *d, uint64_t id)
+{
+    for (size_t h = hash_id(id, d->nslot);; h = (h + 1) & (size_t)(d->nslot - 1)) {
+        if (!d->slot[h])
+            return -1;
+        if (d->tr->comm[d->slot[h] - 1].id == id)
+            return d->slot[h] - 1;
+    }
+}
+
+/* A new communicator (id, size): its index, or -1 out of memory. */
+static int new_comm(rdr *d, uint64_t id, int size)
+{
+    tc_trace *tr = d->tr;
+    if (tr->ncomms == d->capcomms) {
+        int c = d->capcomms ? 2 * d->capcomms : 16;
+        tc_trace_comm *a = realloc(tr->comm, (size_t)c * sizeof *a);
+        int *g = a ? realloc(d->given, (size_t)c * sizeof *g) : NULL, *k = g ? realloc(d->check, (size_t)c * sizeof *k) : NULL;
+        if (a)
+            tr->comm = a;
+        if (g)
+            d->given = g;
+        if (!k)
+            return -1;
+        d->check = k, d->capcomms = c;
+    }
+    if (2 * (tr->ncomms + 1) > d->nslot) { /* rehash at half full */
+        int ns = d->nslot ? 2 * d->nslot : 64, *s = calloc((size_t)ns, sizeof *s);
+        if (!s)
+            return -1;
+        free(d->slot);
+        d->slot = s, d->nslot = ns;
+        for (int c = 0; c < tr->ncomms; c++) {
+            size_t h = hash_id(tr->comm[c].id, ns);
+            while (s[h])
+                h = (h + 1) & (size_t)(ns - 1);
+            s[h] = c + 1;
+        }
+    }
+    int c = tr->ncomms;
+    if (!(tr->comm[c].member = malloc((size_t)size * sizeof(int))))
+        return -1;
+    tr->comm[c].id = id, tr->comm[c].size = size;
+    d->given[c] = 0, d->check[c] = size;
+    size_t h = hash_id(id, d->nslot);
+    while (d->slot[h])
+        h = (h + 1) & (size_t)(d->nslot - 1);
+    d->slot[h] = c + 1;
+    tr->ncomms++;
+    return c;
+}
+
+/* One 'comm ID SIZE MEMBER...' line (fields fld[0..nf)); 0, or -1 and err. */
+static int comm_line(rdr *d, char **fld, int nf, const char *name, long ln, char *err, size_t errlen)
+{
+    uint64_t id;
+    long long size;
+    tc_trace *tr = d->tr;
+#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+    if (nf < 4 || unum(fld[1], &id) || num(fld[2], 1, tr->ranks, &size))
+        BAD("%s:%ld: expected 'comm ID SIZE MEMBER...' with SIZE in 1..%d and members", name, ln, tr->ranks);
+    int c = find_comm(d, id);
+    if (c < 0 && (c = new_comm(d, id, (int)size)) < 0)
+        BAD("%s: out of memory", name);
+    tc_trace_comm *cm = &tr->comm[c];
+    if (cm->size != size)
+        BAD("%s:%ld: communicator %" PRIu64 " defined again with %lld ranks, before with %d", name, ln, id, size,
+            cm->size);
+    if (d->given[c] == cm->size && d->check[c] == cm->size)
+        d->check[c] = 0; /* a repeated definition: compared member by member */
+    for (int f = 3; f < nf; f++) {
+        char *dash = strchr(fld[f] + 1, '-');
+        long long lo, hi;
+        if (dash)
+            *dash = 0;
+        if (num(fld[f], 0, tr->ranks - 1, &lo) || (dash && num(dash + 1, 0, tr->ranks - 1, &hi)))
+            BAD("%s:%ld: member '%s%s%s' is not a rank or a range a-b of ranks in 0..%d", name, ln, fld[f],
+                dash ? "-" : "", dash ? dash + 1 : "", tr->ranks - 1);
+        if (!dash)
+            hi = lo;
+        for (long long w = lo;; w += lo <= hi ? 1 : -1) {
+            if (d->given[c] < cm->size) {
+                for (int k = 0; k < d->given[c]; k++)
+                    if (cm->member[k] == w)
+                        BAD("%s:%ld: communicator %" PRIu64 " lists rank %lld twice", name, ln, id, w);
+                cm->member[d->given[c]++] = (int)w;
+            } else if (d->check[c] < cm->size) {
+                if (cm->member[d->check[c]] != w)
+                    BAD("%s:%ld: communicator %" PRIu64 " defined again with other members (rank %d is %lld, "
+                        "before %d)", name, ln, id, d->check[c], w, cm->member[d->check[c]]);
+                d->check[c]++;
+            } else {
+                BAD("%s:%ld: communicator %" PRIu64 " has more than its %d members", name, ln, id, cm->size);
+            }
+            if (w == hi)
+                break;
+        }
+    }
+    return 0;
+#undef BAD
+}
+
+/* The rank of world rank w in communicator c, or -1. */
+static int rank_in(const tc_trace_comm *c, int w)
+{
+    if (w < c->size && c->member[w] == w) /* the world, and groups of the first ranks in order */
+        return w;
+    for (int k = 0; k < c->size; k++)
+        if (c->member[k] == w)
+            return k;
+    return -1;
+}
+
 int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t errlen)
 {
     char line[TC_LINE_MAX], e2[160];
-    long ln = 0, nrec = 0, ended = -1;
-    int *count = NULL, rc;
-    tc_trace_rec *all = NULL; /* in file order; sorted by rank after */
-    int *rank_of = NULL;
-    size_t cap = 0;
+    long ln = 0, ended = -1;
+    int rc;
+    rdr d = {.tr = tr};
     memset(tr, 0, sizeof *tr);
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto bad; } while (0)
     while ((rc = tc_read_line(f, line, sizeof line, e2, sizeof e2)) == 1) {
         ln++;
-        char *fld[12], *save = NULL;
+        char *fld[TC_LINE_MAX / 2], *save = NULL;
         int nf = 0;
-        for (char *w = strtok_r(line, " \t", &save); w && nf < 12; w = strtok_r(NULL, " \t", &save))
+        for (char *w = strtok_r(line, " \t", &save); w && nf < TC_LINE_MAX / 2; w = strtok_r(NULL, " \t", &save))
             fld[nf++] = w;
         long long v[9];
         if (ln == 1) {
-            if (nf != 2 || strcmp(fld[0], "torcoll-trace") || strcmp(fld[1], "1"))
-                FAIL("%s:1: not a torcoll trace (expected 'torcoll-trace 1'; an OTF2 trace: convert it with build/tcotf2)",
-                     name);
+            if (nf == 2 && !strcmp(fld[0], "torcoll-trace") && !num(fld[1], 3, 1000000, &v[0]))
+                FAIL("%s:1: torcoll-trace %s: a newer format than this reader's (versions 1 and 2)", name, fld[1]);
+            if (nf != 2 || strcmp(fld[0], "torcoll-trace") || (strcmp(fld[1], "1") && strcmp(fld[1], "2")))
+                FAIL("%s:1: not a torcoll trace (expected 'torcoll-trace 2' or '1'; an OTF2 trace: convert it with "
+                     "build/tcotf2)", name);
+            tr->version = fld[1][0] - '0';
             continue;
         }
         if (ln == 2) {
             if (nf != 2 || strcmp(fld[0], "ranks") || num(fld[1], 1, 65536, &v[0]))
                 FAIL("%s:2: expected 'ranks R' with R in 1..65536", name);
             tr->ranks = (int)v[0];
-            count = calloc((size_t)tr->ranks, sizeof *count);
-            if (!count)
+            tr->n = calloc((size_t)tr->ranks, sizeof *tr->n);
+            tr->rec = calloc((size_t)tr->ranks, sizeof *tr->rec);
+            d.cap = calloc((size_t)tr->ranks, sizeof *d.cap);
+            if (!tr->n || !tr->rec || !d.cap || new_comm(&d, 0, tr->ranks) < 0)
                 FAIL("%s: out of memory", name);
+            for (int k = 0; k < tr->ranks; k++) /* the world: defined, a line for it is a repeat */
+                tr->comm[0].member[k] = k;
+            d.given[0] = tr->ranks;
             continue;
         }
         if (nf == 0 || fld[0][0] == '#')
@@ -68,52 +233,96 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
         if (!strcmp(fld[0], "end")) {
             if (nf != 2 || num(fld[1], 0, 1LL << 40, &v[0]))
                 FAIL("%s:%ld: expected 'end N'", name, ln);
-            if (v[0] != nrec)
-                FAIL("%s:%ld: the end line counts %lld records, the file has %ld", name, ln, v[0], nrec);
+            if (v[0] != tr->records)
+                FAIL("%s:%ld: the end line counts %lld records, the file has %ld", name, ln, v[0], tr->records);
             ended = ln;
+            continue;
+        }
+        if (!strcmp(fld[0], "comm")) {
+            if (tr->version < 2)
+                FAIL("%s:%ld: a 'comm' line in a version 1 trace", name, ln);
+            if (comm_line(&d, fld, nf, name, ln, err, errlen))
+                goto bad;
             continue;
         }
         if (nf != 9)
             FAIL("%s:%ld: %d fields, expected 9 (RANK CALL COMM ROOT BYTES OP TYPE GAP_NS DUR_NS)", name, ln, nf);
         tc_trace_rec r;
         memset(&r, 0, sizeof r);
+        r.line = ln;
         if (num(fld[0], 0, tr->ranks - 1, &v[0]))
             FAIL("%s:%ld: rank '%s' is not in 0..%d", name, ln, fld[0], tr->ranks - 1);
-        for (r.call = 0; r.call < TC_CALLS && strcmp(fld[1], tc_call_names[r.call]); r.call++)
+        int me = (int)v[0];
+        const char *cn = fld[1];
+        if (tr->version >= 2 && cn[0] == 'i' && cn[1]) /* a nonblocking call */
+            r.nb = 1, cn++;
+        for (r.call = 0; r.call < TC_CALLS && strcmp(cn, tc_call_names[r.call]); r.call++)
             ;
-        if (r.call == TC_CALLS)
-            FAIL("%s:%ld: call '%s' is none of bcast, reduce, allreduce, barrier, allgather", name, ln, fld[1]);
-        if (num(fld[2], 1, tr->ranks, &v[2]))
-            FAIL("%s:%ld: communicator size '%s' is not in 1..%d", name, ln, fld[2], tr->ranks);
-        if (num(fld[3], -1, v[2] - 1, &v[3]))
-            FAIL("%s:%ld: root '%s' is not in -1..%lld", name, ln, fld[3], v[2] - 1);
+        if (r.call == TC_CALLS || (r.nb && r.call == TC_CALL_WAIT) || (tr->version < 2 && r.call > TC_CALL_ALLGATHER))
+            FAIL("%s:%ld: call '%s' is none of %s", name, ln, fld[1], tr->version < 2
+                 ? "bcast, reduce, allreduce, barrier, allgather (version 1)"
+                 : "the collectives (bcast ... exscan, each also with an 'i' in front), send, isend, recv, irecv, wait");
+        if (tr->version < 2) { /* COMM is the size, and only the world's can be placed */
+            if (num(fld[2], 1, tr->ranks, &v[2]))
+                FAIL("%s:%ld: communicator size '%s' is not in 1..%d", name, ln, fld[2], tr->ranks);
+            if (v[2] != tr->ranks)
+                FAIL("%s:%ld: a %s on a communicator of %lld of the %d ranks: a version 1 trace does not say which "
+                     "ranks; record it again (format 2 defines every communicator)", name, ln, fld[1], v[2], tr->ranks);
+            r.comm = 0;
+        } else {
+            uint64_t id;
+            if (unum(fld[2], &id) || (r.comm = find_comm(&d, id)) < 0)
+                FAIL("%s:%ld: communicator '%s' is not defined (a 'comm' line must come before its first use)", name,
+                     ln, fld[2]);
+            if (d.given[r.comm] < tr->comm[r.comm].size)
+                FAIL("%s:%ld: communicator %s is used before all its %d members are given", name, ln, fld[2],
+                     tr->comm[r.comm].size);
+        }
+        const tc_trace_comm *cm = &tr->comm[r.comm];
+        if (rank_in(cm, me) < 0)
+            FAIL("%s:%ld: rank %d makes a call on communicator %s, which it is not a member of", name, ln, me, fld[2]);
+        long long rlo = -1, rhi = -1; /* ROOT's range */
+        if (r.call == TC_CALL_WAIT)
+            rlo = 0, rhi = tr->n[me] - 1;
+        else if (r.call == TC_CALL_SEND || r.call == TC_CALL_RECV)
+            rlo = r.call == TC_CALL_RECV && r.nb ? -1 : 0, rhi = cm->size - 1;
+        else if (has_root(r.call))
+            rlo = 0, rhi = cm->size - 1;
+        if (num(fld[3], rlo, rhi, &v[3]))
+            FAIL("%s:%ld: %s '%s' is not in %lld..%lld (%s)", name, ln,
+                 r.call == TC_CALL_WAIT ? "the waited record" : r.call >= TC_CALL_SEND ? "peer" : "root", fld[3],
+                 rlo, rhi, r.call == TC_CALL_WAIT ? "an earlier record of its rank"
+                 : r.call >= TC_CALL_SEND ? "a rank of the communicator" : has_root(r.call)
+                 ? "bcast, reduce, gather and scatter have a root in the communicator" : "this call has no root");
         if (num(fld[4], 0, 1LL << 40, &v[4]))
             FAIL("%s:%ld: bytes '%s' is not a number in 0..2^40", name, ln, fld[4]);
+        if ((r.call == TC_CALL_BARRIER || r.call == TC_CALL_WAIT) && v[4])
+            FAIL("%s:%ld: %s with %lld bytes (a barrier and a wait have none)", name, ln, fld[1], v[4]);
         if (strlen(fld[5]) >= sizeof r.op || strlen(fld[6]) >= sizeof r.type)
             FAIL("%s:%ld: operation or type name longer than %zu characters", name, ln, sizeof r.op - 1);
+        if ((r.call == TC_CALL_SEND || r.call == TC_CALL_RECV) && num(fld[5], -1, 1LL << 31, &v[5]))
+            FAIL("%s:%ld: a message's tag '%s' (the OP field) is not a number", name, ln, fld[5]);
         if (num(fld[7], 0, 1LL << 62, &v[7]) || num(fld[8], 0, 1LL << 62, &v[8]))
             FAIL("%s:%ld: GAP_NS and DUR_NS must be numbers of nanoseconds", name, ln);
-        if (r.call == TC_CALL_BARRIER ? v[4] != 0 || v[3] != -1 : (r.call <= TC_CALL_REDUCE) != (v[3] >= 0))
-            FAIL("%s:%ld: %s with root %lld and %lld bytes (bcast and reduce have a root, the others none; a "
-                 "barrier no bytes)", name, ln, fld[1], v[3], v[4]);
-        r.comm = (int)v[2], r.root = (int)v[3], r.bytes = (uint64_t)v[4], r.gap_ns = (uint64_t)v[7];
-        r.dur_ns = (uint64_t)v[8];
+        if (r.call == TC_CALL_WAIT) {
+            tc_trace_rec *x = &tr->rec[me][v[3]];
+            if (x->nb != 1)
+                FAIL("%s:%ld: rank %d's wait for its record %lld (line %ld), %s", name, ln, me, v[3], x->line,
+                     x->nb ? "which an earlier wait completed" : "a blocking call");
+            x->nb = 2;
+        }
+        r.root = (int)v[3], r.bytes = (uint64_t)v[4], r.gap_ns = (uint64_t)v[7], r.dur_ns = (uint64_t)v[8];
         strcpy(r.op, fld[5]);
         strcpy(r.type, fld[6]);
-        if ((size_t)nrec == cap) {
-            cap = cap ? 2 * cap : 256;
-            tc_trace_rec *na = realloc(all, cap * sizeof *all);
-            int *nr = realloc(rank_of, cap * sizeof *rank_of);
-            if (na)
-                all = na;
-            if (nr)
-                rank_of = nr;
-            if (!na || !nr)
+        if (tr->n[me] == d.cap[me]) {
+            int c = d.cap[me] ? 2 * d.cap[me] : 64;
+            tc_trace_rec *a = realloc(tr->rec[me], (size_t)c * sizeof *a);
+            if (!a)
                 FAIL("%s: out of memory", name);
+            tr->rec[me] = a, d.cap[me] = c;
         }
-        all[nrec] = r;
-        rank_of[nrec++] = (int)v[0];
-        count[v[0]]++;
+        tr->rec[me][tr->n[me]++] = r;
+        tr->records++;
     }
     if (rc < 0)
         FAIL("%s:%ld: %s%s", name, ln + 1, e2,
@@ -121,37 +330,48 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
     if (ln < 2)
         FAIL("%s: %s", name, ln ? "truncated after the first line (no 'ranks' line)" : "empty, not a trace");
     if (ended < 0)
-        FAIL("%s: truncated: %ld records and no 'end' line", name, nrec);
-    tr->calls = count[0];
-    for (int k = 1; k < tr->ranks; k++)
-        if (count[k] != tr->calls)
-            FAIL("%s: rank %d made %d calls, rank 0 %d: every rank must make the same collectives", name, k, count[k],
-                 tr->calls);
-    tr->rec = calloc((size_t)tr->ranks * (size_t)(tr->calls ? tr->calls : 1), sizeof *tr->rec);
-    if (!tr->rec)
-        FAIL("%s: out of memory", name);
-    memset(count, 0, (size_t)tr->ranks * sizeof *count);
-    for (long i = 0; i < nrec; i++)
-        tr->rec[(size_t)rank_of[i] * (size_t)tr->calls + (size_t)count[rank_of[i]]++] = all[i];
-    for (int k = 1; k < tr->ranks; k++)
-        for (int i = 0; i < tr->calls; i++) {
-            const tc_trace_rec *a = &tr->rec[i], *b = &tr->rec[(size_t)k * (size_t)tr->calls + (size_t)i];
-            if (a->call != b->call || a->comm != b->comm || a->root != b->root || a->bytes != b->bytes)
-                FAIL("%s: call %d: rank %d makes %s (comm %d, root %d, %" PRIu64 " bytes), rank 0 %s (comm %d, root %d, "
-                     "%" PRIu64 " bytes)", name, i + 1, k, tc_call_names[b->call], b->comm, b->root, b->bytes,
-                     tc_call_names[a->call], a->comm, a->root, a->bytes);
-        }
-    free(all);
-    free(rank_of);
-    free(count);
+        FAIL("%s: truncated: %ld records and no 'end' line", name, tr->records);
+    for (int c = 0; c < tr->ncomms; c++)
+        if (d.given[c] < tr->comm[c].size || d.check[c] < tr->comm[c].size)
+            FAIL("%s: communicator %" PRIu64 " is given %d of its %d members", name, tr->comm[c].id,
+                 d.given[c] < tr->comm[c].size ? d.given[c] : d.check[c], tr->comm[c].size);
+    free(d.given), free(d.check), free(d.slot), free(d.cap);
     return 0;
 bad:
 #undef FAIL
-    free(all);
-    free(rank_of);
-    free(count);
+    free(d.given), free(d.check), free(d.slot), free(d.cap);
     tc_trace_free(tr);
     return -1;
+}
+
+void tc_trace_write(FILE *f, const tc_trace *tr)
+{
+    fprintf(f, "torcoll-trace 2\nranks %d\n", tr->ranks);
+    for (int c = 1; c < tr->ncomms; c++) { /* ranges a-b, lines of about 900 characters */
+        const tc_trace_comm *cm = &tr->comm[c];
+        int len = 0;
+        for (int k = 0; k < cm->size;) {
+            int j = k, step = k + 1 < cm->size && abs(cm->member[k + 1] - cm->member[k]) == 1
+                                  ? cm->member[k + 1] - cm->member[k] : 0;
+            while (step && j + 1 < cm->size && cm->member[j + 1] == cm->member[j] + step)
+                j++;
+            if (!len)
+                len = fprintf(f, "comm %" PRIu64 " %d", cm->id, cm->size);
+            len += j > k ? fprintf(f, " %d-%d", cm->member[k], cm->member[j]) : fprintf(f, " %d", cm->member[k]);
+            k = j + 1;
+            if (len > 900 || k == cm->size)
+                fputc('\n', f), len = 0;
+        }
+    }
+    fprintf(f, "# rank call comm root|peer|wait bytes op|tag type gap_ns dur_ns\n");
+    for (int r = 0; r < tr->ranks; r++)
+        for (int i = 0; i < tr->n[r]; i++) {
+            const tc_trace_rec *x = &tr->rec[r][i];
+            fprintf(f, "%d %s%s %" PRIu64 " %d %" PRIu64 " %s %s %" PRIu64 " %" PRIu64 "\n", r, x->nb ? "i" : "",
+                    tc_call_names[x->call], tr->comm[x->comm].id, x->root, x->bytes, x->op, x->type, x->gap_ns,
+                    x->dur_ns);
+        }
+    fprintf(f, "end %ld\n", tr->records);
 }
 
 /* rank -> node: linear, or one node a line from the map file. */
@@ -203,15 +423,19 @@ static int read_map(tc_app *a, const char *path, int ranks, int *node)
     return rc;
 }
 
+/* ---------------------------------------------------------------- replay */
 /* Where a call runs in the subnet's configuration. The Reducer sums, compares and
  * combines bits of 32- and 64-bit integer lanes, sums binary64 and binary32 values as
  * binned elements (FSUM, 2 flits a value) and takes fmin/fmax as signed keys of the
  * values' width (docs/fpsum.md); a reduction it cannot do (a user op, PROD, the logical
  * ops, types of other widths or unknown names) runs over point-to-point, as an MPI
- * library would leave it in software. */
-enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATHS };
-static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fmin/fmax", "p2p"};
-
+ * library would leave it in software; so do the calls no tree operation does
+ * (gather, all-to-all, scan), and a group's calls when the 16 trees are taken by
+ * earlier groups. A call on one rank, or of no bytes (but a barrier), is local: Open
+ * MPI returns from it at once. */
+enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATH_NOTREE, PATH_LOCAL, PATHS };
+static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fmin/fmax", "p2p",
+                                              "p2p (no free tree)", "local"};
 /* The datatypes the Reducer takes, by the names MPI_Type_get_name gives (C and
  * Fortran), with a value's bytes: 32- and 64-bit integers, MINLOC/MAXLOC's pairs of
  * 32-bit integers, binary32 and binary64. */
@@ -238,8 +462,16 @@ static int path_of(const tc_trace_rec *r, int *lane)
     while (t < nt && strcmp(r->type, hw_types[t].name))
         t++;
     *lane = t < nt && hw_types[t].bytes == 4 ? TC_LANE_32 : TC_LANE_64;
-    if (r->call != TC_CALL_REDUCE && r->call != TC_CALL_ALLREDUCE)
+    switch (r->call) {
+    case TC_CALL_BCAST: case TC_CALL_BARRIER: case TC_CALL_ALLGATHER: case TC_CALL_ALLGATHERV:
+    case TC_CALL_SCATTER: case TC_CALL_SCATTERV: /* a scatter: the root's whole buffer broadcast */
         return PATH_SUBNET;
+    case TC_CALL_REDUCE: case TC_CALL_ALLREDUCE:
+    case TC_CALL_REDUCE_SCATTER: case TC_CALL_REDUCE_SCATTER_BLOCK: /* an allreduce, each keeping its part */
+        break;
+    default:
+        return PATH_P2P;
+    }
     if (t == nt)
         return PATH_P2P;
     int sum = !strcmp(op, "sum"), minmax = !strcmp(op, "min") || !strcmp(op, "max");
@@ -254,49 +486,127 @@ static int path_of(const tc_trace_rec *r, int *lane)
     }
 }
 
+
+/* One call's latency, timed once for each kind, root, bytes, op, type and group. */
 typedef struct {
-    const tc_trace_rec *rec; /* the first call of its kind: call, root, bytes, op and type */
-    int path;
+    const tc_trace_rec *rec; /* the first of its kind: call, root, op and type */
+    uint64_t bytes;          /* the largest of its ranks' BYTES */
+    int comm, path, exact;
     uint64_t hw, sw;
-    int exact;
 } timed;
 
-static const tc_wl_kind kind_of[TC_CALLS] = {TC_WL_BCAST, TC_WL_REDUCE, TC_WL_ALLREDUCE, TC_WL_BARRIER,
-                                             TC_WL_ALLGATHER};
+static const tc_wl_kind kind_of[TC_CALL_COLLS] = {
+    [TC_CALL_BCAST] = TC_WL_BCAST,         [TC_CALL_REDUCE] = TC_WL_REDUCE,       [TC_CALL_ALLREDUCE] = TC_WL_ALLREDUCE,
+    [TC_CALL_BARRIER] = TC_WL_BARRIER,     [TC_CALL_ALLGATHER] = TC_WL_ALLGATHER, [TC_CALL_ALLGATHERV] = TC_WL_ALLGATHER,
+    [TC_CALL_SCATTER] = TC_WL_BCAST,       [TC_CALL_SCATTERV] = TC_WL_BCAST,
+    [TC_CALL_REDUCE_SCATTER] = TC_WL_ALLREDUCE, [TC_CALL_REDUCE_SCATTER_BLOCK] = TC_WL_ALLREDUCE};
 
-/* One call's latency on both: the subnet's trees over the ranks' nodes (tree 0 rooted
- * at the call's root for bcast and reduce), and the software collective; a reduction
- * the subnet cannot do takes the software's time in both (out->path). */
-static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int ranks, const uint8_t *pe, timed *out)
+static int flits_of(tc_app *a, uint64_t bytes, const char *what, int *flits)
 {
-    uint64_t flits = (r->bytes + 15) / 16, vbytes;
-    int lane;
-    out->path = path_of(r, &lane);
-    vbytes = lane == TC_LANE_32 ? 4 : 8;
-    if (out->path == PATH_FSUM) /* a binned element of 2 flits a value */
-        flits = 2 * ((r->bytes + vbytes - 1) / vbytes);
-    int pk7 = (int)((flits + 6) / 7), red = a->p.red_flits;
-    tc_workload w = {.kind = kind_of[r->call], .repeat = 1, .max_cycles = a->max_cycles};
-    out->exact = 1;
-    if (flits > (1u << 26)) {
-        snprintf(a->err, sizeof a->err, "trace: a %s of %" PRIu64 " bytes is beyond the replay", tc_call_names[r->call],
-                 r->bytes);
+    uint64_t f = (bytes + 15) / 16;
+    if (f > (1u << 26)) {
+        snprintf(a->err, sizeof a->err, "trace: a %s of %" PRIu64 " bytes is beyond the replay", what, bytes);
         return -1;
     }
-    if (r->call == TC_CALL_BCAST || r->call == TC_CALL_REDUCE) {
-        tc_plan_tree(a->t, a->rows, 0, node[r->root], pe);
-        for (int k = 0; k < a->t->n; k++)
-            tc_net_cfg(a->net, k, 0, TC_ROWP(a->rows, k, 0));
-        w.dst = node[r->root];
+    *flits = (int)f;
+    return 0;
+}
+
+/* The point-to-point time of a call among n ranks on node[]: the baseline's
+ * collectives where it has them (tc_p2p_collective_on); the others as an MPI
+ * library's algorithm in rounds of concurrent messages (tc_p2p_exchange), each round
+ * costing its messages' time and the software overhead (a root's per message):
+ * gather and scatter linear to or from the root, all-to-all pairwise (n - 1 rounds,
+ * a v-variant's block its total over n), reduce_scatter a ring (n - 1 rounds of a
+ * block), scan and exscan by recursive doubling. */
+static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint64_t bytes, uint64_t *out)
+{
+    int flits;
+    if (call <= TC_CALL_ALLGATHERV) {
+        if (flits_of(a, bytes, tc_call_names[call], &flits) ||
+            tc_p2p_collective_on(&a->m, kind_of[call], flits, root < 0 ? 0 : root, node, n, NULL, out)) {
+            if (!flits_of(a, bytes, tc_call_names[call], &flits))
+                snprintf(a->err, sizeof a->err, "%s", a->m.err);
+            return -1;
+        }
+        return 0;
     }
-    switch (r->call) {
-    case TC_CALL_BCAST:
-        w.len = flits < 7 ? (int)flits : 7;
-        w.packets = pk7;
-        break;
-    case TC_CALL_REDUCE:
-    case TC_CALL_ALLREDUCE: /* the Reducer holds red_flits data flits: longer vectors in several operations */
-        if (out->path == PATH_FSUM) { /* whole elements: an even length */
+    int lin = call == TC_CALL_GATHER || call == TC_CALL_GATHERV || call == TC_CALL_SCATTER || call == TC_CALL_SCATTERV;
+    int scan = call == TC_CALL_SCAN || call == TC_CALL_EXSCAN, ring = call == TC_CALL_REDUCE_SCATTER ||
+                                                                      call == TC_CALL_REDUCE_SCATTER_BLOCK;
+    int rounds = lin ? 1 : n - 1;
+    if (scan)
+        for (rounds = 0; (1 << rounds) < n; rounds++)
+            ;
+    uint64_t per = ring || call == TC_CALL_ALLTOALLV || call == TC_CALL_ALLTOALLW ? (bytes + (uint64_t)n - 1) / (uint64_t)n
+                                                                                : bytes;
+    if (flits_of(a, per, tc_call_names[call], &flits))
+        return -1;
+    int *from = malloc(3 * (size_t)n * sizeof *from);
+    if (!from) {
+        snprintf(a->err, sizeof a->err, "trace: out of memory");
+        return -1;
+    }
+    int *to = from + n, *fl = to + n;
+    *out = 0;
+    for (int s = 1; s <= rounds; s++) {
+        size_t m = 0;
+        for (int k = 0; k < n; k++) {
+            int src = k, dst = scan ? (k + (1 << (s - 1)) < n ? k + (1 << (s - 1)) : -1) : ring ? (k + 1) % n
+                             : (k + s) % n;
+            if (call == TC_CALL_GATHER || call == TC_CALL_GATHERV)
+                dst = k == root ? -1 : root;
+            if (call == TC_CALL_SCATTER || call == TC_CALL_SCATTERV)
+                src = root, dst = k == root ? -1 : k;
+            if (dst >= 0)
+                from[m] = node[src], to[m] = node[dst], fl[m++] = flits ? flits : 1;
+        }
+        uint64_t end;
+        if (tc_p2p_exchange(&a->m, m, from, to, fl, &end)) {
+            snprintf(a->err, sizeof a->err, "%s", a->m.err);
+            free(from);
+            return -1;
+        }
+        *out += end + a->m.sw * (lin ? m : 1);
+    }
+    free(from);
+    return 0;
+}
+
+/* The subnet's time of call r (bytes: its ranks' largest) on the n ranks at node[]
+ * (pe: their nodes) on the group's tree `slot`, planned over them (rooted at the
+ * call's root, or spread as the table spreads its roots); an all-gather uses all 16
+ * trees, planned over the group for it (each call plans its own tree again, so the
+ * other groups' trees are theirs when they next run). The group's reduces keep the
+ * tree's ReduceIds in turn: only its members' routers ever reduce on it. 0, or -1 and
+ * a->err. */
+static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *node, int n, const uint8_t *pe,
+                   int slot, int path, int lane, timed *out)
+{
+    if (r->call == TC_CALL_SCATTER || r->call == TC_CALL_SCATTERV)
+        bytes *= (uint64_t)n; /* the root broadcasts the whole buffer; each rank keeps its part */
+    uint64_t flits = (bytes + 15) / 16, vbytes = lane == TC_LANE_32 ? 4 : 8;
+    if (path == PATH_FSUM) /* a binned element of 2 flits a value */
+        flits = 2 * ((bytes + vbytes - 1) / vbytes);
+    int pk7 = (int)((flits + 6) / 7), red = a->p.red_flits, call = r->call;
+    tc_workload w = {.kind = kind_of[call], .tree = slot, .repeat = 1, .max_cycles = a->max_cycles};
+    if (flits > (1u << 26)) {
+        snprintf(a->err, sizeof a->err, "trace: a %s of %" PRIu64 " bytes is beyond the replay", tc_call_names[call],
+                 bytes);
+        return -1;
+    }
+    int rooted = w.kind == TC_WL_BCAST || w.kind == TC_WL_REDUCE;
+    if (w.kind == TC_WL_ALLGATHER)
+        tc_app_table(a, pe);
+    tc_plan_tree(a->t, a->rows, slot, rooted ? node[r->root] : node[(long)slot * n / TC_TREES], pe);
+    for (int k = 0; k < a->t->n; k++)
+        tc_net_cfg(a->net, k, slot, TC_ROWP(a->rows, k, slot));
+    if (rooted)
+        w.dst = node[r->root];
+    switch (w.kind) {
+    case TC_WL_REDUCE:
+    case TC_WL_ALLREDUCE: /* the Reducer holds red_flits data flits: longer vectors in several operations */
+        if (path == PATH_FSUM) { /* whole elements: an even length */
             red -= red % 2;
             if (!red) {
                 snprintf(a->err, sizeof a->err, "trace: a floating-point sum needs red_flits >= 2 (an element is 2 "
@@ -307,11 +617,11 @@ static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int rank
         }
         w.len = flits < (uint64_t)red ? (int)flits : red;
         w.repeat = flits > (uint64_t)red ? (int)((flits + (uint64_t)red - 1) / (uint64_t)red) : 1;
-        if (r->call == TC_CALL_ALLREDUCE && w.repeat > 1) /* the library streams them, 16 in flight */
+        if (w.kind == TC_WL_ALLREDUCE && w.repeat > 1) /* the library streams them, 16 in flight */
             w.window = TC_RIDS;
         w.lane = lane;
         break;
-    case TC_CALL_BARRIER:
+    case TC_WL_BARRIER:
         w.kind = TC_WL_TREE_BARRIER;
         break;
     default:
@@ -319,26 +629,463 @@ static int time_call(tc_app *a, const tc_trace_rec *r, const int *node, int rank
         w.packets = pk7;
         break;
     }
-    if (out->path == PATH_P2P) {
-        /* below: the software collective's time is the call's in both */
-    } else if (r->call == TC_CALL_ALLGATHER && pk7 > 1) {
+    if (w.kind == TC_WL_ALLGATHER && pk7 > 1) {
         tc_app_time t;
         if (tc_app_allgather_hw(a, pk7, &t))
             return -1;
         out->hw = t.cycles;
         out->exact = t.exact;
-    } else if (tc_app_run_hw(a, &w, &out->hw)) {
+        return 0;
+    }
+    return tc_app_run_hw(a, &w, &out->hw);
+}
+
+/* The replay's state. Each rank runs its records in order; a collective ends for
+ * all its group when the last member arrives, its latency later (an instance: the
+ * seq-th collective on a communicator); a message leaves when its sender reaches it
+ * and arrives when the point-to-point model (its links shared by every message in
+ * flight) delivers it; a receive or a wait holds its rank until then. The rank with
+ * the earliest time moves next, so messages enter the model in time order. */
+typedef struct {
+    int arrived, done, cache;
+    const tc_trace_rec *r; /* the first member's record */
+    uint64_t tmax, bmax, end;
+} inst;
+
+typedef struct {
+    inst *v;
+    int n, cap;
+    int *seq;   /* per comm rank: its next collective */
+    int tree;   /* the tree slot the group holds: -1 none yet, -2 none left */
+} cstate;
+
+typedef struct msg {
+    int comm, src, dst, tag, rec; /* world ranks; rec: a posted irecv's record */
+    uint64_t t;                   /* a send: its delivery */
+    struct msg *next;
+} msg;
+
+enum { RUN, IN_COLL, IN_RECV, IN_WAIT, DONE };
+typedef struct {
+    int pos, state, bc, bs; /* blocked on instance (bc, bs), or on its record bs */
+    uint64_t t, gaps, real;
+    uint64_t *when;         /* per record: a nonblocking message's completion (UINT64_MAX: not yet) */
+    int *seq;               /* per record: a nonblocking collective's instance (-1: local) */
+    msg *sends, *posted;    /* messages to it not yet received; its irecvs not yet matched */
+} rstate;
+
+typedef struct {
+    uint64_t n, bytes, hw, sw, path[PATHS];
+} kstat;
+
+typedef struct {
+    tc_app *a;
+    tc_trace *tr;
+    double ns;
+    const int *node;        /* rank -> node */
+    int *gnode;             /* scratch: a group's nodes */
+    uint8_t *pe;
+    timed *cache;
+    size_t ncache, capcache;
+    int trees;              /* tree slots given to groups */
+    int pass;               /* 0: the subnet (with p2p messages), 1: the point-to-point network alone */
+    cstate *cs;
+    rstate *rs;
+    tc_p2p msgm;            /* the messages' model, its links' state carried from message to message */
+    kstat k[TC_CALLS];      /* per call kind (messages under send); times per pass in hw, sw */
+    uint64_t comm_time[2], msg_time[2], end[2];
+    char why[64][80];       /* what ran over point-to-point, and how often */
+    uint64_t whyn[64];
+    int nwhy;
+    FILE *json;
+    int shown, listed;
+    int bad;                /* the trace, not a run, failed: its ranks' calls do not match */
+} rp;
+
+static void why(rp *x, const char *text)
+{
+    int i = 0;
+    while (i < x->nwhy && strcmp(x->why[i], text))
+        i++;
+    if (i == x->nwhy && x->nwhy < 64)
+        snprintf(x->why[x->nwhy++], sizeof x->why[0], "%s", text);
+    if (i < x->nwhy)
+        x->whyn[i]++;
+}
+
+static uint64_t cyc(const rp *x, uint64_t ns) { return (uint64_t)((double)ns / x->ns + 0.5); }
+
+static void advance(rp *x, int r)
+{
+    rstate *s = &x->rs[r];
+    s->state = RUN;
+    if (++s->pos >= x->tr->n[r]) {
+        s->state = DONE;
+        return;
+    }
+    const tc_trace_rec *q = &x->tr->rec[r][s->pos];
+    s->t += cyc(x, q->gap_ns);
+    s->gaps += cyc(x, q->gap_ns);
+    s->real += q->gap_ns + q->dur_ns;
+}
+
+/* The cache entry of instance in of communicator c (timed when new). */
+static int lookup(rp *x, const inst *in, int c)
+{
+    tc_app *a = x->a;
+    const tc_trace_rec *r = in->r;
+    for (size_t i = 0; i < x->ncache; i++) {
+        const timed *k = &x->cache[i];
+        if (k->comm == c && k->rec->call == r->call && k->rec->root == r->root && k->bytes == in->bmax &&
+            !strcmp(k->rec->op, r->op) && !strcmp(k->rec->type, r->type))
+            return (int)i;
+    }
+    if (x->ncache == x->capcache) {
+        size_t n = x->capcache ? 2 * x->capcache : 64;
+        timed *t = realloc(x->cache, n * sizeof *t);
+        if (!t) {
+            snprintf(a->err, sizeof a->err, "trace: out of memory");
+            return -1;
+        }
+        x->cache = t, x->capcache = n;
+    }
+    timed *out = &x->cache[x->ncache];
+    const tc_trace_comm *cm = &x->tr->comm[c];
+    int lane;
+    *out = (timed){r, in->bmax, c, path_of(r, &lane), 1, 0, 0};
+    memset(x->pe, 0, (size_t)a->t->n);
+    for (int k = 0; k < cm->size; k++)
+        x->gnode[k] = x->node[cm->member[k]], x->pe[x->gnode[k]] = 1;
+    if (out->path != PATH_P2P && x->cs[c].tree == -1) /* the group's first call on the subnet takes a tree */
+        x->cs[c].tree = x->trees < TC_TREES ? x->trees++ : -2;
+    if (out->path != PATH_P2P && x->cs[c].tree == -2)
+        out->path = PATH_NOTREE;
+    if (p2p_time(a, r->call, x->gnode, cm->size, r->root, in->bmax, &out->sw))
+        return -1;
+    out->hw = out->sw;
+    if (out->path < PATH_P2P && hw_time(a, r, in->bmax, x->gnode, cm->size, x->pe, x->cs[c].tree, out->path, lane, out))
+        return -1;
+    return (int)x->ncache++;
+}
+
+static int wake(rp *x, int r, uint64_t t)
+{
+    rstate *s = &x->rs[r];
+    s->t = t > s->t ? t : s->t;
+    advance(x, r);
+    return 0;
+}
+
+/* Instance in of communicator c has all its members: timed, its members released. */
+static int complete(rp *x, int c, int seq)
+{
+    inst *in = &x->cs[c].v[seq];
+    int i = lookup(x, in, c);
+    if (i < 0)
+        return -1;
+    const timed *k = &x->cache[i];
+    uint64_t lat = x->pass ? k->sw : k->hw;
+    in->done = 1, in->end = in->tmax + lat;
+    kstat *ks = &x->k[in->r->call];
+    x->comm_time[x->pass] += lat;
+    if (!x->pass) {
+        ks->n++, ks->bytes += in->bmax, ks->path[k->path]++, ks->hw += k->hw, ks->sw += k->sw;
+        char w[80];
+        if (k->path == PATH_P2P && in->r->call <= TC_CALL_REDUCE_SCATTER_BLOCK && in->r->call != TC_CALL_GATHER &&
+            in->r->call != TC_CALL_GATHERV && (in->r->call < TC_CALL_ALLTOALL || in->r->call > TC_CALL_ALLTOALLW))
+            snprintf(w, sizeof w, "%s %s %s", tc_call_names[in->r->call], in->r->op, in->r->type);
+        else
+            snprintf(w, sizeof w, "%s%s", tc_call_names[in->r->call], k->path == PATH_NOTREE ? " (no free tree)" : "");
+        if (k->path == PATH_P2P || k->path == PATH_NOTREE)
+            why(x, w);
+        const tc_trace_comm *cm = &x->tr->comm[c];
+        if (x->shown < 100)
+            printf("  %5d %-20s %6d %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s\n", ++x->shown,
+                   tc_call_names[in->r->call], cm->size, in->bmax, in->r->root, k->hw, k->sw,
+                   (double)k->sw / (double)(k->hw ? k->hw : 1), path_names[k->path], k->exact ? "" : " (modelled)");
+        if (x->json)
+            fprintf(x->json, "%s  {\"call\": \"%s\", \"comm\": %" PRIu64 ", \"ranks\": %d, \"bytes\": %" PRIu64
+                    ", \"root\": %d, \"op\": \"%s\", \"type\": \"%s\", \"path\": \"%s\", \"hw\": %" PRIu64
+                    ", \"p2p\": %" PRIu64 ", \"exact\": %s}", x->listed++ ? ",\n" : "", tc_call_names[in->r->call],
+                    cm->id, cm->size, in->bmax, in->r->root, in->r->op, in->r->type, path_names[k->path], k->hw, k->sw,
+                    k->exact ? "true" : "false");
+    }
+    const tc_trace_comm *cm = &x->tr->comm[c];
+    for (int m = 0; m < cm->size; m++) {
+        rstate *s = &x->rs[cm->member[m]];
+        if (s->state == IN_COLL && s->bc == c && s->bs == seq)
+            wake(x, cm->member[m], in->end);
+    }
+    return 0;
+}
+
+/* A local call (one rank, or no bytes): no network, no wait for the others; counted
+ * once, at its group's rank 0. */
+static void local(rp *x, int r, const tc_trace_rec *q)
+{
+    if (!x->pass && rank_in(&x->tr->comm[q->comm], r) == 0)
+        x->k[q->call].n++, x->k[q->call].bytes += q->bytes, x->k[q->call].path[PATH_LOCAL]++;
+}
+
+/* A collective's arrival: 0, or -1 and a->err (the members disagree). */
+static int arrive(rp *x, int r, const tc_trace_rec *q)
+{
+    rstate *s = &x->rs[r];
+    const tc_trace_comm *cm = &x->tr->comm[q->comm];
+    if (cm->size == 1 || (q->bytes == 0 && q->call != TC_CALL_BARRIER && !is_v(q->call))) {
+        local(x, r, q);
+        s->seq[s->pos] = -1, s->when[s->pos] = s->t;
+        advance(x, r);
+        return 0;
+    }
+    cstate *c = &x->cs[q->comm];
+    int me = rank_in(cm, r), seq = c->seq[me]++;
+    if (seq == c->cap) {
+        int n = c->cap ? 2 * c->cap : 16;
+        inst *v = realloc(c->v, (size_t)n * sizeof *v);
+        if (!v) {
+            snprintf(x->a->err, sizeof x->a->err, "trace: out of memory");
+            return -1;
+        }
+        memset(v + c->cap, 0, (size_t)(n - c->cap) * sizeof *v);
+        c->v = v, c->cap = n;
+    }
+    c->n = seq + 1 > c->n ? seq + 1 : c->n;
+    inst *in = &c->v[seq];
+    if (!in->r) {
+        in->r = q;
+    } else if (in->r->call != q->call || in->r->root != q->root || (!is_v(q->call) && in->r->bytes != q->bytes)) {
+        x->bad = 1;
+        snprintf(x->a->err, sizeof x->a->err, "trace: line %ld: rank %d's collective %d on communicator %" PRIu64
+                 " is a %s (root %d, %" PRIu64 " bytes); line %ld: another member's a %s (root %d, %" PRIu64 " bytes)",
+                 q->line, r, seq + 1, cm->id, tc_call_names[q->call], q->root, q->bytes, in->r->line,
+                 tc_call_names[in->r->call], in->r->root, in->r->bytes);
         return -1;
     }
-    if (r->call == TC_CALL_BCAST || r->call == TC_CALL_REDUCE)
-        tc_app_table(a, pe); /* tree 0 as before */
-    if (tc_p2p_collective_on(&a->m, kind_of[r->call], (int)((r->bytes + 15) / 16), r->root < 0 ? 0 : r->root, node,
-                             ranks, NULL, &out->sw)) {
-        snprintf(a->err, sizeof a->err, "%s", a->m.err);
+    in->tmax = s->t > in->tmax ? s->t : in->tmax;
+    in->bmax = q->bytes > in->bmax ? q->bytes : in->bmax;
+    if (q->nb) {
+        s->seq[s->pos] = seq;
+        advance(x, r);
+    } else {
+        s->state = IN_COLL, s->bc = q->comm, s->bs = seq;
+    }
+    if (++in->arrived == cm->size)
+        return complete(x, q->comm, seq);
+    return 0;
+}
+
+static int matches(const msg *m, int comm, int src, int tag) { return m->comm == comm && m->src == src && m->tag == tag; }
+
+/* A message from world rank src reaches rank dst at t: the earliest matching
+ * posted irecv takes it, else a blocking recv waiting for it, else it waits. */
+static int deliver(rp *x, int comm, int src, int dst, int tag, uint64_t t)
+{
+    rstate *d = &x->rs[dst];
+    for (msg **p = &d->posted; *p; p = &(*p)->next)
+        if (matches(*p, comm, src, tag)) {
+            msg *m = *p;
+            d->when[m->rec] = t;
+            *p = m->next;
+            if (d->state == IN_WAIT && d->bs == m->rec)
+                wake(x, dst, t);
+            free(m);
+            return 0;
+        }
+    if (d->state == IN_RECV) {
+        const tc_trace_rec *q = &x->tr->rec[dst][d->pos];
+        if (q->comm == comm && x->tr->comm[comm].member[q->root] == src && atoi(q->op) == tag)
+            return wake(x, dst, t);
+    }
+    msg *m = malloc(sizeof *m), **p = &d->sends;
+    if (!m) {
+        snprintf(x->a->err, sizeof x->a->err, "trace: out of memory");
         return -1;
     }
-    if (out->path == PATH_P2P)
-        out->hw = out->sw;
+    *m = (msg){comm, src, dst, tag, -1, t, NULL};
+    while (*p)
+        p = &(*p)->next;
+    *p = m;
+    return 0;
+}
+
+/* The earliest message to r matching (comm, src, tag), taken: its delivery, or UINT64_MAX. */
+static uint64_t take(rstate *s, int comm, int src, int tag)
+{
+    for (msg **p = &s->sends; *p; p = &(*p)->next)
+        if (matches(*p, comm, src, tag)) {
+            msg *m = *p;
+            uint64_t t = m->t;
+            *p = m->next;
+            free(m);
+            return t;
+        }
+    return UINT64_MAX;
+}
+
+/* Rank r's record at its position. 0, or -1 and a->err. */
+static int step(rp *x, int r)
+{
+    rstate *s = &x->rs[r];
+    const tc_trace_rec *q = &x->tr->rec[r][s->pos];
+    const tc_trace_comm *cm = &x->tr->comm[q->comm];
+    if (q->call < TC_CALL_COLLS)
+        return arrive(x, r, q);
+    if (q->call == TC_CALL_SEND) {
+        int flits;
+        if (flits_of(x->a, q->bytes, "message", &flits))
+            return -1;
+        uint64_t t0 = s->t + x->a->m.sw; /* the sender's software, then the packets */
+        uint64_t t = tc_p2p_send(&x->msgm, x->node[r], x->node[cm->member[q->root]], flits ? flits : 1, t0);
+        if (!t && x->msgm.err[0]) {
+            snprintf(x->a->err, sizeof x->a->err, "%s", x->msgm.err);
+            return -1;
+        }
+        x->msg_time[x->pass] += t - s->t;
+        if (!x->pass)
+            x->k[TC_CALL_SEND].n++, x->k[TC_CALL_SEND].bytes += q->bytes;
+        *(x->pass ? &x->k[TC_CALL_SEND].sw : &x->k[TC_CALL_SEND].hw) += t - s->t;
+        s->when[s->pos] = t0;
+        s->t = t0;
+        int to = cm->member[q->root];
+        advance(x, r);
+        return deliver(x, q->comm, r, to, atoi(q->op), t);
+    }
+    if (q->call == TC_CALL_RECV) {
+        if (q->root < 0) { /* an irecv never completed: nothing to replay */
+            if (!x->pass)
+                why(x, "irecv never completed (not replayed)");
+            s->when[s->pos] = s->t;
+            advance(x, r);
+            return 0;
+        }
+        uint64_t t = take(s, q->comm, cm->member[q->root], atoi(q->op));
+        if (q->nb) {
+            s->when[s->pos] = t;
+            if (t == UINT64_MAX) {
+                msg *m = malloc(sizeof *m), **p = &s->posted;
+                if (!m) {
+                    snprintf(x->a->err, sizeof x->a->err, "trace: out of memory");
+                    return -1;
+                }
+                *m = (msg){q->comm, cm->member[q->root], r, atoi(q->op), s->pos, 0, NULL};
+                while (*p)
+                    p = &(*p)->next;
+                *p = m;
+            }
+            advance(x, r);
+        } else if (t == UINT64_MAX) {
+            s->state = IN_RECV;
+        } else {
+            wake(x, r, t);
+        }
+        return 0;
+    }
+    /* wait: for a nonblocking collective's instance or a message's completion */
+    const tc_trace_rec *w = &x->tr->rec[r][q->root];
+    if (w->call < TC_CALL_COLLS && s->seq[q->root] >= 0) {
+        const inst *in = &x->cs[w->comm].v[s->seq[q->root]];
+        if (in->done)
+            return wake(x, r, in->end);
+        s->state = IN_COLL, s->bc = w->comm, s->bs = s->seq[q->root];
+        return 0;
+    }
+    if (s->when[q->root] != UINT64_MAX)
+        return wake(x, r, s->when[q->root]);
+    s->state = IN_WAIT, s->bs = q->root;
+    return 0;
+}
+
+/* Why the replay cannot go on: the first rank held in a collective and the first
+ * held by a message (either can be the cause: a rank missing from a collective
+ * holds the messages it would send after it, and the other way round). */
+static void stuck(rp *x)
+{
+    int coll = -1, mess = -1, waiting = 0;
+    size_t n = 0;
+    x->bad = 1;
+    for (int r = 0; r < x->tr->ranks; r++) {
+        int st = x->rs[r].state;
+        waiting += st != DONE;
+        if (st == IN_COLL && coll < 0)
+            coll = r;
+        if ((st == IN_RECV || st == IN_WAIT) && mess < 0)
+            mess = r;
+    }
+    n = (size_t)snprintf(x->a->err, sizeof x->a->err, "trace: %d ranks never finish;", waiting);
+    for (int r = 0; r < x->tr->ranks; r++) { /* a collective a member will never make: the cause */
+        const rstate *s = &x->rs[r];
+        if (s->state != IN_COLL)
+            continue;
+        const tc_trace_comm *cm = &x->tr->comm[s->bc];
+        for (int k = 0; k < cm->size; k++) {
+            int m = cm->member[k], i = x->rs[m].pos;
+            while (i < x->tr->n[m] && (x->tr->rec[m][i].comm != s->bc || x->tr->rec[m][i].call >= TC_CALL_COLLS))
+                i++;
+            if (m == r || (x->rs[m].state == IN_COLL && x->rs[m].bc == s->bc) || i < x->tr->n[m])
+                continue;
+            const tc_trace_rec *q = &x->tr->rec[r][s->pos];
+            snprintf(x->a->err + n, sizeof x->a->err - n, " line %ld: rank %d's %s%s on communicator %" PRIu64 " never "
+                     "completes: rank %d makes no more collectives on it", q->line, r, q->nb ? "i" : "",
+                     tc_call_names[q->call], cm->id, m);
+            return;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        int r = i ? mess : coll;
+        if (r < 0 || n >= sizeof x->a->err)
+            continue;
+        const tc_trace_rec *q = &x->tr->rec[r][x->rs[r].pos];
+        n += (size_t)snprintf(x->a->err + n, sizeof x->a->err - n, " line %ld: rank %d's %s%s on communicator %" PRIu64
+                              " never completes: %s;", q->line, r, q->nb ? "i" : "", tc_call_names[q->call],
+                              x->tr->comm[q->comm].id, i ? "no rank sends the message it waits for"
+                              : "a member of its group never makes the matching collective");
+    }
+}
+
+/* One run of the whole trace: pass 0 on the subnet, pass 1 on the point-to-point network. */
+static int run(rp *x, int pass)
+{
+    tc_trace *tr = x->tr;
+    x->pass = pass;
+    for (int c = 0; c < tr->ncomms; c++) {
+        free(x->cs[c].v);
+        x->cs[c].v = NULL, x->cs[c].n = x->cs[c].cap = 0;
+        memset(x->cs[c].seq, 0, (size_t)tr->comm[c].size * sizeof(int));
+    }
+    tc_p2p_free(&x->msgm);
+    if (tc_p2p_init(&x->msgm, &x->a->p, x->a->m.sw, x->a->err, sizeof x->a->err))
+        return -1;
+    for (int r = 0; r < tr->ranks; r++) {
+        rstate *s = &x->rs[r];
+        for (msg *m = s->sends, *n; m; m = n)
+            n = m->next, free(m);
+        for (msg *m = s->posted, *n; m; m = n)
+            n = m->next, free(m);
+        s->sends = s->posted = NULL;
+        s->pos = -1, s->t = s->gaps = s->real = 0;
+        for (int i = 0; i < tr->n[r]; i++)
+            s->when[i] = UINT64_MAX;
+        advance(x, r);
+    }
+    for (;;) {
+        int best = -1;
+        for (int r = 0; r < tr->ranks; r++)
+            if (x->rs[r].state == RUN && (best < 0 || x->rs[r].t < x->rs[best].t))
+                best = r;
+        if (best < 0)
+            break;
+        if (step(x, best))
+            return -1;
+    }
+    x->end[pass] = 0;
+    for (int r = 0; r < tr->ranks; r++) {
+        if (x->rs[r].state != DONE) {
+            stuck(x);
+            return -1;
+        }
+        x->end[pass] = x->rs[r].t > x->end[pass] ? x->rs[r].t : x->end[pass];
+    }
     return 0;
 }
 
@@ -359,104 +1106,120 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
     fclose(f);
     if (rc)
         return 2;
+    rp x = {.a = a, .tr = &tr, .ns = ns, .json = json};
     int *node = malloc((size_t)tr.ranks * sizeof *node);
-    uint8_t *pe = calloc((size_t)a->t->n, 1);
-    timed *cache = calloc((size_t)tr.calls + 1, sizeof *cache);
-    size_t ncache = 0;
+    x.node = node;
+    x.gnode = malloc((size_t)tr.ranks * sizeof *x.gnode);
+    x.pe = calloc((size_t)a->t->n, 1);
+    x.cs = calloc((size_t)tr.ncomms, sizeof *x.cs);
+    x.rs = calloc((size_t)tr.ranks, sizeof *x.rs);
     rc = 2;
-    if (!node || !pe || !cache || read_map(a, tc_config_str(cfg, "map"), tr.ranks, node))
+    if (!node || !x.gnode || !x.pe || !x.cs || !x.rs)
         goto out;
-    for (int i = 0; i < tr.calls; i++)
-        if (tr.rec[i].comm != tr.ranks) {
-            snprintf(a->err, sizeof a->err, "trace: call %d (%s) is on a communicator of %d ranks; the replay takes "
-                     "only those of all %d", i + 1, tc_call_names[tr.rec[i].call], tr.rec[i].comm, tr.ranks);
+    for (int c = 0; c < tr.ncomms; c++)
+        if (!(x.cs[c].seq = calloc((size_t)tr.comm[c].size, sizeof(int))))
             goto out;
-        }
+        else
+            x.cs[c].tree = -1;
     for (int r = 0; r < tr.ranks; r++)
-        pe[node[r]] = 1;
-    tc_app_table(a, pe);
+        if (!(x.rs[r].when = malloc((size_t)(tr.n[r] ? tr.n[r] : 1) * sizeof(uint64_t))) ||
+            !(x.rs[r].seq = malloc((size_t)(tr.n[r] ? tr.n[r] : 1) * sizeof(int))))
+            goto out;
+    if (read_map(a, tc_config_str(cfg, "map"), tr.ranks, node))
+        goto out;
     rc = 1;
-    /* Every call starts when its last rank arrives (its previous call's end plus its
-     * gap) and ends for all ranks at once, its latency later. */
-    uint64_t t_hw = 0, t_sw = 0, gaps = 0, comm_hw = 0, comm_sw = 0, bytes = 0, real = 0;
-    uint64_t per[TC_CALLS][3] = {{0}}; /* calls, hw cycles, p2p cycles */
-    uint64_t paths[PATHS] = {0};        /* calls by where the subnet's configuration runs them */
-    char p2p_why[160] = "";             /* the first few (op, type) pairs left to point-to-point */
     if (json)
         fprintf(json, "{\"workload\": \"trace\", \"trace\": \"%s\", \"ranks\": %d, \"nodes\": %d, \"calls\": [\n", path,
                 tr.ranks, a->t->n);
-    if (tr.calls <= 100)
-        printf("  %5s %-10s %10s %5s %12s %12s %8s  %s\n", "call", "op", "bytes", "root", "hw cycles", "p2p cycles",
-               "p2p/hw", "path (hw)");
-    for (int i = 0; i < tr.calls; i++) {
-        const tc_trace_rec *r0 = &tr.rec[i];
-        uint64_t gap = 0, wall = 0;
-        for (int k = 0; k < tr.ranks; k++) {
-            const tc_trace_rec *r = &tr.rec[(size_t)k * (size_t)tr.calls + (size_t)i];
-            gap = r->gap_ns > gap ? r->gap_ns : gap;
-            wall = r->gap_ns + r->dur_ns > wall ? r->gap_ns + r->dur_ns : wall;
-        }
-        size_t c = 0;
-        const tc_trace_rec *k0;
-        while (c < ncache && (k0 = cache[c].rec, k0->call != r0->call || k0->root != r0->root ||
-                              k0->bytes != r0->bytes || strcmp(k0->op, r0->op) || strcmp(k0->type, r0->type)))
-            c++;
-        if (c == ncache) {
-            cache[c] = (timed){r0, 0, 0, 0, 1};
-            if (time_call(a, r0, node, tr.ranks, pe, &cache[c]))
-                goto out;
-            ncache++;
-        }
-        uint64_t g = (uint64_t)((double)gap / ns + 0.5);
-        t_hw += g + cache[c].hw;
-        t_sw += g + cache[c].sw;
-        gaps += g;
-        comm_hw += cache[c].hw;
-        comm_sw += cache[c].sw;
-        bytes += r0->bytes;
-        real += wall;
-        per[r0->call][0]++, per[r0->call][1] += cache[c].hw, per[r0->call][2] += cache[c].sw;
-        paths[cache[c].path]++;
-        char pair[72];
-        snprintf(pair, sizeof pair, "%s %s", r0->op, r0->type);
-        if (cache[c].path == PATH_P2P && !strstr(p2p_why, pair) && strlen(p2p_why) + strlen(pair) + 8 < sizeof p2p_why)
-            snprintf(p2p_why + strlen(p2p_why), sizeof p2p_why - strlen(p2p_why), "%s%s", *p2p_why ? ", " : "", pair);
-        if (tr.calls <= 100)
-            printf("  %5d %-10s %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s\n", i + 1,
-                   tc_call_names[r0->call], r0->bytes, r0->root, cache[c].hw, cache[c].sw,
-                   (double)cache[c].sw / (double)(cache[c].hw ? cache[c].hw : 1), path_names[cache[c].path],
-                   cache[c].exact ? "" : " (modelled)");
-        if (json)
-            fprintf(json, "  {\"call\": \"%s\", \"bytes\": %" PRIu64 ", \"root\": %d, \"op\": \"%s\", \"type\": \"%s\", "
-                          "\"path\": \"%s\", \"gap_cycles\": %" PRIu64 ", \"hw\": %" PRIu64 ", \"p2p\": %" PRIu64 ", \"exact\": %s}%s\n",
-                    tc_call_names[r0->call], r0->bytes, r0->root, r0->op, r0->type, path_names[cache[c].path], g,
-                    cache[c].hw, cache[c].sw,
-                    cache[c].exact ? "true" : "false", i + 1 < tr.calls ? "," : "");
+    printf("  %5s %-20s %6s %10s %5s %12s %12s %8s  %s\n", "call", "op", "ranks", "bytes", "root", "hw cycles",
+           "p2p cycles", "p2p/hw", "path (hw)");
+    if (run(&x, 0) || run(&x, 1)) {
+        rc = x.bad ? 2 : 1;
+        goto out;
     }
-    printf("trace %s: %d ranks on %d nodes, replayed %d calls, %" PRIu64 " bytes a rank\n", path, tr.ranks, a->t->n,
-           tr.calls, bytes);
-    for (int k = 0; k < TC_CALLS; k++)
-        if (per[k][0])
-            printf("  %-10s %6" PRIu64 " calls: hw %10" PRIu64 " cycles, p2p %10" PRIu64 " cycles (%.2fx)\n",
-                   tc_call_names[k], per[k][0], per[k][1], per[k][2], (double)per[k][2] / (double)per[k][1]);
-    printf("  where the calls ran with the subnet: %" PRIu64 " on its trees (bcast, barrier, allgather), %" PRIu64
-           " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
-           " reductions over point-to-point%s%s%s\n",
-           paths[PATH_SUBNET], paths[PATH_INT], paths[PATH_FSUM], paths[PATH_FKEY], paths[PATH_P2P],
-           paths[PATH_P2P] ? " (the subnet has no " : "", p2p_why, paths[PATH_P2P] ? ")" : "");
-    printf("  compute gaps %.3f us; collectives hw %.3f us, p2p %.3f us (%.2fx)\n", (double)gaps * ns / 1e3,
-           (double)comm_hw * ns / 1e3, (double)comm_sw * ns / 1e3, (double)comm_sw / (double)(comm_hw ? comm_hw : 1));
-    printf("  total hw %.3f us, p2p %.3f us (%.2fx); recorded on this machine %.3f us\n", (double)t_hw * ns / 1e3,
-           (double)t_sw * ns / 1e3, (double)t_sw / (double)(t_hw ? t_hw : 1), (double)real / 1e3);
-    if (json)
-        fprintf(json, "], \"replayed\": %d, \"bytes\": %" PRIu64 ", \"gap_cycles\": %" PRIu64 ", \"comm_hw\": %" PRIu64
-                      ", \"comm_p2p\": %" PRIu64 ", \"total_hw\": %" PRIu64 ", \"total_p2p\": %" PRIu64
-                      ", \"recorded_ns\": %" PRIu64 "}\n", tr.calls, bytes, gaps, comm_hw, comm_sw, t_hw, t_sw, real);
+    uint64_t gaps = 0, real = 0, ncoll = 0, nbytes = 0, paths[PATHS] = {0};
+    for (int r = 0; r < tr.ranks; r++) {
+        gaps = x.rs[r].gaps > gaps ? x.rs[r].gaps : gaps;
+        real = x.rs[r].real > real ? x.rs[r].real : real;
+    }
+    for (int k = 0; k < TC_CALL_COLLS; k++) {
+        ncoll += x.k[k].n, nbytes += x.k[k].bytes;
+        for (int p = 0; p < PATHS; p++)
+            paths[p] += x.k[k].path[p];
+    }
+    int groups = 0;
+    for (int c = 0; c < tr.ncomms; c++)
+        groups += x.cs[c].tree != -1;
+    printf("trace %s: %d ranks on %d nodes, replayed %" PRIu64 " collectives (%" PRIu64 " bytes a rank) and %" PRIu64
+           " messages; %d groups on the subnet, %d with a tree of their own\n", path, tr.ranks, a->t->n, ncoll, nbytes,
+           x.k[TC_CALL_SEND].n, groups, x.trees);
+    printf("  %-20s %7s %12s %12s %12s %8s  %s\n", "kind", "calls", "bytes", "hw cycles", "p2p cycles", "p2p/hw",
+           "paths (hw)");
+    for (int k = 0; k <= TC_CALL_SEND; k++) {
+        const kstat *s = &x.k[k];
+        char pl[200] = "";
+        if (!s->n)
+            continue;
+        for (int p = 0; p < PATHS; p++)
+            if (s->path[p])
+                snprintf(pl + strlen(pl), sizeof pl - strlen(pl), "%s%" PRIu64 " %s", *pl ? ", " : "", s->path[p],
+                         path_names[p]);
+        printf("  %-20s %7" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %7.2fx  %s\n",
+               k == TC_CALL_SEND ? "messages" : tc_call_names[k], s->n, s->bytes, s->hw, s->sw,
+               (double)s->sw / (double)(s->hw ? s->hw : 1), k == TC_CALL_SEND ? "point-to-point in both" : pl);
+    }
+    printf("  where the calls ran with the subnet: %" PRIu64 " on its trees (bcast, barrier, allgather, scatter), %"
+           PRIu64 " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
+           " local (one rank, or no bytes), %" PRIu64 " over point-to-point\n", paths[PATH_SUBNET], paths[PATH_INT],
+           paths[PATH_FSUM], paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE]);
+    if (x.nwhy) {
+        printf("  over point-to-point (what the subnet has no operation, type or tree for):");
+        for (int i = 0; i < x.nwhy; i++)
+            printf("%s %s x%" PRIu64, i ? "," : "", x.why[i], x.whyn[i]);
+        printf("%s\n", x.nwhy == 64 ? ", and more" : "");
+    }
+    printf("  compute %.3f us (the busiest rank's gaps); collectives hw %.3f us, p2p %.3f us (%.2fx); messages %.3f us "
+           "in the hw run, %.3f us in the p2p run\n", (double)gaps * ns / 1e3, (double)x.comm_time[0] * ns / 1e3,
+           (double)x.comm_time[1] * ns / 1e3, (double)x.comm_time[1] / (double)(x.comm_time[0] ? x.comm_time[0] : 1),
+           (double)x.msg_time[0] * ns / 1e3, (double)x.msg_time[1] * ns / 1e3);
+    printf("  total hw %.3f us, p2p %.3f us (%.2fx); recorded on this machine %.3f us\n", (double)x.end[0] * ns / 1e3,
+           (double)x.end[1] * ns / 1e3, (double)x.end[1] / (double)(x.end[0] ? x.end[0] : 1), (double)real / 1e3);
+    if (json) {
+        fprintf(json, "\n], \"replayed\": %" PRIu64 ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
+                ", \"message_bytes\": %" PRIu64 ", \"trees\": %d, \"kinds\": {", ncoll, x.k[TC_CALL_SEND].n, nbytes,
+                x.k[TC_CALL_SEND].bytes, x.trees);
+        for (int k = 0, first = 1; k <= TC_CALL_SEND; k++)
+            if (x.k[k].n) {
+                fprintf(json, "%s\"%s\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"hw\": %" PRIu64
+                        ", \"p2p\": %" PRIu64, first ? "" : ", ", k == TC_CALL_SEND ? "messages" : tc_call_names[k],
+                        x.k[k].n, x.k[k].bytes, x.k[k].hw, x.k[k].sw);
+                for (int p = 0; p < PATHS; p++)
+                    if (x.k[k].path[p])
+                        fprintf(json, ", \"%s\": %" PRIu64, path_names[p], x.k[k].path[p]);
+                fprintf(json, "}");
+                first = 0;
+            }
+        fprintf(json, "}, \"p2p_named\": {");
+        for (int i = 0; i < x.nwhy; i++)
+            fprintf(json, "%s\"%s\": %" PRIu64, i ? ", " : "", x.why[i], x.whyn[i]);
+        fprintf(json, "}, \"gap_cycles\": %" PRIu64 ", \"comm_hw\": %" PRIu64 ", \"comm_p2p\": %" PRIu64
+                ", \"msg_hw\": %" PRIu64 ", \"msg_p2p\": %" PRIu64 ", \"total_hw\": %" PRIu64 ", \"total_p2p\": %" PRIu64
+                ", \"recorded_ns\": %" PRIu64 "}\n", gaps, x.comm_time[0], x.comm_time[1], x.msg_time[0], x.msg_time[1],
+                x.end[0], x.end[1], real);
+    }
     rc = 0;
 out:
-    free(node);
-    free(pe);
-    free(cache);
+    for (int c = 0; x.cs && c < tr.ncomms; c++)
+        free(x.cs[c].v), free(x.cs[c].seq);
+    for (int r = 0; x.rs && r < tr.ranks; r++) {
+        for (msg *m = x.rs[r].sends, *n; m; m = n)
+            n = m->next, free(m);
+        for (msg *m = x.rs[r].posted, *n; m; m = n)
+            n = m->next, free(m);
+        free(x.rs[r].when), free(x.rs[r].seq);
+    }
+    tc_p2p_free(&x.msgm);
+    free(node), free(x.gnode), free(x.pe), free(x.cs), free(x.rs), free(x.cache);
     tc_trace_free(&tr);
     return rc;
 }

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 source sim/lib.sh
 A=build/apps-test
 rm -rf $A && mkdir -p $A
-make -s build/tcnet build/libtcpmpi.so build/heat_mpi build/tcotf2 >$A/build.log 2>&1 || { cat $A/build.log; echo "FAIL  build"; exit 1; }
+make -s build/tcnet build/libtcpmpi.so build/heat_mpi build/tcotf2 build/fcoll_f77 build/fcoll_mpi build/fcoll_f08 >$A/build.log 2>&1 || { cat $A/build.log; echo "FAIL  build"; exit 1; }
 
 # SpMV, cycle by cycle on 16 nodes: every node's 6 packets reach the 15 others
 check "spmv exact on 2x2x2x2: every part delivered to every node" bash -c \
@@ -42,26 +42,69 @@ assert abs(g - j['gain']) < 1e-4 and abs(gh - j['gain_halo']) < 1e-4 and 1 < gh 
 
 # the PMPI recorder under mpirun, the replay on 8x8x8
 root=; [ "$(id -u)" = 0 ] && root=--allow-run-as-root
-check "heat_mpi under mpirun, 4 ranks, recorded by libtcpmpi" bash -c "TC_TRACE=$A/demo.trace mpirun $root --oversubscribe \
-  -np 4 -x LD_PRELOAD=$PWD/build/libtcpmpi.so -x TC_TRACE build/heat_mpi 64 20 && grep -q '^end ' $A/demo.trace"
-calls=$(awk '$1 == "0" && NF == 9' $A/demo.trace | wc -l)
-bytes=$(awk '$1 == "0" && NF == 9 { s += $5 } END { print s + 0 }' $A/demo.trace)
+rec() { TC_TRACE=$1 mpirun $root --oversubscribe -np "$2" -x LD_PRELOAD=$PWD/build/libtcpmpi.so -x TC_TRACE "${@:3}"; }
+check "heat_mpi under mpirun, 4 ranks, recorded by libtcpmpi" bash -c "$(declare -f rec); root=$root; rec $A/demo.trace 4 build/heat_mpi 64 20 && grep -q '^end ' $A/demo.trace"
+colls=$(awk '$1 == "0" && NF == 9 && $2 !~ /^(i?send|i?recv|wait)$/' $A/demo.trace | wc -l)
+msgs=$(awk 'NF == 9 && $2 ~ /^i?send$/' $A/demo.trace | wc -l)
+bytes=$(awk '$1 == "0" && NF == 9 && $2 !~ /^(i?send|i?recv|wait)$/ { s += $5 } END { print s + 0 }' $A/demo.trace)
 build/tcnet topo=8x8x8 workload=trace trace=$A/demo.trace progress=off json=$A/replay.json >$A/replay.txt 2>&1
-check "replay has the recorded $calls calls and $bytes bytes a rank (bcast, reduce, allreduce, barrier, allgather)" \
+check "replay has the recorded $colls collectives, $bytes bytes a rank, and the $msgs messages of MPI_Sendrecv" \
   /usr/bin/python3 -c "
 import json; j = json.load(open('$A/replay.json'))
-assert j['replayed'] == $calls == len(j['calls']) and j['bytes'] == $bytes, (j['replayed'], j['bytes'])
-rec = [l.split() for l in open('$A/demo.trace') if l.split()[:1] == ['0'] and len(l.split()) == 9]
+assert j['replayed'] == $colls == len(j['calls']) and j['bytes'] == $bytes and j['messages'] == $msgs > 0, j
+rec = [l.split() for l in open('$A/demo.trace') if l.split()[:1] == ['0'] and len(l.split()) == 9 and l.split()[1] not in ('send', 'recv')]
 assert [(c['call'], c['bytes']) for c in j['calls']] == [(r[1], int(r[4])) for r in rec]
 assert {c['call'] for c in j['calls']} == {'bcast', 'reduce', 'allreduce', 'barrier', 'allgather'}
-assert all(0 < c['hw'] < c['p2p'] for c in j['calls']), j['calls']"
+assert all(0 < c['hw'] < c['p2p'] for c in j['calls']), j['calls']
+assert j['msg_hw'] > 0 and j['kinds']['messages']['calls'] == $msgs, j"
 printf '3\n2\n1\n0\n' >$A/map
-check "replay with a rank-to-node map file" bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/demo.trace map=$A/map progress=off | grep -q 'replayed $calls calls'"
-check "OTF2 round trip: torcoll trace -> OTF2 archive -> torcoll trace, the same records (op and type in attributes)" bash -c \
+check "replay with a rank-to-node map file" bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/demo.trace map=$A/map progress=off | grep -q 'replayed $colls collectives'"
+
+# Fortran: the same program through mpif.h, use mpi and use mpi_f08 records the same
+# calls (sub-communicators, nonblocking, messages, alltoall, gather, scan, a
+# 0-byte bcast); its replay keeps each group on its own tree and names what ran
+# over point-to-point
+fcalls="bcast allreduce iallreduce wait allreduce barrier allreduce irecv isend wait wait send recv alltoall gather scan reduce_scatter_block bcast"
+for b in f77 mpi f08; do
+  check "Fortran ($b binding) recorded: rank 0's 18 calls in order, every rank's" bash -c "$(declare -f rec); root=$root;
+    rec $A/f_$b.trace 4 build/fcoll_$b | grep -q 'fcoll ok' &&
+    [ \"\$(awk '\$1 == 0 && NF == 9 { printf \"%s \", \$2 }' $A/f_$b.trace)\" = '$fcalls ' ] &&
+    [ \$(awk 'NF == 9' $A/f_$b.trace | wc -l) = 72 ] && [ \$(grep -c '^comm ' $A/f_$b.trace) = 6 ]"
+done
+check "the three Fortran bindings' traces are the same calls" bash -c \
+  "diff <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_f77.trace) <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_mpi.trace) &&
+   diff <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_f77.trace) <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_f08.trace)"
+build/tcnet topo=4x4 workload=trace trace=$A/f_f08.trace progress=off json=$A/f.json >$A/f.txt 2>&1
+check "replay of the Fortran trace: sub-communicators on trees of their own, 1-rank and 0-byte calls local, messages, the rest named" \
+  /usr/bin/python3 -c "
+import json; j = json.load(open('$A/f.json')); k = j['kinds']
+halves = [c for c in j['calls'] if c['ranks'] == 2]
+assert len(halves) == 4 and all(c['path'].startswith('subnet') for c in halves), j['calls']
+assert j['trees'] == 3, j['trees']                     # the world and the two halves
+assert k['allreduce']['local'] == 4 and k['bcast']['local'] == 1, k
+assert k['bcast'].get('local') == 1 and k['bcast']['calls'] == 2, k
+assert k['messages']['calls'] == 8 and k['messages']['bytes'] == 4 * 4 + 4 * 8, k
+assert set(j['p2p_named']) == {'alltoall', 'gather', 'scan'}, j['p2p_named']
+assert k['reduce_scatter_block']['subnet int'] == 1, k"
+check "OTF2 round trip: torcoll trace -> OTF2 -> torcoll trace, the same records (communicators, messages, nonblocking)" bash -c \
+  "build/tcotf2 --write $A/f_f08.trace $A/fotf2 && build/tcotf2 $A/fotf2/traces.otf2 $A/f_back.trace &&
+   diff <(awk 'NF == 9 || /^comm/ { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_f08.trace) \
+        <(awk 'NF == 9 || /^comm/ { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_back.trace)"
+check "OTF2 round trip of the heat trace; its replay: the same collectives and messages, the collectives' times" bash -c \
   "build/tcotf2 --write $A/demo.trace $A/otf2 && build/tcotf2 $A/otf2/traces.otf2 $A/back.trace &&
-   diff <(awk 'NF == 9' $A/demo.trace) <(awk 'NF == 9' $A/back.trace)"
-check "replay of the converted OTF2 trace: the same totals" bash -c \
-  "diff <(build/tcnet topo=8x8x8 workload=trace trace=$A/back.trace progress=off | tail -n 3) <(tail -n 3 $A/replay.txt)"
+   diff <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/demo.trace) <(awk 'NF == 9 { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/back.trace) &&
+   build/tcnet topo=8x8x8 workload=trace trace=$A/back.trace progress=off json=$A/back.json >/dev/null &&
+   /usr/bin/python3 -c \"
+import json; a, b = json.load(open('$A/replay.json')), json.load(open('$A/back.json'))
+assert all(a[k] == b[k] for k in ('replayed', 'messages', 'bytes', 'message_bytes', 'comm_hw', 'comm_p2p')), (a, b)\""
+
+# a real Score-P archive (tb/otf2/README.md): its messages, the first gap from the
+# clock's offset (not from tick 0), its local definitions' mappings applied
+check "OTF2 from Score-P (a public ping-pong): 16 messages of 8355840 bytes, the first gap under a second, replayed" bash -c \
+  "build/tcotf2 tb/otf2/scorep-ping-pong/traces.otf2 $A/scorep.trace &&
+   [ \$(awk 'NF == 9 && \$2 == \"send\" { n++; b += \$5 } END { print n, b }' $A/scorep.trace | tr ' ' _) = 16_8355840 ] &&
+   awk 'NF == 9 && \$8 >= 1e9 { exit 1 }' $A/scorep.trace &&
+   build/tcnet topo=4x4 workload=trace trace=$A/scorep.trace progress=off | grep -q 'replayed 0 collectives .* and 16 messages'"
 
 # which path each reduction takes: the subnet's integer ALU, its floating-point sum or
 # fmin/fmax keys, or point-to-point for what it cannot do (a user op, PROD, a pair type
@@ -92,7 +135,9 @@ assert j['calls'][1]['hw'] > j['calls'][11]['hw'], (j['calls'][1], j['calls'][11
 assert all(c['hw'] == c['p2p'] for c in j['calls'] if c['path'] == 'p2p'), j['calls']
 line = [l for l in open('$A/paths.txt') if 'where the calls ran' in l][0]
 assert '1 on its trees' in line and '2 integer' in line and '3 floating-point sums' in line and '1 fmin/fmax' in line \
-  and '5 reductions over point-to-point' in line and 'user MPI_DOUBLE' in line and 'sum MPI_SHORT' in line, line"
+  and '5 over point-to-point' in line, line
+named = [l for l in open('$A/paths.txt') if 'over point-to-point (' in l][0]
+assert 'allreduce user MPI_DOUBLE x1' in named and 'allreduce sum MPI_SHORT x1' in named, named"
 
 # malformed and truncated traces, both formats; bad keys (sim/lib.sh's refuses)
 REFUSE_SECONDS=20
@@ -100,7 +145,7 @@ T="build/tcnet topo=4x4x4 workload=trace progress=off"
 { head -n 5 $A/demo.trace; sed -n 6p $A/demo.trace | cut -d' ' -f1-4 | tr -d '\n'; } >$A/cut.trace # 4 of a line's 9 fields
 head -n 8 $A/demo.trace >$A/nolast.trace
 sed '4s/ allreduce / allreduse /; 4s/ bcast / bcasd /' $A/demo.trace >$A/badcall.trace
-sed '5s/^\([0-9]*\) \([a-z]*\) 4 /\1 \2 4 x /' $A/demo.trace >$A/fields.trace
+sed '5s/^\([0-9]*\) \([a-z]*\) 0 /\1 \2 0 x /' $A/demo.trace >$A/fields.trace
 awk 'NR == 4 { $5 = $5 + 8 } { print }' $A/demo.trace >$A/bytes.trace
 sed '$d' $A/demo.trace | awk '{ print } END { print "end 3" }' >$A/count.trace
 printf '0\n0\n' >$A/dupmap
@@ -108,9 +153,18 @@ check "trace: no trace= refused" refuses "workload = trace needs trace = FILE" $
 check "trace: a missing file refused" refuses "trace = '$A/none': No such file" $T trace=$A/none
 check "trace: a truncated trace (cut mid-line) refused" refuses "fields, expected 9" $T trace=$A/cut.trace
 check "trace: a truncated trace (no end line) refused" refuses "truncated: 5 records and no 'end' line" $T trace=$A/nolast.trace
-check "trace: an unknown call refused" refuses "is none of bcast, reduce, allreduce, barrier, allgather" $T trace=$A/badcall.trace
+check "trace: an unknown call refused" refuses "call 'bcasd' is none of the collectives" $T trace=$A/badcall.trace
 check "trace: a line with a field too many refused" refuses ":5: 10 fields, expected 9" $T trace=$A/fields.trace
-check "trace: ranks disagreeing on a call's bytes refused" refuses "call 1: rank" $T trace=$A/bytes.trace
+check "trace: ranks disagreeing on a call's bytes refused" refuses "collective 1 on communicator 0 is a bcast (root 0, 24 bytes)" $T trace=$A/bytes.trace
+sed 's/^3 barrier [0-9]* /3 barrier 17179869185 /' $A/f_f08.trace >$A/nosub.trace # rank 3 alone, not with rank 1
+awk '!($1 == 2 && $2 == "send" && !done++)' $A/f_f08.trace | awk '$1 == "end" { $2 = $2 - 1 } { print }' >$A/nosend.trace
+sed '1s/ 2$/ 3/' $A/f_f08.trace >$A/v3.trace
+check "trace: a member missing from a sub-communicator's collective refused, naming the line" refuses \
+  "rank 1's barrier on communicator 8589934593 never completes: rank 3 makes no more collectives on it" \
+  $T trace=$A/nosub.trace
+check "trace: a receive with no send refused, naming the line" refuses "rank 3's recv on communicator 0 never completes: no rank sends" \
+  $T trace=$A/nosend.trace
+check "trace: a newer format refused" refuses "torcoll-trace 3: a newer format than this reader's" $T trace=$A/v3.trace
 check "trace: a wrong end count refused" refuses "the end line counts 3 records" $T trace=$A/count.trace
 check "trace: a binary file refused" refuses "a NUL byte" $T trace=/dev/zero
 check "trace: an OTF2 archive given to tcnet refused, pointing to tcotf2" refuses "convert it with build/tcotf2" \

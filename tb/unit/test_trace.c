@@ -24,6 +24,21 @@ static const char good[] = "torcoll-trace 1\nranks 2\n# comment\n"
                            "0 barrier 2 -1 0 - - 6 9\n"
                            "end 6\n";
 
+/* Version 2: a split into halves {3, 1} and {0, 2} (descending and ascending
+ * ranges, one continued on a second line), a message, a nonblocking allreduce and
+ * its wait, the world's definition repeated. */
+static const char good2[] = "torcoll-trace 2\nranks 4\n"
+                            "comm 0 4 0-3\n"
+                            "comm 7 2 3\ncomm 7 2 1\n"
+                            "comm 8 2 0 2\n"
+                            "0 send 8 1 64 5 MPI_BYTE 10 1\n"
+                            "2 recv 8 0 64 5 MPI_BYTE 10 1\n"
+                            "3 iallreduce 7 -1 8 sum MPI_DOUBLE 5 1\n"
+                            "1 iallreduce 7 -1 8 sum MPI_DOUBLE 5 1\n"
+                            "3 wait 7 0 0 - - 2 3\n"
+                            "1 wait 7 0 0 - - 2 3\n"
+                            "end 6\n";
+
 /* Reads text as a trace: 0, or -1 with err. */
 static int rd(const char *text, tc_trace *tr, char *err, size_t n)
 {
@@ -41,16 +56,52 @@ static void test_good(void **state)
     char err[256];
     assert_int_equal(rd(good, &tr, err, sizeof err), 0);
     assert_int_equal(tr.ranks, 2);
-    assert_int_equal(tr.calls, 3);
-    const tc_trace_rec *r1 = &tr.rec[1 * 3 + 0], *r0 = &tr.rec[1];
+    assert_int_equal(tr.n[0], 3);
+    assert_int_equal(tr.n[1], 3);
+    const tc_trace_rec *r1 = &tr.rec[1][0], *r0 = &tr.rec[0][1];
     assert_int_equal(r1->call, TC_CALL_BCAST);
     assert_int_equal(r1->gap_ns, 90);
     assert_int_equal(r1->dur_ns, 30);
     assert_int_equal(r0->call, TC_CALL_ALLREDUCE);
     assert_int_equal(r0->bytes, 8);
     assert_string_equal(r0->op, "max");
-    assert_int_equal(tr.rec[2].call, TC_CALL_BARRIER); /* rank 0's third, listed after rank 1's */
-    assert_int_equal(tr.rec[2].gap_ns, 6);
+    assert_int_equal(tr.rec[0][2].call, TC_CALL_BARRIER); /* rank 0's third, listed after rank 1's */
+    assert_int_equal(tr.rec[0][2].gap_ns, 6);
+    assert_int_equal(tr.rec[0][2].comm, 0);
+    tc_trace_free(&tr);
+}
+
+static void test_good2(void **state)
+{
+    (void)state;
+    tc_trace tr;
+    char err[256] = "", *text = NULL;
+    size_t len = 0;
+    assert_int_equal(rd(good2, &tr, err, sizeof err), 0);
+    assert_int_equal(tr.version, 2);
+    assert_int_equal(tr.ncomms, 3);
+    assert_int_equal(tr.comm[1].id, 7);
+    assert_int_equal(tr.comm[1].member[0], 3);
+    assert_int_equal(tr.comm[1].member[1], 1);
+    assert_int_equal(tr.comm[2].member[1], 2);
+    assert_int_equal(tr.rec[0][0].call, TC_CALL_SEND);
+    assert_int_equal(tr.rec[0][0].root, 1);
+    assert_int_equal(tr.rec[3][0].call, TC_CALL_ALLREDUCE);
+    assert_int_equal(tr.rec[3][0].nb, 2); /* waited */
+    assert_int_equal(tr.rec[3][1].call, TC_CALL_WAIT);
+    /* written and read again: the same */
+    FILE *f = open_memstream(&text, &len);
+    tc_trace_write(f, &tr);
+    fclose(f);
+    tc_trace back;
+    assert_int_equal(rd(text, &back, err, sizeof err), 0);
+    assert_int_equal(back.records, tr.records);
+    assert_int_equal(back.ncomms, tr.ncomms);
+    for (int r = 0; r < tr.ranks; r++)
+        for (int i = 0; i < tr.n[r]; i++)
+            assert_memory_equal(&back.rec[r][i], &tr.rec[r][i], offsetof(tc_trace_rec, line));
+    free(text);
+    tc_trace_free(&back);
     tc_trace_free(&tr);
 }
 
@@ -60,21 +111,38 @@ static void test_bad(void **state)
     (void)state;
     static const struct { const char *text, *want; } bad[] = {
         {"", "empty, not a trace"},
-        {"torcoll-trace 2\n", "not a torcoll trace"},
+        {"torcoll-trace x\n", "not a torcoll trace"},
         {"torcoll-trace 1\n", "no 'ranks' line"},
         {"torcoll-trace 1\nranks 0\n", "expected 'ranks R'"},
         {"torcoll-trace 1\nranks 1\n0 bcast 1 0 8 - T 1 1\n", "truncated: 1 records and no 'end' line"},
         {"torcoll-trace 1\nranks 1\n0 bcast 1 0 8 - T 1\nend 1\n", "8 fields, expected 9"},
-        {"torcoll-trace 1\nranks 1\n0 scatter 1 0 8 - T 1 1\nend 1\n", "call 'scatter' is none of"},
+        {"torcoll-trace 1\nranks 1\n0 scatter 1 0 8 - T 1 1\nend 1\n", "call 'scatter' is none of bcast, reduce, allreduce, barrier, allgather (version 1)"},
         {"torcoll-trace 1\nranks 1\n2 bcast 1 0 8 - T 1 1\nend 1\n", "rank '2' is not in 0..0"},
         {"torcoll-trace 1\nranks 1\n0 bcast 1 0 -8 - T 1 1\nend 1\n", "bytes '-8'"},
         {"torcoll-trace 1\nranks 1\n0 bcast 1 -1 8 - T 1 1\nend 1\n", "have a root"},
-        {"torcoll-trace 1\nranks 1\n0 barrier 1 -1 8 - T 1 1\nend 1\n", "a barrier no bytes"},
+        {"torcoll-trace 1\nranks 1\n0 barrier 1 -1 8 - T 1 1\nend 1\n", "a barrier and a wait have none"},
         {"torcoll-trace 1\nranks 1\n0 bcast 1 0 8 - T 1x 1\nend 1\n", "GAP_NS and DUR_NS"},
         {"torcoll-trace 1\nranks 1\n0 bcast 1 0 8 - T 1 1\nend 2\n", "the end line counts 2 records, the file has 1"},
         {"torcoll-trace 1\nranks 1\nend 0\n0 bcast 1 0 8 - T 1 1\n", "a line after the end line"},
-        {"torcoll-trace 1\nranks 2\n0 bcast 2 0 8 - T 1 1\nend 1\n", "rank 1 made 0 calls, rank 0 1"},
-        {"torcoll-trace 1\nranks 2\n0 bcast 2 0 8 - T 1 1\n1 bcast 2 0 16 - T 1 1\nend 2\n", "call 1: rank 1 makes"},
+        {"torcoll-trace 3\n", "a newer format than this reader's"},
+        {"torcoll-trace 1\nranks 2\n0 bcast 1 0 8 - T 1 1\nend 1\n", "a version 1 trace does not say which ranks"},
+        {"torcoll-trace 1\nranks 1\n0 send 1 0 8 - T 1 1\nend 1\n", "(version 1)"},
+        {"torcoll-trace 2\nranks 2\n0 bcast 5 0 8 - T 1 1\nend 1\n", "communicator '5' is not defined"},
+        {"torcoll-trace 2\nranks 2\ncomm 5 1 1\n0 bcast 5 0 8 - T 1 1\nend 1\n", "which it is not a member of"},
+        {"torcoll-trace 2\nranks 2\ncomm 5 2 1\n1 bcast 5 0 8 - T 1 1\nend 1\n", "used before all its 2 members"},
+        {"torcoll-trace 2\nranks 2\ncomm 5 2 1 1\nend 0\n", "lists rank 1 twice"},
+        {"torcoll-trace 2\nranks 2\ncomm 5 2 0-1\ncomm 5 2 1 0\nend 0\n", "defined again with other members"},
+        {"torcoll-trace 2\nranks 2\ncomm 5 2 0-3\nend 0\n", "member '0-3' is not a rank"},
+        {"torcoll-trace 2\nranks 2\ncomm 5 2 0\nend 0\n", "is given 1 of its 2 members"},
+        {"torcoll-trace 2\nranks 2\ncomm x 2 0\nend 0\n", "expected 'comm ID SIZE MEMBER...'"},
+        {"torcoll-trace 2\nranks 2\n0 send 0 2 8 5 T 1 1\nend 1\n", "peer '2' is not in 0..1"},
+        {"torcoll-trace 2\nranks 2\n0 send 0 1 8 x T 1 1\nend 1\n", "tag 'x'"},
+        {"torcoll-trace 2\nranks 2\n0 wait 0 0 0 - - 1 1\nend 1\n", "the waited record '0' is not in 0..-1"},
+        {"torcoll-trace 2\nranks 2\n0 send 0 1 8 5 T 1 1\n0 wait 0 0 0 - - 1 1\nend 2\n", "a blocking call"},
+        {"torcoll-trace 2\nranks 2\n0 isend 0 1 8 5 T 1 1\n0 wait 0 0 0 - - 1 1\n0 wait 0 0 0 - - 1 1\nend 3\n",
+         "which an earlier wait completed"},
+        {"torcoll-trace 2\nranks 2\n0 iwait 0 0 0 - - 1 1\nend 1\n", "call 'iwait' is none of"},
+        {"torcoll-trace 2\nranks 1\n0 gather 0 -1 8 - T 1 1\nend 1\n", "root '-1' is not in 0..0"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tc_trace tr;
@@ -83,6 +151,7 @@ static void test_bad(void **state)
         if (!strstr(err, bad[i].want))
             fail_msg("trace %zu: '%s' does not say '%s'", i, err, bad[i].want);
         assert_null(tr.rec);
+        assert_null(tr.comm);
     }
 }
 
@@ -150,6 +219,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good),
+        cmocka_unit_test(test_good2),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_exchange),
         cmocka_unit_test(test_collective_on),
