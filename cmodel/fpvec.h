@@ -1,9 +1,10 @@
-/* A vector of floating-point values reduced on the subnet, the PE library's side of
- * the bit-reproducible sum (docs/fpsum.md): each node's values, drawn by
- * tc_fpsum_value(), are converted into binned elements and packed `per` to a reduce
- * packet (2 flits each), operation i carrying values i*per .. i*per+per-1 (the last
- * padded with the sum's identity, -0); each result's elements are converted back,
- * rounded once. The callbacks plug into tc_workload (data, deliver). */
+/* A vector of floating-point values reduced on the subnet, the PE library's side
+ * (docs/fpsum.md): each node's values, drawn by tc_fpsum_value(), packed `per` to a
+ * reduce packet, operation i carrying values i*per .. i*per+per-1. The sum (FSUM):
+ * each value a binned element of 2 flits (the last packet padded with the identity,
+ * -0), each result's elements converted back, rounded once. fmin and fmax (MIN, MAX):
+ * each value an order-preserving key in a lane of its width (2 or 4 a flit), the
+ * result's keys mapped back. The callbacks plug into tc_workload (data, deliver). */
 #ifndef TC_FPVEC_H
 #define TC_FPVEC_H
 
@@ -14,6 +15,7 @@
 
 typedef struct {
     unsigned lane, dist; /* TC_LANE_*, TC_FPS_* */
+    unsigned op;         /* TC_OP_FSUM, TC_OP_MIN (fmin) or TC_OP_MAX (fmax) */
     uint64_t seed;
     uint32_t nodes;
     uint64_t nvals;      /* values per node */
@@ -25,12 +27,15 @@ typedef struct {
 } tc_fpvec;
 
 /* 0, or -1 out of memory. member[k]: node k contributes (its values drawn). */
-int tc_fpvec_init(tc_fpvec *v, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes, uint64_t nvals,
-                  unsigned per, const uint8_t *member);
+int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,
+                  uint64_t nvals, unsigned per, const uint8_t *member);
+/* Values a packet of len data flits holds for op on lane: len / 2 elements, or len
+ * flits of keys. */
+unsigned tc_fpvec_per(unsigned op, unsigned lane, int len);
 void tc_fpvec_free(tc_fpvec *v);
 /* Operations a node's values take: ceil(nvals / per). */
 static inline uint64_t tc_fpvec_ops(const tc_fpvec *v) { return (v->nvals + v->per - 1) / v->per; }
-/* tc_workload's data: the len = 2 per data flits of node's contribution to operation op. */
+/* tc_workload's data: the len data flits of node's contribution to operation op. */
 void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len);
 /* tc_workload's deliver: a result packet (header and data) of operation op at node. */
 void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc_flit *pkt, int nflits);

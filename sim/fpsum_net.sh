@@ -6,6 +6,8 @@
 # tori of the same node count, other trees, random latencies) got the same bits.
 #   accuracy: 4 distributions x binary64, binary32 on 4x4x4, 2,048 values a PE
 #   (1,048,576 input values in all), in a stream of 16 allreduces of 3 values each;
+#   fmin and fmax: the same values as keys, 12 (binary64) or 24 (binary32) a packet,
+#   each result the exact least or greatest input (a NaN if one is);
 #   trees: 8 tori of 64 nodes x 13 first trees, a stream striped over 1 to 4 trees
 #   from it = 128 runs of 24 values a PE (cancel and special, binary64), each with its
 #   own random link, injection and ejection latency.
@@ -18,7 +20,7 @@ RUNS=${2:-128}
 J=${J:-2}
 OUT=build/fpsum_net
 rm -rf "$OUT" && mkdir -p "$OUT"
-TCNET="build/tcnet progress=off op=fsum workload=allreduce red_flits=6 len=6"
+TCNET="build/tcnet progress=off workload=allreduce red_flits=6 len=6"
 
 run() { # NAME ARGS...: one tcnet run writing OUT/NAME.txt; its output in OUT/NAME.log
   local name=$1
@@ -31,7 +33,10 @@ export TCNET OUT
 jobs=()
 for d in uniform wide cancel special; do
   for l in 64 32; do
-    jobs+=("acc_${d}_$l topo=4x4x4 values=$d lane=$l bytes=$((NV * l / 8)) seed=7 window=16")
+    jobs+=("acc_${d}_$l topo=4x4x4 op=fsum values=$d lane=$l bytes=$((NV * l / 8)) seed=7 window=16")
+    for op in min max; do # fmin, fmax on keys, 12 or 24 values a packet
+      jobs+=("${op}_${d}_$l topo=4x4x4 op=$op values=$d lane=$l bytes=$((NV * l / 8)) seed=7 window=16")
+    done
   done
 done
 TOPOS=(4x4x4 8x8 64 2x2x2x8 4x16 2x4x8 2x2x4x4 8x2x4)
@@ -42,12 +47,15 @@ for ((i = 0; i < RUNS; i++)); do
   d=$([ $((i % 2)) = 0 ] && echo cancel || echo special)
   # latencies from a hash of the run number: 1..2000 link, 1..3000 PE
   h=$(((i * 2654435761 + 12345) & 0x7fffffff))
-  jobs+=("tree_${d}_$i topo=$topo tree=$tree trees=$trees window=$((16 * trees)) values=$d lane=64 bytes=192 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
+  jobs+=("tree_${d}_$i topo=$topo tree=$tree trees=$trees window=$((16 * trees)) op=fsum values=$d lane=64 bytes=192 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
 done
 printf '%s\n' "${jobs[@]}" | xargs -P "$J" -I{} bash -c 'run {}' > "$OUT/tcnet.out" 2>&1
 cat "$OUT/tcnet.out"
 count_lines "$OUT/tcnet.out"
 build/fpsum_verify "$OUT"/acc_*.txt "$OUT"/tree_cancel_*.txt "$OUT"/tree_special_*.txt > "$OUT/verify.out" 2>&1
+for op in min max; do
+  build/fpsum_verify --op $op "$OUT"/${op}_*.txt >> "$OUT/verify.out" 2>&1
+done
 cat "$OUT/verify.out"
 count_results "$OUT/verify.out" fpsum_verify
 # the tree runs compared as two groups of equal inputs (cancel, special), not apart:

@@ -348,7 +348,7 @@ for bad in "--seed -1:seed '-1': not an integer" "--seed abc:seed 'abc': not an 
 done
 # the floating-point sum's values: what they need, said by name
 V="build/tcnet topo=4 progress=off workload=allreduce"
-check "tcnet values with an integer op refused" refuses "values = wide is for op = fsum" $V values=wide op=sum
+check "tcnet values with an integer op refused" refuses "values = wide is for op = fsum, min or max" $V values=wide op=sum
 check "tcnet values with an odd len refused" refuses "len = 3 must be even" $V values=wide op=fsum len=3 red_flits=3
 check "tcnet values of a size not whole values refused" refuses "bytes = 12 is not a multiple of a lane-64 value's 8 bytes" \
   $V values=wide op=fsum lane=64 bytes=12

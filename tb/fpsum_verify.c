@@ -1,11 +1,14 @@
-/* The independent check of the floating-point sum: reads values files written by
- * `tcnet ... op=fsum values=DIST values_out=FILE` and checks, with exact sums in GNU
- * MPFR (no code of cmodel/fpsum.c), for every value index:
+/* The independent check of the floating-point sum, fmin and fmax: reads values files
+ * written by `tcnet ... op=fsum|min|max values=DIST values_out=FILE` and checks, with
+ * exact sums and comparisons in GNU MPFR (no code of cmodel/fpsum.c), for every value
+ * index of a sum (fpsum_verify FILE...):
  *   - every PE received the same bits;
  *   - NaN in gives NaN, +Inf with -Inf NaN, one kind of Inf that Inf; an exact sum
  *     beyond the format's range Inf of its sign; an exact 0 gives +0, or -0 when every
  *     input was -0;
  *   - else |result - exact| <= max(ulp(exact), 2^-80 x sum |x|) (docs/fpsum.md);
+ * of fmin, fmax (fpsum_verify --op min|max FILE...): every PE received the same bits,
+ * a NaN if an input is a NaN, else the bits of the least (greatest) input, -0 below +0;
  * and across files: files whose inputs are equal (the same node count, seed and
  * distribution, on other tori, trees or latencies) received the same bits.
  * Prints a PASS/FAIL line per file and per group of equal inputs, then a count. */
@@ -132,7 +135,58 @@ static void set_bits(mpfr_t x, const fmt *f, uint64_t b)
         mpfr_neg(x, x, MPFR_RNDN);
 }
 
-/* Checks file v; -1 with a FAIL line at the first wrong value. */
+/* fmin (max 0) or fmax (max 1) of file v; -1 with a FAIL line at the first wrong value. */
+static int check_minmax(vfile *v, int max)
+{
+    fmt f = v->lane == 64 ? (fmt){53, -1074, 11} : (fmt){24, -149, 8};
+    mpfr_t best, x;
+    mpfr_inits2(2400, best, x, (mpfr_ptr)0);
+    int rc = 0;
+    char msg[256];
+    for (size_t i = 0; i < v->nvals && !rc; i++) {
+        int nan = 0, have = 0;
+        uint64_t want = 0;
+        for (size_t k = 0; k < v->nin; k++) {
+            uint64_t b = v->in[k * v->nvals + i];
+            if (is_nan(&f, b)) {
+                nan = 1;
+                continue;
+            }
+            int c;
+            if (is_inf(&f, b)) /* +-Inf: beyond every finite value */
+                mpfr_set_inf(x, sign_of(&f, b) ? -1 : 1);
+            else
+                set_bits(x, &f, b);
+            /* equal values differ only as -0 and +0: the sign decides */
+            c = !have ? 1 : mpfr_cmp(x, best) ? (mpfr_cmp(x, best) > 0) == max : sign_of(&f, b) != max && want != b;
+            if (c) {
+                mpfr_set(best, x, MPFR_RNDN);
+                want = b;
+                have = 1;
+            }
+        }
+        uint64_t r = v->out[i];
+        for (size_t k = 1; k < v->nout && !rc; k++)
+            if (v->out[k * v->nvals + i] != r) {
+                snprintf(msg, sizeof msg, "value %zu: PEs received different bits (%" PRIx64 ", %" PRIx64 ")", i, r,
+                         v->out[k * v->nvals + i]);
+                rc = fail(v->path, msg, -1);
+            }
+        if (!rc && (nan ? !is_nan(&f, r) : r != want)) {
+            snprintf(msg, sizeof msg, "value %zu: result %0*" PRIx64 " is not the %s (%s)", i, v->lane / 4, r,
+                     max ? "fmax" : "fmin", nan ? "a NaN: an input is one" : "an input's bits");
+            rc = fail(v->path, msg, -1);
+        }
+    }
+    mpfr_clears(best, x, (mpfr_ptr)0);
+    if (!rc)
+        printf("PASS  fpsum_verify %s: %s of binary%d, %zu values x %zu PEs in, %zu PEs received the same bits, each "
+               "the exact %s\n", v->path, max ? "fmax" : "fmin", v->lane, v->nvals, v->nin, v->nout,
+               max ? "greatest" : "least");
+    return rc;
+}
+
+/* Checks the sum of file v; -1 with a FAIL line at the first wrong value. */
 static int check(vfile *v)
 {
     fmt f = v->lane == 64 ? (fmt){53, -1074, 11} : (fmt){24, -149, 8};
@@ -219,8 +273,18 @@ static int check(vfile *v)
 
 int main(int argc, char **argv)
 {
+    int op = 0; /* 0 sum, 1 fmin, 2 fmax */
+    if (argc > 2 && !strcmp(argv[1], "--op")) {
+        op = !strcmp(argv[2], "sum") ? 0 : !strcmp(argv[2], "min") ? 1 : !strcmp(argv[2], "max") ? 2 : -1;
+        if (op < 0) {
+            fprintf(stderr, "fpsum_verify: --op '%s' is not sum, min or max\n", argv[2]);
+            return 2;
+        }
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: fpsum_verify VALUES_FILE...\n");
+        fprintf(stderr, "usage: fpsum_verify [--op sum|min|max] VALUES_FILE...\n");
         return 2;
     }
     int n = argc - 1, pass = 0, failed = 0;
@@ -231,7 +295,7 @@ int main(int argc, char **argv)
     uint64_t elems = 0;
     for (int i = 0; i < n; i++) {
         v[i].path = argv[i + 1];
-        if (load(&v[i]) || check(&v[i])) {
+        if (load(&v[i]) || (op ? check_minmax(&v[i], op == 2) : check(&v[i]))) {
             failed++;
             group[i] = -1;
             continue;
@@ -267,7 +331,8 @@ int main(int argc, char **argv)
             pass++;
         }
     }
-    printf("fpsum_verify: %d passed, %d failed (%" PRIu64 " input values summed)\n", pass, failed, elems);
+    printf("fpsum_verify: %d passed, %d failed (%" PRIu64 " input values %s)\n", pass, failed, elems,
+           op ? "compared" : "summed");
     for (int i = 0; i < n; i++) {
         free(v[i].in);
         free(v[i].out);

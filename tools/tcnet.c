@@ -61,7 +61,7 @@ static const tc_key keys[] = {
     {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet. reduce, allreduce with values: each PE's values (lane / 8 bytes each). impl = p2p: every workload's message (allgather: a rank's block), in flits of 16 bytes", 0, 1L << 30, NULL},
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
-    {"values", "none", "op = fsum: the PEs' floating-point values (docs/fpsum.md), a function of (seed, node, index); lane 64: binary64, 32: binary32; each value a binned element of 2 flits, len / 2 to a packet, one reduce per packet", 0, 0, valdists},
+    {"values", "none", "op = fsum, min, max: the PEs' floating-point values (docs/fpsum.md), a function of (seed, node, index); lane 64: binary64, 32: binary32; fsum: each value a binned element of 2 flits, len / 2 to a packet; min, max: fmin, fmax, each value a key in a lane, len x 128 / lane to a packet; one reduce per packet", 0, 0, valdists},
     {"values_out", "", "values: write each PE's values and results here, a line each: '<node> in <hex> ...', '<node> out <hex> ...'", 1, 0, NULL},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
@@ -438,17 +438,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: values_out = '%s' needs values = uniform, wide, cancel or special\n", sval("values_out"));
         return 2;
     }
-    if (vdist) { /* a vector of floating-point values: one reduce per packet of len / 2 of them */
-        unsigned vbytes = w.lane == TC_LANE_32 ? 4 : 8;
+    if (vdist) { /* a vector of floating-point values: one reduce per packet of them */
+        unsigned vbytes = w.lane == TC_LANE_32 ? 4 : 8, per = tc_fpvec_per((unsigned)w.op, (unsigned)w.lane, w.len);
         long bytes = ival("bytes");
-        if (w.op != TC_OP_FSUM || (w.kind != TC_WL_REDUCE && w.kind != TC_WL_ALLREDUCE) ||
-            tc_config_enum(&cfg, "impl")) {
-            fprintf(stderr, "tcnet: values = %s is for op = fsum, workload = reduce or allreduce, impl = hw (not op = "
-                    "%s, workload = %s, impl = %s)\n", sval("values"), sval("op"), sval("workload"), sval("impl"));
+        if ((w.op != TC_OP_FSUM && w.op != TC_OP_MIN && w.op != TC_OP_MAX) ||
+            (w.kind != TC_WL_REDUCE && w.kind != TC_WL_ALLREDUCE) || tc_config_enum(&cfg, "impl")) {
+            fprintf(stderr, "tcnet: values = %s is for op = fsum, min or max (fmin, fmax on keys), workload = reduce or "
+                    "allreduce, impl = hw (not op = %s, workload = %s, impl = %s)\n", sval("values"), sval("op"),
+                    sval("workload"), sval("impl"));
             return 2;
         }
-        if (w.len < 2 || w.len % 2) {
+        if (w.op == TC_OP_FSUM && (w.len < 2 || w.len % 2)) {
             fprintf(stderr, "tcnet: values: len = %d must be even and at least 2 (an element is 2 flits)\n", w.len);
+            return 2;
+        }
+        if (!per) {
+            fprintf(stderr, "tcnet: values: len = %d must be at least 1\n", w.len);
             return 2;
         }
         if (bytes % vbytes) {
@@ -457,8 +462,8 @@ int main(int argc, char **argv)
             return 2;
         }
         if (cfg.from[tc_config_find(&cfg, "repeat")]) {
-            fprintf(stderr, "tcnet: values: the operations are the values' (bytes / (len / 2 x %u)); give bytes, not "
-                    "repeat\n", vbytes);
+            fprintf(stderr, "tcnet: values: the operations are the values' (bytes / (%u x %u)); give bytes, not "
+                    "repeat\n", per, vbytes);
             return 2;
         }
         uint8_t *mem = malloc((size_t)t->n);
@@ -466,9 +471,9 @@ int main(int argc, char **argv)
             tc_row r = TC_ROWP(rows, k, w.tree);
             mem[k] = TC_RGET(r, VALID) && TC_RGET(r, PE);
         }
-        uint64_t nvals = bytes ? (uint64_t)bytes / vbytes : (uint64_t)w.len / 2;
-        if (!mem || tc_fpvec_init(&fv, (unsigned)w.lane, (unsigned)vdist - 1, (uint64_t)ival("seed"), (uint32_t)t->n,
-                                  nvals, (unsigned)w.len / 2, mem)) {
+        uint64_t nvals = bytes ? (uint64_t)bytes / vbytes : per;
+        if (!mem || tc_fpvec_init(&fv, (unsigned)w.op, (unsigned)w.lane, (unsigned)vdist - 1, (uint64_t)ival("seed"),
+                                  (uint32_t)t->n, nvals, per, mem)) {
             fprintf(stderr, "tcnet: out of memory for %" PRIu64 " values on each of %d nodes\n", nvals, t->n);
             return 2;
         }

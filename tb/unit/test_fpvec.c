@@ -1,6 +1,6 @@
 /* The PE library's side of the floating-point sum (cmodel/fpvec.c): values packed as
  * binned elements, len / 2 to a packet and padded with the identity; results rounded
- * back; the values file; and a stream of FSUM allreduces on small tori with random
+ * back; fmin/fmax keys a lane each; the values file; and a stream of FSUM allreduces on small tori with random
  * member sets and latencies, whose every PE gets the bits of the whole sum merged in C
  * (the order does not matter: the step is associative and commutative). */
 #include <setjmp.h>
@@ -22,7 +22,7 @@ static void test_pack(void **state)
     (void)state;
     uint8_t mem[3] = {1, 0, 1};
     tc_fpvec v;
-    assert_int_equal(tc_fpvec_init(&v, TC_LANE_64, TC_FPS_WIDE, 5, 3, 7, 3, mem), 0);
+    assert_int_equal(tc_fpvec_init(&v, TC_OP_FSUM, TC_LANE_64, TC_FPS_WIDE, 5, 3, 7, 3, mem), 0);
     assert_int_equal(tc_fpvec_ops(&v), 3);
     for (int op = 0; op < 3; op++) {
         tc_flit f[6], e[2];
@@ -87,7 +87,7 @@ static void run_case(const vcase *c)
         mem[k] = TC_RGET(r, VALID) && TC_RGET(r, PE);
     }
     tc_fpvec v;
-    assert_int_equal(tc_fpvec_init(&v, c->lane, c->dist, 9, (uint32_t)t.n, 40, (unsigned)c->len / 2, mem), 0);
+    assert_int_equal(tc_fpvec_init(&v, TC_OP_FSUM, c->lane, c->dist, 9, (uint32_t)t.n, 40, (unsigned)c->len / 2, mem), 0);
     tc_net *n = tc_net_new(&p, err, sizeof err);
     assert_non_null(n);
     for (int k = 0; k < t.n; k++)
@@ -122,6 +122,42 @@ static void run_case(const vcase *c)
     free(mem);
 }
 
+/* fmin/fmax: keys one a lane (2 binary64 or 4 binary32 a flit), in the ALU's lane
+ * order; a result's keys come back as the values; padding lanes are left out */
+static void test_keys(void **state)
+{
+    (void)state;
+    static const unsigned lanes[] = {TC_LANE_64, TC_LANE_32};
+    uint8_t mem[2] = {1, 1};
+    for (int l = 0; l < 2; l++) {
+        unsigned lane = lanes[l], kpf = lane == TC_LANE_32 ? 4 : 2, per = tc_fpvec_per(TC_OP_MIN, lane, 3);
+        assert_int_equal(per, 3 * kpf);
+        tc_fpvec v;
+        assert_int_equal(tc_fpvec_init(&v, TC_OP_MIN, lane, TC_FPS_SPECIAL, 3, 2, per + 1, per, mem), 0);
+        assert_int_equal(tc_fpvec_ops(&v), 2);
+        tc_flit pkt[4];
+        memset(pkt, 0, sizeof pkt);
+        tc_fpvec_data(&v, 1, 0, &pkt[1], 3);
+        for (unsigned j = 0; j < per; j++) { /* lane j of the packet: value j's key */
+            uint64_t key = kpf == 2 ? pkt[1 + j / 2].w[j % 2] : (pkt[1 + j / 4].w[j % 4 / 2] >> (32 * (j % 2))) & 0xffffffffu;
+            assert_int_equal(key, tc_fpsum_key_in(lane, TC_OP_MIN, v.in[1 * v.nvals + j]));
+        }
+        tc_fpvec_deliver(&v, 0, 0, 0, pkt, 4); /* node 1's keys as a result at node 0: its values back */
+        assert_string_equal(v.err, "");
+        for (unsigned j = 0; j < per; j++) {
+            uint64_t x = v.in[1 * v.nvals + j], y = v.out[j];
+            uint64_t e = lane == TC_LANE_32 ? 0x7f800000u : 0x7ff0000000000000ull, m = lane == TC_LANE_32 ? 0x7fffffu : 0xfffffffffffffull;
+            if ((x & e) == e && (x & m)) /* a NaN: the canonical quiet one */
+                assert_true((y & e) == e && (y & m));
+            else
+                assert_int_equal(y, x);
+        }
+        tc_fpvec_deliver(&v, 0, 1, 0, pkt, 2); /* a key packet of the wrong length: named */
+        assert_non_null(strstr(v.err, "with 1 data flits, not 3"));
+        tc_fpvec_free(&v);
+    }
+}
+
 static void test_network(void **state)
 {
     (void)state;
@@ -138,6 +174,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pack),
+        cmocka_unit_test(test_keys),
         cmocka_unit_test(test_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
