@@ -283,12 +283,13 @@ lint: rtl/tc_format.vh | deps
 test: | deps deps-sc deps-fuzz deps-mpi
 	@bash sim/test.sh
 
-## bench: simulation speed, bandwidth, multicast, large tori, barriers, p2p, pipelined broadcast, allreduce streams, applications (docs/)
+## bench: simulation speed, bandwidth, multicast, large tori, barriers, p2p, pipelined broadcast, allreduce streams, long allreduces, applications (docs/)
 # make bench: simulation speed of the C model and of the Verilated tori with their
 # builds (docs/bench.md; about 10 minutes of CPU for the builds), every
 # scenario on the large tori (docs/large.md), the streaming broadcast's bandwidth
 # (docs/bandwidth.md), the multicast choice (docs/multicast.md), the barriers, the
-# point-to-point baseline and the pipelined-broadcast sweep with their plots.
+# point-to-point baseline and the pipelined-broadcast sweep with their plots, the
+# allreduce streams and long allreduces against point-to-point (docs/long-reduce.md).
 bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/libtb.a $(B)/libtc.a rtl/tc_format.vh | deps-bench deps-mpi
 	@bash sim/bench.sh
 	@bash sim/bandwidth.sh
@@ -298,6 +299,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/libtb.a $(B)/libtc.a rtl/tc_format
 	@bash sim/p2p.sh
 	@bash sim/pipelined_broadcast.sh
 	@bash sim/allreduce_stream.sh
+	@bash sim/long_reduce.sh
 	@nice bash sim/apps.sh
 
 ## apps: SpMV and the heat equation on 4D tori of 8 to 32768 nodes (docs/applications.md)

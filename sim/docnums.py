@@ -59,6 +59,17 @@ def table_row(path, first_col, col):
     raise KeyError("%s: no row '%s' with a column '%s'" % (path, first_col, col))
 
 
+def long_reduce(topo, size, col):
+    """A cell of docs/long-reduce.md (sim/long_reduce.sh, make bench): the row of topo
+    and size ("1 MiB"), column col (3, 5, 7: the integer sum's, the binary64 sum's and
+    point-to-point's link rate)."""
+    for line in open(os.path.join(ROOT, "docs/long-reduce.md")):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > col and cells[:2] == [topo, size]:
+            return cells[col]
+    raise KeyError("docs/long-reduce.md: no row %s %s" % (topo, size))
+
+
 def synth_fo4(dims):
     for row in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv"))):
         if row["dims"] == str(dims):
@@ -211,6 +222,11 @@ NUMS = {
     "fpsum_lat_pct_8x8x8": lambda: "%.1f" % (100.0 * fpsum_latency("8x8x8", 1) / fpsum_latency("8x8x8", 0) - 100),
     "fpsum_lat_pct_16x16x16x8": lambda: "%.1f" % (100.0 * fpsum_latency("16x16x16x8", 1) /
                                                   fpsum_latency("16x16x16x8", 0) - 100),
+    "long_sum_16x16": lambda: long_reduce("16x16", "1 MiB", 3),
+    "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
+    "long_p2p_16x16": lambda: long_reduce("16x16", "1 MiB", 7),
+    "long_sum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 3),
+    "long_fsum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 5),
     "cov_rtl_lines": lambda: table_row("docs/coverage.md", "RTL lines", "coverage"),
     "cov_rtl_toggles": lambda: table_row("docs/coverage.md", "RTL toggles (bits)", "coverage"),
     "cov_c_lines": lambda: table_row("docs/coverage.md", "C model lines", "coverage"),
