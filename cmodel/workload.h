@@ -38,7 +38,8 @@ typedef struct {
     int trees;           /* a stream striped over trees tree .. tree + trees - 1 (of one member set): operation i
                             on tree tree + i mod trees, its (i / trees)-th reduce there; 0 or 1: on tree only */
     int rid0;            /* reduces: the reduces the tree's PEs made before on this network (mod 16), so that
-                            operation i takes ReduceId (rid0 + i) mod 16: a tree's ReduceIds go in turn from
+                            operation i takes ReduceId (rid0 + i / trees) mod 16 (each of the trees having made
+                            rid0): a tree's ReduceIds go in turn from
                             reset (docs/deadlock.md); 0 on a new network */
     uint64_t max_cycles; /* give up (an error) after this many cycles */
     int step;            /* 1: the routers evaluated in every cycle, without lookahead (tc_net_lookahead), to

@@ -185,7 +185,7 @@ def fpsum_cancel_table():
 
 
 def fpsum_net():
-    """sim/fpsum_net.sh's checks (a run of about 5 s): the verifier's lines."""
+    """sim/fpsum_net.sh's checks (a run of about 30 s): the verifier's lines."""
     if "fpsum_net" not in _cache:
         subprocess.run(["bash", os.path.join(ROOT, "sim", "fpsum_net.sh")], cwd=ROOT, check=True, capture_output=True)
         _cache["fpsum_net"] = open(os.path.join(ROOT, "build", "fpsum_net", "verify.out")).read()
@@ -222,6 +222,10 @@ NUMS = {
     "fpsum_lat_pct_8x8x8": lambda: "%.1f" % (100.0 * fpsum_latency("8x8x8", 1) / fpsum_latency("8x8x8", 0) - 100),
     "fpsum_lat_pct_16x16x16x8": lambda: "%.1f" % (100.0 * fpsum_latency("16x16x16x8", 1) /
                                                   fpsum_latency("16x16x16x8", 0) - 100),
+    "fpsum_net_compared": lambda: "{:,}".format(sum(int(n) for n in re.findall(r"\((\d+) input values compared\)",
+                                                                              fpsum_net()))),
+    "fpsum_out_fo4": lambda: table_row("docs/synth.md", "fpsum_out", "FO4"),
+    "long_p2p_alg_16x16": lambda: long_reduce("16x16", "1 MiB", 8),
     "long_sum_16x16": lambda: long_reduce("16x16", "1 MiB", 3),
     "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
     "long_p2p_16x16": lambda: long_reduce("16x16", "1 MiB", 7),

@@ -8,9 +8,9 @@
 #   (1,048,576 input values in all), in a stream of 16 allreduces of 3 values each;
 #   fmin and fmax: the same values as keys, 12 (binary64) or 24 (binary32) a packet,
 #   each result the exact least or greatest input (a NaN if one is);
-#   trees: 8 tori of 64 nodes x 13 first trees, a stream striped over 1 to 4 trees
-#   from it = 128 runs of 24 values a PE (cancel and special, binary64), each with its
-#   own random link, injection and ejection latency.
+#   trees: 8 tori of 64 nodes, a stream striped over 1 to 4 trees from one of 13
+#   first trees = 128 runs of 300 values a PE (cancel and special, binary64), each with
+#   its own random link, injection and ejection latency.
 # Usage: sim/fpsum_net.sh [VALUES_PER_PE] [TREE_RUNS]; ends with "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -42,22 +42,29 @@ done
 TOPOS=(4x4x4 8x8 64 2x2x2x8 4x16 2x4x8 2x2x4x4 8x2x4)
 for ((i = 0; i < RUNS; i++)); do
   topo=${TOPOS[$((i % 8))]}
-  # a stream over 1 to 4 trees from tree, 16 operations in flight on each
-  trees=$((i % 4 + 1)) tree=$(((i / 8) % 13))
+  # a stream over 1 to 4 trees from tree, 16 operations in flight on each: 100
+  # operations of 3 values, so each tree's ReduceIds wrap; every distribution and
+  # torus with every tree count
+  trees=$(((i / 8) % 4 + 1)) tree=$(((i / 2 * 5) % 13))
   d=$([ $((i % 2)) = 0 ] && echo cancel || echo special)
   # latencies from a hash of the run number: 1..2000 link, 1..3000 PE
   h=$(((i * 2654435761 + 12345) & 0x7fffffff))
-  jobs+=("tree_${d}_$i topo=$topo tree=$tree trees=$trees window=$((16 * trees)) op=fsum values=$d lane=64 bytes=192 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
+  jobs+=("tree_${d}_$i topo=$topo tree=$tree trees=$trees window=$((16 * trees)) op=fsum values=$d lane=64 bytes=2400 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
 done
 printf '%s\n' "${jobs[@]}" | xargs -P "$J" -I{} bash -c 'run {}' > "$OUT/tcnet.out" 2>&1
 cat "$OUT/tcnet.out"
 count_lines "$OUT/tcnet.out"
 build/fpsum_verify "$OUT"/acc_*.txt "$OUT"/tree_cancel_*.txt "$OUT"/tree_special_*.txt > "$OUT/verify.out" 2>&1
+vrc=$?
 for op in min max; do
-  build/fpsum_verify --op $op "$OUT"/${op}_*.txt >> "$OUT/verify.out" 2>&1
+  build/fpsum_verify --op $op "$OUT"/${op}_*.txt >> "$OUT/verify.out" 2>&1 || vrc=1
 done
 cat "$OUT/verify.out"
 count_results "$OUT/verify.out" fpsum_verify
+check "fpsum_verify exits 0 on every run" test $vrc = 0
+for op in fmin fmax; do # a verifier that died early would leave these out
+  check "fpsum_net: 8 $op files checked, each result exact" bash -c "[ \$(grep -c '^PASS  fpsum_verify .*: $op of' $OUT/verify.out) = 8 ]"
+done
 # the tree runs compared as two groups of equal inputs (cancel, special), not apart:
 # a change that gave them other inputs would otherwise leave nothing to compare
 check "fpsum_net: the $RUNS tree runs form 2 groups of equal inputs, $((RUNS / 2)) runs each" bash -c \

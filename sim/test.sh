@@ -287,12 +287,12 @@ check "tcnet stream on 4x4: $rate operations per 1000 cycles, the window's 16000
 # a long allreduce cut into operations dealt round trees (16 in flight on each):
 # every result checked, the link fraction reported; a tree set of two member sets,
 # more than 16 in flight a tree, or trees without a stream are refused
-check "tcnet bytes=16384 trees=4 window=64 on 4x4: 512 allreduces over trees 0-3 complete, the link fraction reported" bash -c \
-  "build/tcnet topo=4x4 workload=allreduce bytes=16384 len=2 trees=4 window=64 progress=off json=$LOGDIR/striped.json \
+check "tcnet bytes=16384 trees=8 window=128 on 4x4: 512 allreduces over trees 0-7 complete, the link fraction reported" bash -c \
+  "build/tcnet topo=4x4 workload=allreduce bytes=16384 len=2 trees=8 window=128 progress=off json=$LOGDIR/striped.json \
    >$LOGDIR/striped.txt && grep -q 'allreduce x 512' $LOGDIR/striped.txt && \
    grep -qE 'long allreduce: 16384 bytes a PE in [0-9]+ cycles, [0-9.]+% of a link.s rate' $LOGDIR/striped.txt && \
    grep -qE '\"long_bytes\": 16384, \"link_rate\": 0\.[0-9]+' $LOGDIR/striped.json"
-check "tcnet trees=4: faster than one tree at the same bytes" bash -c \
+check "tcnet trees=8: faster than one tree at the same bytes" bash -c \
   "one=\$(build/tcnet topo=4x4 workload=allreduce bytes=16384 len=2 window=16 progress=off | awk '/simulated/ { print \$2 }'); \
    four=\$(awk '/simulated/ { print \$2 }' $LOGDIR/striped.txt); test \"\$four\" -lt \"\$one\""
 for bad in "members=50 trees=2 window=32:must have one member set" "trees=2 window=40:window <= 16 x trees" \
@@ -385,8 +385,9 @@ check "tccheck --slots 0 refused" refuses "slots = '0' is not an integer" build/
 for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc' is not an integer" \
            "dst=70000:dst = '70000' is not an integer in -1..65535" "max_cycles=99999999999999999999:is not an integer" \
            "foo=1:unknown key 'foo'" "impl=fpga:impl = 'fpga' is not one of" "workload=reduce dst=20:dst = 20 is not a node" \
-           "window=17:window = '17' is not an integer in 1..16 (the operations a PE has in flight" \
-           "window=0:window = '0' is not an integer in 1..16 (the operations a PE has in flight" \
+           "window=17:window = 17, trees = 1 from tree = 0: at most 16 operations in flight a tree (window <= 16 x trees)" \
+           "window=0:window = '0' is not an integer in 1..256 (the operations a PE has in flight" \
+           "window=257:window = '257' is not an integer in 1..256" \
            "window=4 workload=bcast:window = 4: a stream is of workload = allreduce or tree_barrier"; do
   check "tcnet ${bad%%:*} refused" refuses "${bad#*:}" build/tcnet topo=4x4 progress=off ${bad%%:*}
 done

@@ -58,7 +58,7 @@ static const tc_key keys[] = {
     {"red_mcyc", "0", "p2p_alg other than classic: the reduction's arithmetic, thousandths of a cycle per data flit combined", 0, 100000000, NULL},
     {"tree", "0", "TreeId of bcast, reduce, allreduce, tree_barrier", 0, 15, NULL},
     {"len", "2", "data flits per packet (reduce: at most red_flits)", 0, 7, NULL},
-    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet. reduce, allreduce with values: each PE's values (lane / 8 bytes each). impl = p2p: every workload's message (allgather: a rank's block), in flits of 16 bytes", 0, 1L << 30, NULL},
+    {"bytes", "0", "bcast, allgather: M bytes from each sender, in packets of len flits (16 bytes each); 0: one packet. reduce, allreduce: each PE's bytes, in operations of len data flits (with values: of the values, lane / 8 bytes each), and the report's link rate. impl = p2p: every workload's message (allgather: a rank's block), in flits of 16 bytes", 0, 1L << 30, NULL},
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
     {"values", "none", "op = fsum, min, max: the PEs' floating-point values (docs/fpsum.md), a function of (seed, node, index); lane 64: binary64, 32: binary32; fsum: each value a binned element of 2 flits, len / 2 to a packet; min, max: fmin, fmax, each value a key in a lane, len x 128 / lane to a packet; one reduce per packet", 0, 0, valdists},

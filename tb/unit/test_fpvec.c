@@ -127,31 +127,36 @@ static void run_case(const vcase *c)
 static void test_keys(void **state)
 {
     (void)state;
-    static const unsigned lanes[] = {TC_LANE_64, TC_LANE_32};
+    static const unsigned lanes[] = {TC_LANE_64, TC_LANE_32}, ops[] = {TC_OP_MIN, TC_OP_MAX};
     uint8_t mem[2] = {1, 1};
-    for (int l = 0; l < 2; l++) {
-        unsigned lane = lanes[l], kpf = lane == TC_LANE_32 ? 4 : 2, per = tc_fpvec_per(TC_OP_MIN, lane, 3);
+    for (int c = 0; c < 4; c++) {
+        unsigned lane = lanes[c % 2], op = ops[c / 2], kpf = lane == TC_LANE_32 ? 4 : 2, per = tc_fpvec_per(op, lane, 3);
+        uint64_t e = lane == TC_LANE_32 ? 0x7f800000u : 0x7ff0000000000000ull;
+        uint64_t m = lane == TC_LANE_32 ? 0x7fffffu : 0xfffffffffffffull;
         assert_int_equal(per, 3 * kpf);
         tc_fpvec v;
-        assert_int_equal(tc_fpvec_init(&v, TC_OP_MIN, lane, TC_FPS_SPECIAL, 3, 2, per + 1, per, mem), 0);
+        assert_int_equal(tc_fpvec_init(&v, op, lane, TC_FPS_SPECIAL, 3, 2, per + 1, per, mem), 0);
         assert_int_equal(tc_fpvec_ops(&v), 2);
-        tc_flit pkt[4];
-        memset(pkt, 0, sizeof pkt);
-        tc_fpvec_data(&v, 1, 0, &pkt[1], 3);
-        for (unsigned j = 0; j < per; j++) { /* lane j of the packet: value j's key */
-            uint64_t key = kpf == 2 ? pkt[1 + j / 2].w[j % 2] : (pkt[1 + j / 4].w[j % 4 / 2] >> (32 * (j % 2))) & 0xffffffffu;
-            assert_int_equal(key, tc_fpsum_key_in(lane, TC_OP_MIN, v.in[1 * v.nvals + j]));
+        for (int o = 0; o < 2; o++) { /* operation 1 holds one value and padding */
+            tc_flit pkt[4];
+            memset(pkt, 0, sizeof pkt);
+            tc_fpvec_data(&v, 1, o, &pkt[1], 3);
+            for (unsigned j = 0; j < per; j++) { /* lane j of the packet: value j's key */
+                uint64_t key = kpf == 2 ? pkt[1 + j / 2].w[j % 2] : (pkt[1 + j / 4].w[j % 4 / 2] >> (32 * (j % 2))) & 0xffffffffu;
+                uint64_t i = (uint64_t)o * per + j;
+                assert_int_equal(key, i < v.nvals ? tc_fpsum_key_in(lane, op, v.in[1 * v.nvals + i]) : 0);
+            }
+            tc_fpvec_deliver(&v, 0, o, 0, pkt, 4); /* node 1's keys as a result at node 0: its values back */
+            assert_string_equal(v.err, "");
         }
-        tc_fpvec_deliver(&v, 0, 0, 0, pkt, 4); /* node 1's keys as a result at node 0: its values back */
-        assert_string_equal(v.err, "");
-        for (unsigned j = 0; j < per; j++) {
+        for (unsigned j = 0; j < per + 1; j++) {
             uint64_t x = v.in[1 * v.nvals + j], y = v.out[j];
-            uint64_t e = lane == TC_LANE_32 ? 0x7f800000u : 0x7ff0000000000000ull, m = lane == TC_LANE_32 ? 0x7fffffu : 0xfffffffffffffull;
             if ((x & e) == e && (x & m)) /* a NaN: the canonical quiet one */
                 assert_true((y & e) == e && (y & m));
             else
                 assert_int_equal(y, x);
         }
+        tc_flit pkt[4] = {0};
         tc_fpvec_deliver(&v, 0, 1, 0, pkt, 2); /* a key packet of the wrong length: named */
         assert_non_null(strstr(v.err, "with 1 data flits, not 3"));
         tc_fpvec_free(&v);
