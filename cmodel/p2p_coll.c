@@ -697,3 +697,79 @@ int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *n
     }
     return tc_p2p_coll(m, *best, kind, len, root, node, n, done, end); /* again, for its done[] and counts */
 }
+
+/* Flits a message of f data flits puts on each channel: a header a packet. */
+static uint64_t wire(uint64_t f) { return f + (f ? (f + TC_SLOT_FLITS - 2) / (TC_SLOT_FLITS - 1) : 1); }
+
+int tc_p2p_coll_model(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int n, double rate, tc_p2p_est *r)
+{
+    const char *kn = (unsigned)kind < TC_WL_KINDS ? tc_wl_names[kind] : "?";
+    memset(r, 0, sizeof *r);
+    if (alg == TC_P2P_CLASSIC || !tc_p2p_alg_fits(alg, kind, n) || n < 1 || n > m->t.n || len < 0 || rate <= 0 ||
+        (int64_t)len * n > INT_MAX - 8) {
+        snprintf(m->err, sizeof m->err, "p2p %s: no model of %s with %d flits on %d ranks", kn,
+                 (unsigned)alg < TC_P2P_ALGS ? tc_p2p_alg_names[alg] : "?", len, n);
+        return -1;
+    }
+    sched s = {0};
+    s.kind = kind == TC_WL_TREE_BARRIER ? TC_WL_BARRIER : kind;
+    s.n = n, s.len = len;
+    while ((1 << s.logn) < n)
+        s.logn++;
+    s.pof2 = 1;
+    while (s.pof2 * 2 <= n)
+        s.pof2 *= 2, s.logp++;
+    s.rem = n - s.pof2;
+    phases(&s, alg);
+    int np = m->np, nc = n * (np + 2); /* per node: its links, then injection and ejection */
+    uint64_t *ch = malloc((size_t)nc * sizeof *ch);
+    if (!ch) {
+        snprintf(m->err, sizeof m->err, "p2p %s: out of memory for %d ranks", kn, n);
+        return -1;
+    }
+    for (int p = 0; p < s.nph; p++) {
+        /* a ring's steps repeat one pattern: route its first step, count it for all */
+        int ring = s.ph[p] == PH_AG_RING || s.ph[p] == PH_RING_RS, last = ring ? s.start[p] + 1 : s.start[p + 1];
+        uint64_t times = ring ? (uint64_t)(s.start[p + 1] - s.start[p]) : 1;
+        for (int k = s.start[p]; k < last; k++) {
+            uint64_t busiest = 0, big = 0, step = 0, red = 0;
+            int from = -1, to = -1, recv = 0;
+            memset(ch, 0, (size_t)nc * sizeof *ch);
+            for (int v = 0; v < n; v++) {
+                act a = plan(&s, v, k);
+                recv |= a.recv;
+                if (a.reduce)
+                    red = max64(red, ((uint64_t)a.flits * m->cost.red_mcyc + 999) / 1000);
+                if (a.to < 0)
+                    continue;
+                uint64_t w = wire((uint64_t)a.flits);
+                if (from < 0 || (uint64_t)a.flits > big)
+                    from = v, to = a.to, big = (uint64_t)a.flits;
+                ch[(size_t)v * (size_t)(np + 2) + (size_t)np] += w;
+                ch[(size_t)a.to * (size_t)(np + 2) + (size_t)np + 1] += w;
+                for (int u = v, d; (d = tc_p2p_dir(&m->t, u, a.to)) >= 0; u = tc_neighbour(&m->t, u, d))
+                    ch[(size_t)u * (size_t)(np + 2) + (size_t)d] += w, r->flit_hops += (double)w * (double)times;
+            }
+            for (int i = 0; i < nc; i++)
+                busiest = max64(busiest, ch[i]);
+            if (from >= 0) { /* one packet of the step's longest message, alone on the network */
+                int one = big < TC_SLOT_FLITS - 1 ? (int)big : TC_SLOT_FLITS - 1;
+                tc_p2p_idle(m);
+                uint64_t lat = tc_p2p_send(m, from, to, one, 0);
+                if (!lat && from != to) {
+                    free(ch);
+                    snprintf(m->err, sizeof m->err, "p2p %s: out of memory", kn);
+                    return -1;
+                }
+                r->fill += times * lat;
+                step = m->cost.o_send + lat + (uint64_t)((double)(busiest - wire((uint64_t)one)) / rate + 0.5);
+            }
+            if (recv)
+                step += m->cost.o_recv + red;
+            r->busiest += times * busiest;
+            r->model += times * step;
+        }
+    }
+    free(ch);
+    return 0;
+}
