@@ -454,12 +454,13 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     last = spmv[-1]
     w("**Where the subnet loses, and why.** The all-gather moves the whole vector into every node every "
       "iteration, so from a few dozen nodes on it takes far longer than the multiply. Both networks are then "
-      "bound by the same channel, **ejection**: every PE must take in the N - 1 other parts, about "
+      "bound by the same channel, **ejection**: every PE must take in the P - 1 other parts, about "
       f"{N * 8 // 16 // 7 * 8 / 1e6:.1f} M flits with headers, and neither delivers more than a flit a cycle. On "
       "the subnet every PE ejects them at its streaming rate, so its all-gather stays near "
-      f"{g2048['hw_cycles'] / 1e6:.1f} M cycles whatever the node count. The ring does the same over one-hop "
-      "neighbours, a flit a cycle, with packets of 7 data flits to the subnet's 7-flit packets plus its credit "
-      "loop: where its steps are long it is as fast or faster, and the subnet loses: at " +
+      f"{g2048['hw_cycles'] / 1e6:.1f} M cycles whatever the node count. The ring does the same over neighbours "
+      "mostly one hop away, at a flit a cycle (the p2p model has no ejection credit loop; the subnet streams at "
+      f"{rates['hw_large']:.3f} flits a cycle on 256 nodes and more): where its steps are long it is as fast or "
+      "faster, and the subnet loses: at " +
       (", ".join(map(str, lose)) if lose else "no node count") + f" nodes at o = {DEFAULT[0]}, g = {DEFAULT[1]}; at " +
       (", ".join(map(str, lose0)) if lose0 else "none") + " with o = g = 0. The ring is the best all-gather at " +
       (", ".join(map(str, ring_best)) if ring_best else "no size") + " nodes. Its cost is P - 1 steps each "
