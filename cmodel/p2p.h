@@ -80,6 +80,7 @@ typedef enum {
     TC_P2P_BRUCK,        /* allgather: Bruck's */
     TC_P2P_DISSEMINATION, /* barrier: dissemination (Hensgen, Finkel, Manber) */
     TC_P2P_TREE,         /* barrier: binomial fan-in then fan-out */
+    TC_P2P_KNOMIAL,      /* bcast: k-nomial tree of radix 4 (Open MPI's), a child at a time */
     TC_P2P_ALGS
 } tc_p2p_alg;
 

@@ -1,8 +1,9 @@
 /* Golden-model unit tests: the point-to-point baseline (cmodel/p2p.c): packet timing
  * on an empty path, channel contention, dimension order, long messages, and the
  * software collectives' rounds; the MPI algorithms of cmodel/p2p_coll.c: every rank
- * done, the flits each rank sends against the algorithms' formulas, ranks not a
- * power of two, LogGP costs, auto, and the libraries' thresholds. */
+ * done, the flits each rank sends against the algorithms' formulas (the k-nomial
+ * broadcast's tree too), ranks not a power of two, LogGP costs, auto, the libraries'
+ * thresholds, and the steady-state model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +272,13 @@ static void test_volumes(void **state)
     for (int r = 0; r < P; r++)
         sum += m.pe_flits[r];
     assert_int_equal(sum, (P - 1) * LEN);
+    /* the k-nomial tree of radix 4 from rank 3: the root sends to relative ranks 4, 1, 2
+     * and 3, relative rank 4 to 5, 6 and 7; every rank gets the vector once */
+    run_alg(&m, TC_P2P_KNOMIAL, TC_WL_BCAST, LEN, 3, P, done);
+    for (int r = 0; r < P; r++) {
+        assert_int_equal(m.pe_flits[r], r == 3 ? 4 * LEN : r == (3 + 4) % P ? 3 * LEN : 0);
+        assert_int_equal(m.pe_msgs[r], r == 3 ? 4 : r == (3 + 4) % P ? 3 : 0);
+    }
     /* scatter + ring: the scatter moves each block log2 P - (its depth) times, then
      * every rank forwards P - 1 blocks of LEN / P */
     run_alg(&m, TC_P2P_SCATTER_RING, TC_WL_BCAST, LEN, 0, P, done);
@@ -423,8 +431,10 @@ static void test_selection(void **state)
     assert_string_equal(lib, "nonoverlapping");
     assert_int_equal(tc_p2p_pick_ompi(TC_WL_ALLREDUCE, 40, 127, &lib), TC_P2P_RING);
     assert_string_equal(lib, "segmented_ring");
-    assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 20, 4095, &lib), TC_P2P_BINOMIAL);
+    assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 20, 4095, &lib), TC_P2P_KNOMIAL);
     assert_string_equal(lib, "knomial");
+    assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 12, 32, &lib), TC_P2P_BINOMIAL); /* binary tree: as binomial */
+    assert_string_equal(lib, "binary_tree");
     assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 20, 1048576, &lib), TC_P2P_SCATTER_RING); /* not a power of two */
     assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 16, 1048576, &lib), TC_P2P_SCATTER_RD);
     assert_string_equal(lib, "scatter_allgather");
