@@ -73,9 +73,10 @@ P(f"| the gap grows with the node count | peaks at {peak(3, 'p2p')} in 3D, {peak
   f"peaks at {peak(3, 'p2p_o0')} in 3D, {peak(4, 'p2p_o0')} in 4D | up to there |\n")
 P("Why: the hardware pays the two PCIe crossings (300 cycles) once and then about 45 cycles a hop over the "
   "diameter; a software collective pays them, a whole message latency and 2 o of software, at each of its "
-  f"log2 N steps. For these short messages the fastest algorithm at o = {o} is always a latency one (binomial tree, "
-  "recursive doubling); without software costs the linear ones win up to 512 nodes (the root sends or takes every "
-  "3-flit packet back to back, which the p2p model, with no receive cost and no back-pressure, allows). The ratio "
+  f"log2 N steps. For these short messages the fastest algorithm at o = {o} is always a latency one "
+  f"({', '.join(sorted({r['p2p_alg'] for r in rows}))}); without software costs the linear ones win up to "
+  f"{max(int(r['nodes']) for r in rows if r['p2p_o0_alg'] == 'linear')} nodes (the root sends or takes every 3-flit "
+  "packet back to back, which the p2p model, with no receive cost and no back-pressure, allows). The ratio "
   "grows while doubling the nodes adds a step faster than it adds hardware hops, and falls beyond the peak, where the diameter (3n/2 hops for n^3 nodes, 2n for n^4) grows faster. Their "
   "6x at 8192 needs software costs per step, which an MPI library carries.\n")
 s = lambda w, n, k: span([w], n, k)[0]
