@@ -7,9 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pkt_allgather.h"
 #include "trace.h"
 
 #define PKT_DATA (TC_SLOT_FLITS - 1) /* data flits of a full packet: 7, 112 bytes */
+
+/* The all-gather algorithms of MPI libraries the point-to-point baseline times for
+ * SpMV (docs/p2p.md); and p2p_alg's rules, by their tc_p2p_pick number. */
+#define TC_APP_AG_ALGS 3
+static const tc_p2p_alg tc_app_ag_algs[TC_APP_AG_ALGS] = {TC_P2P_RECDBL, TC_P2P_BRUCK, TC_P2P_RING};
+static const char *const tc_app_rules[] = {"classic", "auto", "ompi", "mpich"};
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -67,9 +74,6 @@ int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)
     return rc;
 }
 
-/* Flits a unicast message of f data flits puts on each channel (a header a packet). */
-static uint64_t wire(uint64_t f) { return f + (f ? (f + PKT_DATA - 1) / PKT_DATA : 1); }
-
 int tc_app_allgather_hw(tc_app *a, int packets, tc_app_time *r)
 {
     const tc_topo *t = a->t;
@@ -126,55 +130,40 @@ int tc_app_allgather_hw(tc_app *a, int packets, tc_app_time *r)
     if (a->exact == 1 || (a->exact == 0 && r->flit_hops <= a->exact_limit)) {
         w = (tc_workload){.kind = TC_WL_ALLGATHER, .len = PKT_DATA, .packets = packets, .repeat = 1,
                           .max_cycles = a->max_cycles};
-        if (tc_app_run_hw(a, &w, &r->cycles))
-            return -1;
+        if (tc_pkt_allgather_refuse(&a->p, &w)) { /* the cycle-exact model, for what the engine does not model */
+            if (tc_app_run_hw(a, &w, &r->cycles))
+                return -1;
+            r->deliveries = a->deliveries;
+        } else { /* the packet engine: the same deliveries, 5 to 100 times faster (tb/unit/test_pkt_allgather.c) */
+            tc_wl_result res;
+            uint64_t *lf = malloc((size_t)t->n * (size_t)np * sizeof *lf);
+            int rc = !lf ? -1 : tc_pkt_allgather_run(&a->p, t, a->rows, &w, &res, lf);
+            if (rc)
+                snprintf(a->err, sizeof a->err, "allgather on the subnet: %.200s", lf ? res.msg : "out of memory");
+            else
+                r->cycles = res.op[0].end - res.op[0].start, r->deliveries = res.op[0].deliveries;
+            if (lf)
+                tc_wl_result_free(&res);
+            free(lf);
+            if (rc)
+                return -1;
+        }
         r->exact = 1;
-        r->deliveries = a->deliveries;
     }
     return 0;
 }
 
-int tc_app_allgather_p2p(tc_app *a, int flits, tc_app_time *r)
+int tc_app_allgather_p2p(tc_app *a, tc_p2p_alg alg, int flits, tc_app_time *r)
 {
-    const tc_topo *t = a->t;
-    int np = 2 * t->ndims, n = t->n;
+    tc_p2p_est e;
     memset(r, 0, sizeof *r);
-    if (n & (n - 1)) {
-        snprintf(a->err, sizeof a->err, "the recursive-doubling all-gather needs a power-of-two node count, not %d", n);
+    if (tc_p2p_coll_model(&a->m, alg, TC_WL_ALLGATHER, flits, a->t->n, a->p2p_rate, &e)) {
+        snprintf(a->err, sizeof a->err, "%s", a->m.err);
         return -1;
     }
-    uint64_t *link = malloc((size_t)n * (size_t)np * sizeof *link);
-    if (!link) {
-        snprintf(a->err, sizeof a->err, "out of memory for %d nodes", n);
-        return -1;
-    }
-    /* The model, round by round (a round starts when the one before has ended): one
-     * packet's latency to the partner, simulated, plus the round's busiest channel
-     * at the streaming rate. Round r: v and v ^ 2^r swap 2^r parts. */
-    for (int mask = 1; mask < n; mask <<= 1) {
-        uint64_t m = wire((uint64_t)flits * (uint64_t)mask), busiest = m, lat;
-        memset(link, 0, (size_t)n * (size_t)np * sizeof *link);
-        for (int v = 0; v < n; v++)
-            for (int u = v, d; (d = tc_p2p_dir(t, u, v ^ mask)) >= 0; u = tc_neighbour(t, u, d))
-                link[(size_t)u * (size_t)np + (size_t)d] += m;
-        for (size_t i = 0; i < (size_t)n * (size_t)np; i++) {
-            busiest = max64(busiest, link[i]);
-            r->flit_hops += (double)link[i];
-        }
-        int from = 0, to = mask, one = flits * mask < PKT_DATA ? flits * mask : PKT_DATA;
-        if (tc_p2p_exchange(&a->m, 1, &from, &to, &one, &lat)) {
-            snprintf(a->err, sizeof a->err, "%s", a->m.err);
-            free(link);
-            return -1;
-        }
-        r->fill += lat;
-        r->busiest += busiest;
-        r->model += lat + at_rate(busiest - wire((uint64_t)one), a->p2p_rate);
-    }
-    free(link);
-    r->cycles = r->model;
-    if (a->exact == 1 || (a->exact == 0 && r->flit_hops <= 8 * a->exact_limit)) {
-        if (tc_p2p_collective(&a->m, TC_WL_ALLGATHER, flits, 0, NULL, &r->cycles)) {
+    r->cycles = r->model = e.model, r->fill = e.fill, r->busiest = e.busiest, r->flit_hops = e.flit_hops;
+    if (a->exact == 1 || (a->exact == 0 && e.flit_hops <= 8 * a->exact_limit)) {
+        if (tc_p2p_coll(&a->m, alg, TC_WL_ALLGATHER, flits, 0, NULL, a->t->n, NULL, &r->cycles)) {
             snprintf(a->err, sizeof a->err, "%s", a->m.err);
             return -1;
         }
@@ -187,7 +176,7 @@ static const char *how(const tc_app_time *r) { return r->exact ? "simulated" : "
 
 static void time_line(const char *name, const tc_app_time *r, double ns)
 {
-    printf("  %-10s %12llu cycles (%10.3f us) %s", name, (unsigned long long)r->cycles, (double)r->cycles * ns / 1e3,
+    printf("  %-22s %12llu cycles (%10.3f us) %s", name, (unsigned long long)r->cycles, (double)r->cycles * ns / 1e3,
            how(r));
     if (r->model && r->exact)
         printf("; model %llu (%+.1f%%)", (unsigned long long)r->model,
@@ -198,11 +187,11 @@ static void time_line(const char *name, const tc_app_time *r, double ns)
     printf("\n");
 }
 
-static void time_json(FILE *f, const char *name, const tc_app_time *r)
+static void time_json(FILE *f, const char *name, const tc_app_time *r, const char *end)
 {
     fprintf(f, " \"%s\": {\"cycles\": %llu, \"exact\": %s, \"model\": %llu, \"fill\": %llu, \"busiest\": %llu, "
-               "\"flit_hops\": %.0f},\n", name, (unsigned long long)r->cycles, r->exact ? "true" : "false",
-            (unsigned long long)r->model, (unsigned long long)r->fill, (unsigned long long)r->busiest, r->flit_hops);
+               "\"flit_hops\": %.0f}%s", name, (unsigned long long)r->cycles, r->exact ? "true" : "false",
+            (unsigned long long)r->model, (unsigned long long)r->fill, (unsigned long long)r->busiest, r->flit_hops, end);
 }
 
 /* SpMV (section 3.2): N rows of d nonzeros over P nodes, N / P rows each; an iteration
@@ -220,9 +209,21 @@ static int spmv(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         snprintf(a->err, sizeof a->err, "spmv_n = %ld: %ld packets a node is too many", nrows, packets);
         return 2;
     }
-    tc_app_time hw, sw;
-    if (tc_app_allgather_hw(a, (int)packets, &hw) || tc_app_allgather_p2p(a, (int)flits, &sw))
+    tc_app_time hw, ag[TC_APP_AG_ALGS], sw;
+    if (tc_app_allgather_hw(a, (int)packets, &hw))
         return 1;
+    int pick = 0; /* the baseline: the fastest (auto), or the library's pick */
+    const char *lib = NULL;
+    tc_p2p_alg want = a->rule == TC_P2P_PICK_OMPI    ? tc_p2p_pick_ompi(TC_WL_ALLGATHER, p, (uint64_t)bytes, &lib)
+                      : a->rule == TC_P2P_PICK_MPICH ? tc_p2p_pick_mpich(TC_WL_ALLGATHER, p, (uint64_t)bytes, &lib)
+                                                     : TC_P2P_CLASSIC;
+    for (int i = 0; i < TC_APP_AG_ALGS; i++) {
+        if (tc_app_allgather_p2p(a, tc_app_ag_algs[i], (int)flits, &ag[i]))
+            return 1;
+        if (want == TC_P2P_CLASSIC ? ag[i].cycles < ag[pick].cycles : tc_app_ag_algs[i] == want)
+            pick = i;
+    }
+    sw = ag[pick];
     double tc = (double)TC_SPMV_FLOPS_NZ * (double)d * (double)part / (mflops * 1e6);
     double th = tc + (double)hw.cycles * ns * 1e-9, tp = tc + (double)sw.cycles * ns * 1e-9;
     double flop = (double)TC_SPMV_FLOPS_NZ * (double)d * (double)nrows;
@@ -240,15 +241,29 @@ static int spmv(tc_app *a, const tc_config *cfg, FILE *json, double ns)
             return 1;
         }
     }
-    time_line("all-gather p2p", &sw, ns);
+    for (int i = 0; i < TC_APP_AG_ALGS; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "p2p %s", tc_p2p_alg_names[tc_app_ag_algs[i]]);
+        time_line(name, &ag[i], ns);
+    }
+    printf("  all-gather p2p: %s (p2p_alg = %s%s%s; o %llu, g %llu cycles)\n", tc_p2p_alg_names[tc_app_ag_algs[pick]],
+           tc_app_rules[a->rule], lib ? ", the library's " : "", lib ? lib : "", (unsigned long long)a->m.cost.o_send,
+           (unsigned long long)a->m.cost.gap);
     printf("  iteration  hw %.3f us, p2p %.3f us; %.3f and %.3f Gflop/s; gain %.1f%%\n", th * 1e6, tp * 1e6,
            flop / th * 1e-9, flop / tp * 1e-9, 100.0 * (tp / th - 1.0));
     if (json) {
         fprintf(json, "{\"workload\": \"spmv\", \"nodes\": %d, \"spmv_n\": %ld, \"spmv_d\": %ld, \"mflops\": %.1f,\n",
                 p, nrows, d, mflops);
         fprintf(json, " \"part_bytes\": %ld, \"packets\": %ld, \"compute_s\": %.9g,\n", bytes, packets, tc);
-        time_json(json, "hw", &hw);
-        time_json(json, "p2p", &sw);
+        time_json(json, "hw", &hw, ",\n");
+        time_json(json, "p2p", &sw, ",\n");
+        fprintf(json, " \"p2p_alg\": \"%s\", \"o\": %llu, \"g\": %llu, \"p2p_algs\": {\n",
+                tc_p2p_alg_names[tc_app_ag_algs[pick]], (unsigned long long)a->m.cost.o_send,
+                (unsigned long long)a->m.cost.gap);
+        for (int i = 0; i < TC_APP_AG_ALGS; i++) {
+            fprintf(json, "  ");
+            time_json(json, tc_p2p_alg_names[tc_app_ag_algs[i]], &ag[i], i + 1 < TC_APP_AG_ALGS ? ",\n" : "},\n");
+        }
         fprintf(json, " \"iter_hw_s\": %.9g, \"iter_p2p_s\": %.9g, \"gflops_hw\": %.6g, \"gflops_p2p\": %.6g, "
                       "\"gain\": %.6f}\n", th, tp, flop / th * 1e-9, flop / tp * 1e-9, tp / th - 1.0);
     }
@@ -291,7 +306,20 @@ static int heat(tc_app *a, const tc_config *cfg, FILE *json, double ns)
     free(from), free(to), free(fl);
     tc_workload w = {.kind = TC_WL_ALLREDUCE, .len = 1, .op = TC_OP_MAX, .lane = TC_LANE_64, .repeat = 1,
                      .max_cycles = a->max_cycles};
-    if (rc || tc_p2p_collective(&a->m, TC_WL_ALLREDUCE, 1, 0, NULL, &red_sw)) {
+    uint64_t t[TC_P2P_ALGS];
+    tc_p2p_alg alg = TC_P2P_RECDBL;
+    const char *lib = NULL;
+    for (int i = 0; i < TC_P2P_ALGS; i++)
+        t[i] = UINT64_MAX;
+    if (a->rule == TC_P2P_PICK_AUTO) {
+        rc = rc || tc_p2p_coll_best(&a->m, TC_WL_ALLREDUCE, 1, 0, NULL, p, t, &alg, NULL, &red_sw);
+    } else {
+        alg = a->rule == TC_P2P_PICK_OMPI ? tc_p2p_pick_ompi(TC_WL_ALLREDUCE, p, 8, &lib)
+                                          : tc_p2p_pick_mpich(TC_WL_ALLREDUCE, p, 8, &lib);
+        rc = rc || tc_p2p_coll(&a->m, alg, TC_WL_ALLREDUCE, 1, 0, NULL, p, NULL, &red_sw);
+        t[alg] = red_sw;
+    }
+    if (rc) {
         snprintf(a->err, sizeof a->err, "%s", a->m.err);
         return 1;
     }
@@ -306,19 +334,31 @@ static int heat(tc_app *a, const tc_config *cfg, FILE *json, double ns)
     printf("  compute    %12.3f us at %.0f Mflop/s a node\n", ts * 1e6, mflops);
     printf("  halo       %12llu cycles (%10.3f us) simulated, unicast in both\n", (unsigned long long)halo,
            (double)halo * ns / 1e3);
-    printf("  allreduce  hw %llu cycles, p2p %llu cycles, simulated\n", (unsigned long long)red_hw,
-           (unsigned long long)red_sw);
+    printf("  allreduce  hw %llu cycles, p2p %llu cycles (%s; p2p_alg = %s%s%s; o %llu, g %llu cycles), simulated\n",
+           (unsigned long long)red_hw, (unsigned long long)red_sw, tc_p2p_alg_names[alg], tc_app_rules[a->rule],
+           lib ? ", the library's " : "", lib ? lib : "", (unsigned long long)a->m.cost.o_send,
+           (unsigned long long)a->m.cost.gap);
+    for (int i = 0; i < TC_P2P_ALGS; i++)
+        if (t[i] != UINT64_MAX)
+            printf("    p2p %-20s %llu cycles\n", tc_p2p_alg_names[i], (unsigned long long)t[i]);
     printf("  compute + allreduce (the paper's formula): hw %.1f, p2p %.1f Gflop/s, gain %.2fx\n", ph * 1e-9,
            pp * 1e-9, ph / pp);
     printf("  with the halo exchange:                    hw %.1f, p2p %.1f Gflop/s, gain %.2fx\n", hh * 1e-9,
            hp * 1e-9, hh / hp);
-    if (json)
-        fprintf(json, "{\"workload\": \"heat\", \"nodes\": %d, \"cells\": %ld, \"mflops\": %.1f, \"local\": %ld, "
+    if (json) {
+        fprintf(json, "{\"workload\": \"heat\", \"p2p_alg\": \"%s\", \"o\": %llu, \"g\": %llu, \"allreduce_p2p_algs\": {",
+                tc_p2p_alg_names[alg], (unsigned long long)a->m.cost.o_send, (unsigned long long)a->m.cost.gap);
+        for (int i = 0, first = 1; i < TC_P2P_ALGS; i++)
+            if (t[i] != UINT64_MAX)
+                fprintf(json, "%s\"%s\": %llu", first ? "" : ", ", tc_p2p_alg_names[i], (unsigned long long)t[i]),
+                    first = 0;
+        fprintf(json, "},\n \"nodes\": %d, \"cells\": %ld, \"mflops\": %.1f, \"local\": %ld, "
                       "\"compute_s\": %.9g, \"halo_cycles\": %llu, \"allreduce_hw\": %llu, \"allreduce_p2p\": %llu,\n"
                       " \"gflops_hw\": %.6g, \"gflops_p2p\": %.6g, \"gain\": %.6f, \"gflops_hw_halo\": %.6g, "
                       "\"gflops_p2p_halo\": %.6g, \"gain_halo\": %.6f}\n",
                 p, cells, mflops, local, ts, (unsigned long long)halo, (unsigned long long)red_hw,
                 (unsigned long long)red_sw, ph * 1e-9, pp * 1e-9, ph / pp, hh * 1e-9, hp * 1e-9, hh / hp);
+    }
     return 0;
 }
 
@@ -337,10 +377,28 @@ int tc_app_main(const tc_config *cfg, tc_net *n, tc_row *rows, FILE *json)
     a.max_cycles = (uint64_t)tc_config_int(cfg, "max_cycles");
     double ns = 1000.0 / (double)tc_config_int(cfg, "clock_mhz");
     const char *wl = tc_config_str(cfg, "workload");
+    int trace = strcmp(wl, "spmv") && strcmp(wl, "heat");
+    /* spmv and heat time the MPI algorithms (auto unless p2p_alg names a library), the
+     * trace replay the classic set */
+    int alg_given = cfg->from[tc_config_find(cfg, "p2p_alg")], rule = tc_config_enum(cfg, "p2p_alg");
+    const char *bad = trace && alg_given ? "p2p_alg" : NULL;
+    if (!trace && alg_given && (rule < TC_P2P_PICK_AUTO || rule > TC_P2P_PICK_MPICH))
+        bad = "p2p_alg";
+    if (!trace && cfg->from[tc_config_find(cfg, "sw_overhead")])
+        bad = "sw_overhead";
+    if (bad) {
+        fprintf(stderr, "tcnet: %s = %s: workload = %s %s\n", bad, tc_config_str(cfg, bad), wl,
+                trace ? "replays with the classic set (sw_overhead)"
+                      : "times the MPI algorithms: p2p_alg = auto (the default here), ompi or mpich, with o, g");
+        return 2;
+    }
+    a.rule = alg_given ? rule : TC_P2P_PICK_AUTO;
     if (tc_p2p_init(&a.m, &a.p, (uint64_t)tc_config_int(cfg, "sw_overhead"), a.err, sizeof a.err)) {
         fprintf(stderr, "tcnet: %s\n", a.err);
         return 2;
     }
+    a.m.cost = (tc_p2p_loggp){(uint64_t)tc_config_int(cfg, "o"), (uint64_t)tc_config_int(cfg, "o"),
+                              (uint64_t)tc_config_int(cfg, "g"), (uint64_t)tc_config_int(cfg, "red_mcyc")};
     int rc = !strcmp(wl, "spmv") ? spmv(&a, cfg, json, ns)
              : !strcmp(wl, "heat") ? heat(&a, cfg, json, ns)
                                    : tc_trace_replay(&a, cfg, json, ns);

@@ -31,6 +31,7 @@ typedef struct {
     int exact;            /* 0: where it fits (auto), 1: always, 2: never */
     double exact_limit;   /* flit-hops a cycle-by-cycle run may move (p2p: 8x, it is an event model) */
     double hw_rate, p2p_rate; /* the model's streaming rate, flits a cycle on the busiest channel */
+    int rule;             /* spmv, heat: the baseline's algorithm, TC_P2P_PICK_AUTO (the fastest), _OMPI or _MPICH */
     uint64_t max_cycles;
     uint64_t deliveries;  /* packets the PEs took in the last tc_app_run_hw */
     uint8_t rid_next[TC_TREES]; /* per tree: the ReduceId its PEs use next (reduces run so far, mod 16) */
@@ -47,11 +48,12 @@ typedef struct {
 } tc_app_time;
 
 /* An all-gather in which every node sends `packets` packets of 7 data flits: on the
- * subnet's 16 trees (node k on tree k % 16) ... */
+ * subnet's 16 trees (node k on tree k % 16; exact runs by the packet engine) ... */
 int tc_app_allgather_hw(tc_app *a, int packets, tc_app_time *r);
-/* ... and by recursive doubling over unicast, every node's part `flits` data flits
- * (a power-of-two node count). 0, or -1 and a->err. */
-int tc_app_allgather_p2p(tc_app *a, int flits, tc_app_time *r);
+/* ... and by algorithm alg over unicast (cmodel/p2p_coll.c, with a->m.cost), every
+ * node's part `flits` data flits: simulated where it fits, else tc_p2p_coll_model's
+ * estimate. 0, or -1 and a->err. */
+int tc_app_allgather_p2p(tc_app *a, tc_p2p_alg alg, int flits, tc_app_time *r);
 /* One workload (w->repeat operations, one after another) on the subnet, cycle by
  * cycle: *cycles from the first start to the last delivery. 0, or -1 and a->err. */
 int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles);

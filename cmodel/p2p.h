@@ -80,6 +80,7 @@ typedef enum {
     TC_P2P_BRUCK,        /* allgather: Bruck's */
     TC_P2P_DISSEMINATION, /* barrier: dissemination (Hensgen, Finkel, Manber) */
     TC_P2P_TREE,         /* barrier: binomial fan-in then fan-out */
+    TC_P2P_KNOMIAL,      /* bcast: k-nomial tree of radix 4 (Open MPI's), a child at a time */
     TC_P2P_ALGS
 } tc_p2p_alg;
 
@@ -114,6 +115,23 @@ int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, c
  * (the first of equals), its done[] and *end. 0, or -1 and m->err. */
 int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n,
                      uint64_t t[TC_P2P_ALGS], tc_p2p_alg *best, uint64_t *done, uint64_t *end);
+
+/* The steady-state model of an algorithm, for runs too large to simulate (cmodel/apps.c):
+ * the steps one after another, each costing o_send, one packet of the step's longest
+ * message alone on the network (simulated), the step's busiest channel (a link, an
+ * injection or an ejection channel; dimension-order paths, a header a packet) at
+ * `rate` flits a cycle, then o_recv and the reduction's arithmetic. A ring's steps
+ * repeat one pattern: its first step is routed and counted for all. Rank r on node r,
+ * root 0; g is not modelled (a step of these long messages outlasts it). */
+typedef struct {
+    uint64_t model;   /* cycles */
+    uint64_t fill;    /* its terms: the steps' one-packet latencies, */
+    uint64_t busiest; /* the steps' busiest channels' flits */
+    double flit_hops; /* link flits moved: the cost of an exact run */
+} tc_p2p_est;
+
+/* 0, or -1 and m->err (no such algorithm for kind on n ranks, out of memory). */
+int tc_p2p_coll_model(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int n, double rate, tc_p2p_est *r);
 
 /* The dimension-order direction (TC_DIR_*) a unicast packet takes from node towards
  * dst, -1 at dst. */

@@ -22,7 +22,11 @@
 
 const char *const tc_p2p_alg_names[TC_P2P_ALGS + 1] = {
     "classic", "binomial", "linear", "scatter_rd", "scatter_ring", "recursive_doubling", "rabenseifner",
-    "ring",    "reduce_bcast", "bruck", "dissemination", "tree", NULL};
+    "ring",    "reduce_bcast", "bruck", "dissemination", "tree", "knomial", NULL};
+
+/* Open MPI's k-nomial broadcast radix, coll_tuned_bcast_knomial_radix's default
+ * (ompi/mca/coll/tuned/coll_tuned_bcast_decision.c). */
+#define KNOMIAL_RADIX 4
 
 #define OP(k) (1u << (k))
 #define BARRIERS (OP(TC_WL_BARRIER) | OP(TC_WL_TREE_BARRIER))
@@ -42,6 +46,7 @@ unsigned tc_p2p_alg_ops(tc_p2p_alg a)
         [TC_P2P_BRUCK] = OP(TC_WL_ALLGATHER),
         [TC_P2P_DISSEMINATION] = BARRIERS,
         [TC_P2P_TREE] = BARRIERS,
+        [TC_P2P_KNOMIAL] = OP(TC_WL_BCAST),
     };
     return (unsigned)a < TC_P2P_ALGS ? ops[a] : 0;
 }
@@ -153,8 +158,8 @@ static const char *lookup(const rule *r, size_t nr, int n, uint64_t bytes)
 #define LOOKUP(t, n, b) lookup(t, sizeof t / sizeof t[0], n, b)
 
 /* Open MPI's name to the algorithm modelled: itself, or the nearest one modelled
- * (docs/p2p.md): the unsegmented trees (k-nomial, binary, in-order binary) run as
- * the binomial tree; the segmented, bandwidth-minded ones (pipeline, chain, split
+ * (docs/p2p.md): the k-nomial broadcast is built (radix 4, unsegmented); the other
+ * unsegmented trees (binary, in-order binary) run as the binomial tree; the segmented, bandwidth-minded ones (pipeline, chain, split
  * binary) as the scatter + ring all-gather broadcast and Rabenseifner's reduce;
  * segmented ring as ring; neighbour exchange as ring (the same volume a rank);
  * Bruck's barrier is the dissemination barrier; recursive-doubling all-gather on a
@@ -166,7 +171,7 @@ static tc_p2p_alg ompi_model(tc_wl_kind kind, int n, const char *name)
         tc_p2p_alg bcast, reduce, other;
     } map[] = {
         {"binomial", TC_P2P_BINOMIAL, TC_P2P_BINOMIAL, TC_P2P_BINOMIAL},
-        {"knomial", TC_P2P_BINOMIAL, TC_P2P_BINOMIAL, TC_P2P_BINOMIAL},
+        {"knomial", TC_P2P_KNOMIAL, TC_P2P_BINOMIAL, TC_P2P_BINOMIAL},
         {"binary_tree", TC_P2P_BINOMIAL, TC_P2P_BINOMIAL, TC_P2P_BINOMIAL},
         {"binary", TC_P2P_BINOMIAL, TC_P2P_BINOMIAL, TC_P2P_BINOMIAL},
         {"in-order_binary", TC_P2P_BINOMIAL, TC_P2P_BINOMIAL, TC_P2P_BINOMIAL},
@@ -289,6 +294,8 @@ tc_p2p_alg tc_p2p_pick_mpich(tc_wl_kind kind, int n, uint64_t bytes, const char 
 
 enum {
     PH_BIN_BCAST,  /* binomial tree from rank 0: in step k, r < 2^k sends to r + 2^k */
+    PH_KNOM_BCAST, /* k-nomial tree from rank 0, a level of K - 1 steps from the top: in step j of level l, r
+                      = 0 mod K^(l+1) sends to r + j K^l (Open MPI's bcast knomial) */
     PH_BIN_REDUCE, /* binomial tree into rank 0: in step k, r = 2^k mod 2^(k+1) sends to r - 2^k */
     PH_LIN_BCAST,  /* step k: 0 sends to k + 1 */
     PH_LIN_REDUCE, /* step k: k + 1 sends to 0 */
@@ -314,7 +321,7 @@ typedef struct {
 
 typedef struct {
     tc_wl_kind kind; /* tree_barrier as barrier */
-    int n, root, len, logn, pof2, logp, rem;
+    int n, root, len, logn, logk, pof2, logp, rem; /* logk: levels of the k-nomial tree */
     int extra_odd; /* folding: the extra ranks are the odd ones below 2 rem (else the even ones) */
     int nph, ph[NPH], start[NPH + 1];
     const int *node;
@@ -373,6 +380,8 @@ static int phase_steps(const sched *s, int ph)
     case PH_FOLD_PRE:
     case PH_FOLD_POST:
         return 1;
+    case PH_KNOM_BCAST:
+        return (KNOMIAL_RADIX - 1) * s->logk;
     case PH_RD:
     case PH_RS_HALVE:
     case PH_AG_DOUBLE:
@@ -405,6 +414,16 @@ static act plan(const sched *s, int r, int step)
             a.to = r - mask, a.flits = vec;
         a.recv = r % (2 * mask) == 0 && r + mask < n, a.reduce = red;
         break;
+    case PH_KNOM_BCAST: {
+        int64_t lm = 1; /* K^l of this step's level */
+        for (int l = s->logk - 1 - k / (KNOMIAL_RADIX - 1); l > 0; l--)
+            lm *= KNOMIAL_RADIX;
+        int64_t j = k % (KNOMIAL_RADIX - 1) + 1;
+        if (r % (KNOMIAL_RADIX * lm) == 0 && r + j * lm < n)
+            a.to = (int)(r + j * lm), a.flits = vec;
+        a.recv = r % (KNOMIAL_RADIX * lm) == j * lm;
+        break;
+    }
     case PH_LIN_BCAST:
         if (r == 0)
             a.to = k + 1, a.flits = vec;
@@ -557,6 +576,7 @@ static int phases(sched *s, tc_p2p_alg a)
         int extra_odd, nph, ph[NPH];
     } algs[] = {
         {TC_P2P_BINOMIAL, TC_WL_BCAST, 0, 1, {PH_BIN_BCAST}},
+        {TC_P2P_KNOMIAL, TC_WL_BCAST, 0, 1, {PH_KNOM_BCAST}},
         {TC_P2P_BINOMIAL, TC_WL_REDUCE, 0, 1, {PH_BIN_REDUCE}},
         {TC_P2P_LINEAR, TC_WL_BCAST, 0, 1, {PH_LIN_BCAST}},
         {TC_P2P_LINEAR, TC_WL_REDUCE, 0, 1, {PH_LIN_REDUCE}},
@@ -591,6 +611,24 @@ static int phases(sched *s, tc_p2p_alg a)
     return 0;
 }
 
+/* The schedule of alg for kind on n ranks, len flits: its sizes and phases. */
+static sched setup(tc_p2p_alg alg, tc_wl_kind kind, int n, int len)
+{
+    sched s = {0};
+    s.kind = kind == TC_WL_TREE_BARRIER ? TC_WL_BARRIER : kind;
+    s.n = n, s.len = len;
+    while ((1 << s.logn) < n)
+        s.logn++;
+    for (int64_t span = 1; span < n; span *= KNOMIAL_RADIX)
+        s.logk++;
+    s.pof2 = 1;
+    while (s.pof2 * 2 <= n)
+        s.pof2 *= 2, s.logp++;
+    s.rem = n - s.pof2;
+    phases(&s, alg);
+    return s;
+}
+
 int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, const int *node, int n,
                 uint64_t *done, uint64_t *end)
 {
@@ -612,17 +650,9 @@ int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, c
         snprintf(m->err, sizeof m->err, "p2p %s: %d flits on %d ranks is more than a message holds", kn, len, n);
         return -1;
     }
-    sched s = {0};
-    s.kind = kind == TC_WL_TREE_BARRIER ? TC_WL_BARRIER : kind;
-    s.n = n, s.len = len, s.node = node, s.c = &m->cost;
+    sched s = setup(alg, kind, n, len);
+    s.node = node, s.c = &m->cost;
     s.root = kind == TC_WL_BCAST || kind == TC_WL_REDUCE ? root : 0;
-    while ((1 << s.logn) < n)
-        s.logn++;
-    s.pof2 = 1;
-    while (s.pof2 * 2 <= n)
-        s.pof2 *= 2, s.logp++;
-    s.rem = n - s.pof2;
-    phases(&s, alg);
     int steps = s.start[s.nph];
     size_t ngot = (size_t)n * (size_t)(steps ? steps : 1);
     if (ngot > ((size_t)1 << 25)) {
@@ -696,4 +726,71 @@ int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *n
         return -1;
     }
     return tc_p2p_coll(m, *best, kind, len, root, node, n, done, end); /* again, for its done[] and counts */
+}
+
+/* Flits a message of f data flits puts on each channel: a header a packet. */
+static uint64_t wire(uint64_t f) { return f + (f ? (f + TC_SLOT_FLITS - 2) / (TC_SLOT_FLITS - 1) : 1); }
+
+int tc_p2p_coll_model(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int n, double rate, tc_p2p_est *r)
+{
+    const char *kn = (unsigned)kind < TC_WL_KINDS ? tc_wl_names[kind] : "?";
+    memset(r, 0, sizeof *r);
+    if (alg == TC_P2P_CLASSIC || !tc_p2p_alg_fits(alg, kind, n) || n < 1 || n > m->t.n || len < 0 || rate <= 0 ||
+        (int64_t)len * n > INT_MAX - 8) {
+        snprintf(m->err, sizeof m->err, "p2p %s: no model of %s with %d flits on %d ranks", kn,
+                 (unsigned)alg < TC_P2P_ALGS ? tc_p2p_alg_names[alg] : "?", len, n);
+        return -1;
+    }
+    sched s = setup(alg, kind, n, len);
+    int np = m->np, nc = n * (np + 2); /* per node: its links, then injection and ejection */
+    uint64_t *ch = malloc((size_t)nc * sizeof *ch);
+    if (!ch) {
+        snprintf(m->err, sizeof m->err, "p2p %s: out of memory for %d ranks", kn, n);
+        return -1;
+    }
+    for (int p = 0; p < s.nph; p++) {
+        /* a ring's steps repeat one pattern: route its first step, count it for all */
+        int ring = s.ph[p] == PH_AG_RING || s.ph[p] == PH_RING_RS, last = ring ? s.start[p] + 1 : s.start[p + 1];
+        uint64_t times = ring ? (uint64_t)(s.start[p + 1] - s.start[p]) : 1;
+        for (int k = s.start[p]; k < last; k++) {
+            uint64_t busiest = 0, big = 0, step = 0, red = 0;
+            int from = -1, to = -1, recv = 0;
+            memset(ch, 0, (size_t)nc * sizeof *ch);
+            for (int v = 0; v < n; v++) {
+                act a = plan(&s, v, k);
+                recv |= a.recv;
+                if (a.reduce)
+                    red = max64(red, ((uint64_t)a.flits * m->cost.red_mcyc + 999) / 1000);
+                if (a.to < 0)
+                    continue;
+                uint64_t w = wire((uint64_t)a.flits);
+                if (from < 0 || (uint64_t)a.flits > big)
+                    from = v, to = a.to, big = (uint64_t)a.flits;
+                ch[(size_t)v * (size_t)(np + 2) + (size_t)np] += w;
+                ch[(size_t)a.to * (size_t)(np + 2) + (size_t)np + 1] += w;
+                for (int u = v, d; (d = tc_p2p_dir(&m->t, u, a.to)) >= 0; u = tc_neighbour(&m->t, u, d))
+                    ch[(size_t)u * (size_t)(np + 2) + (size_t)d] += w, r->flit_hops += (double)w * (double)times;
+            }
+            for (int i = 0; i < nc; i++)
+                busiest = max64(busiest, ch[i]);
+            if (from >= 0) { /* one packet of the step's longest message, alone on the network */
+                int one = big < TC_SLOT_FLITS - 1 ? (int)big : TC_SLOT_FLITS - 1;
+                tc_p2p_idle(m);
+                uint64_t lat = tc_p2p_send(m, from, to, one, 0);
+                if (!lat && from != to) {
+                    free(ch);
+                    snprintf(m->err, sizeof m->err, "p2p %s: out of memory", kn);
+                    return -1;
+                }
+                r->fill += times * lat;
+                step = m->cost.o_send + lat + (uint64_t)((double)(busiest - wire((uint64_t)one)) / rate + 0.5);
+            }
+            if (recv)
+                step += m->cost.o_recv + red;
+            r->busiest += times * busiest;
+            r->model += times * step;
+        }
+    }
+    free(ch);
+    return 0;
 }

@@ -4,8 +4,10 @@ the all-gather's steady-state model calibrated and validated on exact runs, SpMV
 the heat equation on 4D tori of 8 to 32768 nodes, with the paper's compute rates and
 the rates the shipped kernels (build/tckern) measure here. Writes
 docs/applications.md, docs/apps.csv, docs/apps_spmv.svg, docs/apps_heat.svg."""
+import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -27,7 +29,25 @@ N, D = 20480000, 10
 CELLS = [40960000, 81920000, 163840000]
 PAPER_SPMV, PAPER_HEAT = 591.0, 11000.0  # Mflop/s a node
 LARGE = 256  # nodes from which the subnet's large-torus rate applies
-SW = 500  # cycles (1 us) of software a message step: the p2p variant closer to an MPI library
+AG = ["recursive_doubling", "bruck", "ring"]  # the all-gathers the baseline times (cmodel/apps.c)
+# LogGP's o and g in cycles of 2 ns; the default is LogGOPSim's (1500 and 1000 ns, docs/p2p.md)
+LOGGP = [(0, 0), (375, 250), (750, 500), (1500, 1000)]
+DEFAULT = (750, 500)
+# the subnet's all-gather at application size runs exactly up to this many nodes (hours: make apps)
+EXACT_NODES = int(os.environ.get("APPS_EXACT_NODES", "4096"))
+EXACT_DIR = os.path.join(ROOT, "build", "apps-exact")
+DATA = os.path.join(ROOT, "build", "apps-data.json")  # the last run's figures, for APPS_DOCS_ONLY
+ENGINE_SRC = ["cmodel/pkt_allgather.c", "cmodel/pkt_allgather.h", "cmodel/table.c", "cmodel/topo.c", "cmodel/net.h"]
+# the models checked at the packets a node of the node counts listed, on tori run exactly: both (every
+# p2p algorithm too), ...
+VALIDATE = [("4x4x2x2", [512, 4096, 8192, 32768]), ("8x4x4x4", [32768])]
+# ... and the subnet's alone (its packet engine; p2p's event model keeps every packet, too many here)
+VALIDATE_HW = [("8x8x4x4", 8192), ("8x8x8x4", 16384), ("8x8x8x8", 32768)]
+
+
+def packets(p):
+    """Packets of 7 flits a node's part of the SpMV vector takes on p nodes."""
+    return -(-(-(-N // p) * 8) // 112)
 
 
 def nodes(t):
@@ -59,8 +79,8 @@ def log(*a):
 
 
 def calibrate():
-    """Exact runs of small all-gathers; the rate fitted on the calibration set, the
-    model's error on the validation set."""
+    """Exact runs of small all-gathers; the subnet's rate fitted on the calibration set,
+    the models' error on the validation set (p2p: every algorithm, at its rate 1)."""
     runs = []
     for t in TORI[:6]:
         p = nodes(t)
@@ -74,32 +94,79 @@ def calibrate():
     runs.append(("8x4x4x4", 512, 4, j))
     cal = [r for r in runs if r[1] in (8, 32, 128, 256)]
 
-    def rate(which, r):
-        h = r[3][which]
-        x = h["busiest"] - 8 if which == "hw" else h["model"] - h["fill"]  # flits at rate 1
-        return x / (h["cycles"] - h["fill"])
+    def rate(r):
+        h = r[3]["hw"]
+        return (h["busiest"] - 8) / (h["cycles"] - h["fill"])  # flits at rate 1
 
     # The subnet streams its all-gather at a lower rate on 256 nodes and more than on
-    # the small tori: a rate for each (LARGE), the point-to-point one for all.
-    rates = {"hw": statistics.median(rate("hw", r) for r in cal if r[1] < LARGE),
-             "hw_large": statistics.median(rate("hw", r) for r in cal if r[1] >= LARGE),
-             "p2p": statistics.median(rate("p2p", r) for r in cal)}
+    # the small tori: a rate for each (LARGE).
+    rates = {"hw": statistics.median(rate(r) for r in cal if r[1] < LARGE),
+             "hw_large": statistics.median(rate(r) for r in cal if r[1] >= LARGE)}
 
-    def model(which, r):
-        h = r[3][which]
-        x = h["busiest"] - 8 if which == "hw" else h["model"] - h["fill"]
-        return h["fill"] + x / rates["hw_large" if which == "hw" and r[1] >= LARGE else which]
+    def model(r):
+        h = r[3]["hw"]
+        return h["fill"] + (h["busiest"] - 8) / rates["hw_large" if r[1] >= LARGE else "hw"]
 
     rows = []
     for r in runs:
+        a = r[3]["p2p_algs"]
         rows.append({"torus": r[0], "nodes": r[1], "packets": r[2], "set": "calibration" if r in cal else "validation",
-                     **{f"{w}_{k}": v for w in ("hw", "p2p") for k, v in
-                        (("exact", r[3][w]["cycles"]), ("model", round(model(w, r))))}})
+                     "hw_exact": r[3]["hw"]["cycles"], "hw_model": round(model(r)),
+                     **{f"{x}_{k}": a[x][v] for x in AG for k, v in (("exact", "cycles"), ("model", "model"))}})
     return rates, rows
+
+
+def exact_hw(t, part_bytes):
+    """The subnet's all-gather of SpMV at application size, run exactly by the packet
+    engine (tcnet engine=packet): cycles and the run's wall time. Hours of runs, so
+    each is kept in build/apps-exact/, valid while the engine's and the planner's
+    sources are unchanged."""
+    args = [TCNET, "topo=" + t, "workload=allgather", "engine=packet", "len=7", f"bytes={part_bytes}", "progress=off"]
+    h = hashlib.sha256()
+    for src in ENGINE_SRC:
+        h.update(open(os.path.join(ROOT, src), "rb").read())
+    os.makedirs(EXACT_DIR, exist_ok=True)
+    path = os.path.join(EXACT_DIR, f"{t}_{part_bytes}_{h.hexdigest()[:16]}.txt")
+    if not os.path.exists(path):
+        if os.environ.get("APPS_CACHED_ONLY"):
+            return None
+        log("exact all-gather on the subnet:", t, part_bytes, "bytes a node")
+        out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+        with open(path + ".tmp", "w") as f:
+            f.write(out)
+        os.rename(path + ".tmp", path)
+    out = open(path).read()
+    cyc = int(re.search(r"latency per operation \(cycles\) min (\d+)", out).group(1))
+    wall = float(re.search(r"run ([0-9.]+) s", out).group(1))
+    return cyc, wall
 
 
 def err(row, w):
     return 100.0 * (row[f"{w}_model"] - row[f"{w}_exact"]) / row[f"{w}_exact"]
+
+
+def hw_model(t, k, rate):
+    """The subnet's model of an all-gather of k packets a node on torus t at rate."""
+    return tcnet("topo=" + t, "workload=spmv", f"spmv_n={nodes(t) * 14 * k}", "exact=off", f"hw_rate={rate}")["hw"]["model"]
+
+
+def validate(hw_rate):
+    """The models at the packets a node they are used at, on tori small enough to run
+    exactly: the subnet's beyond EXACT_NODES (its rate from LARGE), p2p's everywhere
+    but 8 nodes (every algorithm, at the default LogGP costs)."""
+    rows = []
+    used = {nodes(t): packets(nodes(t)) for t in TORI}
+    for t, ks in VALIDATE:
+        p = nodes(t)
+        for n in ks:
+            k = used[n]
+            j = tcnet("topo=" + t, "workload=spmv", f"spmv_n={p * 14 * k}", "exact=on",
+                      f"hw_rate={hw_rate[p >= LARGE]}")
+            rows.append({"torus": t, "nodes": p, "packets": k, "used_at": n, "hw_exact": j["hw"]["cycles"],
+                         "hw_model": j["hw"]["model"],
+                         **{f"{x}_{w}": j["p2p_algs"][x][v] for x in AG for w, v in (("exact", "cycles"), ("model", "model"))}})
+            log("validation", t, k, j["hw"]["cycles"], j["hw"]["model"])
+    return rows
 
 
 def trace_demo():
@@ -118,138 +185,235 @@ def trace_demo():
     return run.stdout.strip(), "".join(head).rstrip("\n"), rep
 
 
+def gains(r):
+    """An SpMV row's gains from its all-gathers' cycles and compute rates."""
+    for name, rate in (("paper", PAPER_SPMV), ("measured", r["mflops_measured"])):
+        tc = 2 * D * r["rows"] / (rate * 1e6)
+        th = tc + r["hw_cycles"] * 2e-9
+        for og in LOGGP:
+            r[f"gain_{name}_o{og[0]}"] = (tc + r[f"p2p_o{og[0]}"] * 2e-9) / th - 1
+        # the former baseline: recursive doubling without software costs
+        r[f"gain_{name}_former"] = (tc + r["recursive_doubling_o0"] * 2e-9) / th - 1
+        r[f"gflops_hw_{name}"] = 2 * D * N / th / 1e9
+        r[f"gflops_p2p_{name}"] = 2 * D * N / (tc + r[f"p2p_o{DEFAULT[0]}"] * 2e-9) / 1e9
+    return r
+
+
+def validate_hw(hw_large):
+    """The subnet's model against its packet engine on large tori (VALIDATE_HW)."""
+    rows = []
+    for t, n in VALIDATE_HW:
+        p, k = nodes(t), packets(n)
+        x = exact_hw(t, 112 * k)
+        if x:
+            rows.append({"torus": t, "nodes": p, "packets": k, "used_at": n, "hw_exact": x[0], "wall": x[1],
+                         "hw_model": hw_model(t, k, hw_large)})
+    return rows
+
+
+def p2p_args(og):
+    """tcnet's keys for LogGP costs o, g (tcnet takes them with impl=p2p and a rule)."""
+    return [] if og == DEFAULT else ["impl=p2p", "p2p_alg=auto", f"o={og[0]}", f"g={og[1]}"]
+
+
 def main():
     demo = trace_demo()
     rates, cal = calibrate()
-    hw_rate, hw_large, p2p_rate = (max(1, min(1000, round(1000 * rates[w]))) for w in ("hw", "hw_large", "p2p"))
+    hw_rate, hw_large = (max(1, min(1000, round(1000 * rates[w]))) for w in ("hw", "hw_large"))
+    val = validate((hw_rate, hw_large))
+    val_hw = validate_hw(hw_large)
     spmv = []
     for t in TORI:
         p = nodes(t)
-        j = tcnet("topo=" + t, "workload=spmv", f"hw_rate={hw_rate if p < LARGE else hw_large}",
-                  f"p2p_rate={p2p_rate}", *(["exact=on"] if p == 8 else []))  # 8 nodes: 10^7 packets, about 75 s
+        hr = f"hw_rate={hw_rate if p < LARGE else hw_large}"
+        # 8 nodes: every all-gather simulated (10^7 packets each, minutes) at the default costs; else the p2p model
+        js = {og: tcnet("topo=" + t, "workload=spmv", hr, "exact=" + ("on" if p == 8 and og == DEFAULT else "off"),
+                        *p2p_args(og)) for og in LOGGP}
+        j = js[DEFAULT]
         rows = j["part_bytes"] // 8
+        hw, hw_exact, wall = j["hw"]["cycles"], j["hw"]["exact"], None
+        if not hw_exact and p <= EXACT_NODES:
+            x = exact_hw(t, j["part_bytes"])
+            if x:
+                hw, hw_exact, wall = x[0], True, x[1]
         meas = kern("spmv", rows, N, D)
-        r = {"torus": t, "nodes": p, "hw_cycles": j["hw"]["cycles"], "hw_exact": j["hw"]["exact"],
-             "p2p_cycles": j["p2p"]["cycles"], "p2p_exact": j["p2p"]["exact"], "mflops_measured": meas,
-             "hw_model": j["hw"]["model"], "p2p_model": j["p2p"]["model"]}
-        for name, rate in (("paper", PAPER_SPMV), ("measured", meas)):
-            tc = 2 * D * rows / (rate * 1e6)
-            th, tp = tc + j["hw"]["cycles"] * 2e-9, tc + j["p2p"]["cycles"] * 2e-9
-            r[f"gain_{name}"] = tp / th - 1
-            r[f"gflops_hw_{name}"] = 2 * D * N / th / 1e9
-            r[f"gflops_p2p_{name}"] = 2 * D * N / tp / 1e9
-        spmv.append(r)
-        log("spmv", t, f"{r['gain_paper']:.3f}")
+        r = {"torus": t, "nodes": p, "packets": j["packets"], "rows": rows, "hw_cycles": hw, "hw_exact": hw_exact,
+             "hw_wall_s": wall, "hw_model": j["hw"]["model"], "mflops_measured": meas}
+        for og, jj in js.items():
+            tag = f"o{og[0]}"
+            r[f"p2p_{tag}"] = jj["p2p"]["cycles"]
+            r[f"p2p_{tag}_alg"] = jj["p2p_alg"]
+            r[f"p2p_{tag}_exact"] = jj["p2p"]["exact"]
+            for a in AG:
+                r[f"{a}_{tag}"] = jj["p2p_algs"][a]["cycles"]
+        spmv.append(gains(r))
+        log("spmv", t, f"{r[f'gain_paper_o{DEFAULT[0]}']:.3f}")
     heat = []
-    for c in CELLS:
-        for t in TORI:
+    for t in TORI:
+        ar = {og: tcnet("topo=" + t, "workload=heat", *p2p_args(og)) for og in LOGGP}
+        for c in CELLS:
             p = nodes(t)
             j = tcnet("topo=" + t, "workload=heat", f"heat_cells={c}")
-            js = tcnet("topo=" + t, "workload=heat", f"heat_cells={c}", f"sw_overhead={SW}")
             meas = kern("heat", j["local"])
             r = {"cells": c, "torus": t, "nodes": p, "halo": j["halo_cycles"], "ar_hw": j["allreduce_hw"],
-                 "ar_p2p": j["allreduce_p2p"], "ar_p2p_sw": js["allreduce_p2p"], "mflops_measured": meas}
+                 "ar_alg": j["p2p_alg"], "mflops_measured": meas,
+                 **{f"ar_p2p_o{og[0]}": ar[og]["allreduce_p2p"] for og in LOGGP},
+                 **{f"ar_alg_o{og[0]}": ar[og]["p2p_alg"] for og in LOGGP}}
             for name, rate in (("paper", PAPER_HEAT), ("measured", meas)):
                 ts = 16 * j["local"] / (rate * 1e6)
                 s = 2e-9
-                r[f"gain_{name}"] = (ts + r["ar_p2p"] * s) / (ts + r["ar_hw"] * s)
-                r[f"gain_{name}_sw"] = (ts + r["ar_p2p_sw"] * s) / (ts + r["ar_hw"] * s)
-                r[f"gain_{name}_halo"] = (ts + (r["halo"] + r["ar_p2p"]) * s) / (ts + (r["halo"] + r["ar_hw"]) * s)
-                r[f"gain_{name}_halo_sw"] = (ts + (r["halo"] + r["ar_p2p_sw"]) * s) / (ts + (r["halo"] + r["ar_hw"]) * s)
+                for og in LOGGP:
+                    a = r[f"ar_p2p_o{og[0]}"]
+                    r[f"gain_{name}_o{og[0]}"] = (ts + a * s) / (ts + r["ar_hw"] * s)
+                    r[f"gain_{name}_halo_o{og[0]}"] = (ts + (r["halo"] + a) * s) / (ts + (r["halo"] + r["ar_hw"]) * s)
             heat.append(r)
-            log("heat", c, t, f"{r['gain_paper']:.2f}")
-    write(rates, (hw_rate, hw_large), p2p_rate, cal, spmv, heat, demo)
+            log("heat", c, t, f"{r[f'gain_paper_o{DEFAULT[0]}']:.2f}")
+    data = [rates, (hw_rate, hw_large), cal, val, val_hw, spmv, heat, demo]
+    with open(DATA, "w") as f:
+        json.dump(data, f)
+    write(*data)
 
 
-def write(rates, hw_rate, p2p_rate, cal, spmv, heat, demo):
+def docs_only():
+    """APPS_DOCS_ONLY=1: the page again from the last run's data (build/apps-data.json),
+    with the exact runs build/apps-exact/ has gained since in place of the model."""
+    rates, hw_rate, cal, val, val_hw, spmv, heat, demo = json.load(open(DATA))
+    for r in spmv:
+        x = None if r["hw_exact"] or r["nodes"] > EXACT_NODES else exact_hw(r["torus"], r["rows"] * 8)
+        if x:
+            r["hw_cycles"], r["hw_exact"], r["hw_wall_s"] = x[0], True, x[1]
+            gains(r)
+    for r in val:  # the subnet's model at the rate of its torus's size
+        r["hw_model"] = hw_model(r["torus"], r["packets"], hw_rate[r["nodes"] >= LARGE])
+    write(rates, hw_rate, cal, val, validate_hw(hw_rate[1]), spmv, heat, demo)
+
+
+def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     with open(os.path.join(DOCS, "apps.csv"), "w") as f:
-        keys = list(spmv[0])
-        f.write("app," + ",".join(keys) + "\n")
-        for r in spmv:
-            f.write("spmv," + ",".join(str(r[k]) for k in keys) + "\n")
-        keys = list(heat[0])
-        f.write("app," + ",".join(keys) + "\n")
-        for r in heat:
-            f.write("heat," + ",".join(str(r[k]) for k in keys) + "\n")
+        for app, rows in (("spmv", spmv), ("heat", heat)):
+            keys = list(rows[0])
+            f.write("app," + ",".join(keys) + "\n")
+            for r in rows:
+                f.write(app + "," + ",".join(str(r[k]) for k in keys) + "\n")
+    d = f"o{DEFAULT[0]}"
     # plots
     fig, ax = plt.subplots(figsize=(7, 4.2))
     n = [r["nodes"] for r in spmv]
-    for name, st in (("paper", "-"), ("measured", "--")):
-        ax.plot(n, [100 * r[f"gain_{name}"] for r in spmv], st, color="C0",
-                label=f"gain, compute at the {'paper' + chr(39) + 's 591 Mflop/s' if name == 'paper' else 'rate measured here'}")
+    ax.plot(n, [100 * r[f"gain_paper_{d}"] for r in spmv], "-", color="C0",
+            label=f"against the best all-gather, LogGP o = {DEFAULT[0]}, g = {DEFAULT[1]} cycles")
+    ax.plot(n, [100 * r["gain_paper_o0"] for r in spmv], "--", color="C1", label="against the best all-gather, o = g = 0")
+    ax.plot(n, [100 * r["gain_paper_former"] for r in spmv], ":", color="C7",
+            label="against recursive doubling, o = g = 0 (the former baseline)")
     for r in spmv:
-        ax.plot(r["nodes"], 100 * r["gain_paper"], "o" if r["hw_exact"] and r["p2p_exact"] else
-                "^" if r["p2p_exact"] else "x", color="C0")
+        ax.plot(r["nodes"], 100 * r[f"gain_paper_{d}"], "o" if r["hw_exact"] else "x", color="C0")
     ax.plot([2048], [28], "*", color="C3", markersize=12, label="Mukosey et al. (2015): best gain 28% at 2048")
-    ax.plot([], [], "x", color="C0", label="both all-gathers modelled")
-    ax.plot([], [], "^", color="C0", label="p2p simulated, hw modelled")
+    ax.plot([], [], "x", color="C0", label="the subnet's all-gather modelled")
+    ax.axhline(0, color="k", lw=0.5)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("nodes (4D torus)")
     ax.set_ylabel("SpMV gain of the subnet over p2p, %")
-    ax.set_title("all-gather per point: o both simulated, ^ p2p simulated and hw modelled, x both modelled",
-                 fontsize=8)
+    ax.set_title("compute at the paper's 591 Mflop/s; o: the subnet's all-gather simulated, x: modelled", fontsize=8)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     save(fig, "apps_spmv.svg")
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for i, c in enumerate(CELLS):
         h = [r for r in heat if r["cells"] == c]
-        ax.plot([r["nodes"] for r in h], [r["gain_paper"] for r in h], "-o", color=f"C{i}", ms=3,
-                label=f"{c // 1000000}M cells, compute + allreduce")
-        ax.plot([r["nodes"] for r in h], [r["gain_paper_sw"] for r in h], ":", color=f"C{i}",
-                label=f"{c // 1000000}M, p2p with 1 us software a step")
+        ax.plot([r["nodes"] for r in h], [r[f"gain_paper_{d}"] for r in h], "-o", color=f"C{i}", ms=3,
+                label=f"{c // 1000000}M cells, p2p at o = {DEFAULT[0]}, g = {DEFAULT[1]}")
+        ax.plot([r["nodes"] for r in h], [r["gain_paper_o0"] for r in h], ":", color=f"C{i}",
+                label=f"{c // 1000000}M, p2p at o = g = 0")
     ax.plot([32768, 32768], [3.0, 2.7], "*", color="C3", markersize=12, label="Mukosey et al. (2015): 3x (40M), 2.7x")
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
     ax.set_xlabel("nodes (4D torus)")
     ax.set_ylabel("heat equation: performance hw / p2p")
-    ax.set_title("every point simulated (allreduce cycle by cycle; halo and p2p by the event model)", fontsize=8)
+    ax.set_title("compute + allreduce; p2p: the best allreduce at each size; every point simulated", fontsize=8)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     save(fig, "apps_heat.svg")
 
-    cerr = {w: [abs(err(r, w)) for r in cal if r["set"] == "validation"] for w in ("hw", "p2p")}
     L = []
     w = L.append
     w("# Applications: SpMV and the heat equation on the subnet (generated by sim/apps.sh, make apps)\n")
     w("Mukosey, Semenov and Simonov (2015), \"Simulation of the collective operations subnet of the Angara "
       "network\" (in Russian), sections 3.2 and 3.3, time two programs on a 4D torus with the collective subnet and with "
       "software collectives over point-to-point packets. Here `build/tcnet workload=spmv` and `workload=heat` do "
-      "the same on the C model of this design (impl hw, cycle-exact) and on the point-to-point baseline of "
-      "[p2p.md](p2p.md) (an event model timing every packet on every link), with the paper's network "
-      "parameters (500 MHz, 80 ns links, 300 ns PCIe each way). Data: [apps.csv](apps.csv).\n")
+      "the same on the C model of this design (impl hw) and on the point-to-point baseline of "
+      "[p2p.md](p2p.md) (an event model timing every packet on every link, dimension-order routing), with the "
+      "paper's network parameters (500 MHz, 80 ns links, 300 ns PCIe each way). The baseline is the one an MPI "
+      "library tuned for the machine would approach: **every algorithm MPI libraries use for the operation, the "
+      "fastest at each size** (`p2p_alg=auto`; all-gather: recursive doubling, Bruck's, ring; allreduce: recursive "
+      "doubling, Rabenseifner's, ring, reduce + broadcast), with the LogGP software costs of "
+      f"[p2p.md](p2p.md) (o = {DEFAULT[0]} cycles at each end of a message, g = {DEFAULT[1]}: LogGOPSim's defaults, "
+      "1.5 and 1 us) and, beside them, without software costs (o = g = 0) and at two more settings. Data: "
+      "[apps.csv](apps.csv).\n")
     w("## What is simulated and what is modelled\n")
-    w(f"An all-gather of a {N:,}-element vector of 8-byte values moves about 10^10 flit-hops an iteration "
-      "and more: beyond a cycle-by-cycle run (the C model moves about a million flit-hops a second on this "
-      "machine). tcnet runs it exactly when it moves at most `exact_limit` flit-hops (p2p: 8 times that, "
-      "its event model costs a packet, not a flit, per hop), and otherwise uses the steady-state model: "
-      "the fill (one 7-flit packet's latency, itself simulated: a broadcast on tree 0 for the subnet, a "
-      "packet to the partner of each round for recursive doubling) plus the busiest channel's flits (link, "
-      "injection or ejection; counted from the routing table's trees, or from the dimension-order paths of "
-      "each round) at a streaming rate. The rate is calibrated on exact runs on 8, 32, 128 and 256 nodes "
-      "and validated on 16, 64 and 512 (4, 16 and 64 packets a node where a run takes seconds). The "
-      "subnet streams its all-gather more slowly on the larger tori, so it has a rate for up to 128 "
-      "nodes and one, from the 256-node runs, for 256 and more:\n")
-    w(f"- subnet: {rates['hw']:.3f} flits a cycle on the busiest channel up to 128 nodes "
-      f"(`hw_rate={hw_rate[0]}`), {rates['hw_large']:.3f} from 256 (`hw_rate={hw_rate[1]}`); "
-      f"point-to-point: {rates['p2p']:.3f} (`p2p_rate={p2p_rate}`)")
-    w(f"- model error on the validation runs: subnet at most {max(cerr['hw']):.1f}% (mean "
-      f"{statistics.mean(cerr['hw']):.1f}%), point-to-point at most {max(cerr['p2p']):.1f}% (mean "
-      f"{statistics.mean(cerr['p2p']):.1f}%)\n")
-    full = [r for r in spmv if r["hw_exact"] and r["p2p_exact"]]
-    for r in full:
-        e = {x: 100.0 * (r[f"{x}_model"] - r[f"{x}_cycles"]) / r[f"{x}_cycles"] for x in ("hw", "p2p")}
-        w(f"- at application size too: the whole all-gather of SpMV on {r['nodes']} nodes ({r['torus']}), "
-          f"simulated on both: the subnet's model {e['hw']:+.1f}% off ({r['hw_model']} against "
-          f"{r['hw_cycles']} cycles), point-to-point {e['p2p']:+.1f}%\n")
-    w("| torus | nodes | packets a node | set | hw exact | hw model | error | p2p exact | p2p model | error |")
-    w("|---|---|---|---|---|---|---|---|---|---|")
+    ex = [r for r in spmv if r["hw_exact"]]
+    top = max(r["nodes"] for r in ex)
+    gap = [str(r["nodes"]) for r in spmv if not r["hw_exact"] and r["nodes"] < top]
+    upto = f"up to {top} nodes" + (f" (but {', '.join(gap)}: not run yet, modelled)" if gap else "")
+    w(f"An all-gather of a {N:,}-element vector of 8-byte values delivers the whole 164 MB vector into every node "
+      "every iteration. **The subnet's all-gather is simulated packet by packet** (tcnet's allgather packet engine, "
+      "which gives the cycle-exact model's deliveries, cycle for cycle, tb/unit/test_pkt_allgather.c) at "
+      f"application size {upto}: the SpMV table below gives each run's wall time on this machine "
+      "(2 shared cores; `make apps` runs them, hours in all, and keeps them in build/apps-exact/). Beyond "
+      f"{top} nodes, and in the point-to-point baseline at every size but 8 nodes, the steady-state model "
+      "remains: the fill (one 7-flit packet's latency, itself simulated) plus the busiest channel's flits (a "
+      "link, an injection or an ejection channel) at a streaming rate; for the subnet counted from the routing "
+      "table's trees, for an MPI algorithm step by step (cmodel/p2p_coll.c, `tc_p2p_coll_model`: each step o, "
+      "one packet's latency to the partner of its longest message, its busiest channel on the dimension-order "
+      "paths, o again; a ring's steps repeat one pattern). The baseline's event model keeps every packet "
+      "in memory, P (P - 1) times a part's packets (10^9 and more from 64 nodes at application size): too many "
+      "to simulate.\n")
+    w(f"- the subnet's rate, fitted on exact runs on 8, 32, 128 and 256 nodes (4, 16 and 64 packets a node): "
+      f"{rates['hw']:.3f} flits a cycle on the busiest channel up to 128 nodes (`hw_rate={hw_rate[0]}`), "
+      f"{rates['hw_large']:.3f} from 256 (`hw_rate={hw_rate[1]}`); point-to-point: 1 flit a cycle (the "
+      "channels' rate, not fitted: `p2p_rate=1000`)\n")
+    w("Validation **at the packets a node each model is used at**: a part of k packets is what a node sends at "
+      "application size on the node count given (45 packets on 32768 nodes, 179 on 8192, 358 on 4096, 2858 on "
+      "512), run exactly on a torus small enough to simulate and compared with the model there (the subnet at "
+      f"the rate of the torus's size; on 1024 nodes and more, `hw_rate={hw_rate[1]}`, the rate it is used at beyond "
+      f"{top} nodes; every p2p algorithm at o = {DEFAULT[0]}, g = {DEFAULT[1]}):\n")
+    w("| torus | nodes | packets a node (as on) | subnet exact | model | error | " +
+      " | ".join(f"{a} exact | model | error" for a in AG) + " |")
+    w("|---|---|---|---|---|---|" + "---|---|---|" * len(AG))
+    for r in val:
+        w(f"| {r['torus']} | {r['nodes']} | {r['packets']} ({r['used_at']}) | {r['hw_exact']} | {r['hw_model']} | "
+          f"{err(r, 'hw'):+.1f}% | " +
+          " | ".join(f"{r[a + '_exact']} | {r[a + '_model']} | {err(r, a):+.1f}%" for a in AG) + " |")
+    for r in val_hw:
+        w(f"| {r['torus']} | {r['nodes']} | {r['packets']} ({r['used_at']}) | {r['hw_exact']} | {r['hw_model']} | "
+          f"{err(r, 'hw'):+.1f}% | " + " | ".join("- | - | -" for a in AG) + " |")
+    if val_hw:
+        w("\nThe subnet's runs on " + ", ".join(f"{r['nodes']} nodes" for r in val_hw) + " took " +
+          ", ".join(f"{r['wall']:.0f} s" for r in val_hw) + " (the p2p ones are left out there: too many packets).")
+    ve = [abs(err(r, "hw")) for r in val + val_hw if r["used_at"] > top]
+    pe = {a: [abs(err(r, a)) for r in val] for a in AG}
+    w(f"\nThe subnet's model where it is used (beyond {top} nodes) is within {max(ve):.1f}% of exact runs at those "
+      "packets a node; the p2p models within " +
+      ", ".join(f"{max(pe[a]):.1f}% ({a})" for a in AG) + ". At application size, where both exist (the subnet up "
+      f"to {top} nodes), the model against the simulation: " +
+      ", ".join(f"{r['nodes']} nodes {100.0 * (r['hw_model'] - r['hw_cycles']) / r['hw_cycles']:+.1f}%" for r in ex) +
+      ".\n")
+    big = [r for r in val_hw if r["nodes"] >= 1024]
+    if big and all(r["hw_model"] < r["hw_exact"] for r in big):
+        w("On the large tori the subnet's model is optimistic for the subnet: it takes less time than the packet "
+          "engine, by " + ", ".join(f"{-err(r, 'hw'):.1f}% on {r['nodes']} nodes ({r['packets']} packets a node)"
+                                    for r in big) + ": the modelled SpMV gains beyond the simulated sizes are "
+          "upper bounds by about that much of the subnet's all-gather.\n")
+    w("The calibration runs (subnet and every p2p algorithm simulated; the p2p models are not fitted on them):\n")
+    w("| torus | nodes | packets a node | set | hw exact | hw model | error | " +
+      " | ".join(f"{a} exact | model | error" for a in AG) + " |")
+    w("|---|---|---|---|---|---|---|" + "---|---|---|" * len(AG))
     for r in cal:
         w(f"| {r['torus']} | {r['nodes']} | {r['packets']} | {r['set']} | {r['hw_exact']} | {r['hw_model']} | "
-          f"{err(r, 'hw'):+.1f}% | {r['p2p_exact']} | {r['p2p_model']} | {err(r, 'p2p'):+.1f}% |")
+          f"{err(r, 'hw'):+.1f}% | " +
+          " | ".join(f"{r[a + '_exact']} | {r[a + '_model']} | {err(r, a):+.1f}%" for a in AG) + " |")
     w("\nThe heat equation's collectives (a halo exchange over unicast, one allreduce of an 8-byte maximum) "
       "are small and always simulated: the allreduce cycle by cycle on the subnet and by the event model "
-      "for p2p, the halo exchange by the event model (unicast in both variants: the subnet carries only "
-      "collectives).\n")
+      "for every p2p algorithm, the halo exchange by the event model (unicast in both variants: the subnet "
+      "carries only collectives).\n")
     w("## Compute rates\n")
     w("The paper measured its kernels on an 8-core Intel Xeon E5-2660 node: 591 Mflop/s for SpMV, about "
       "11 Gflop/s for the stencil. `build/tckern` (tools/tckern.c, C with OpenMP) times the same kernels "
@@ -262,112 +426,119 @@ def write(rates, hw_rate, p2p_rate, cal, spmv, heat, demo):
     w("## SpMV (N = 20,480,000, d = 10)\n")
     w("An iteration: every node multiplies its N/P rows, then the vector is all-gathered: with the "
       "subnet every node broadcasts its part on tree k mod 16 (16 trees, roots spread evenly) in "
-      "packets of 7 data flits; without it, recursive doubling over unicast. Gain = p2p iteration "
-      "time / hw iteration time - 1.\n")
+      "packets of 7 data flits; without it, by the fastest of recursive doubling, Bruck's and the ring "
+      f"(each column: its all-gather, o = {DEFAULT[0]}, g = {DEFAULT[1]}). Gain = p2p iteration time / hw iteration "
+      "time - 1, compute at the paper's 591 Mflop/s a node unless marked *measured*.\n")
     w("![SpMV gain](apps_spmv.svg)\n")
-    w("| torus | nodes | all-gather hw (cycles) | p2p (cycles) | how | gain, paper's rate | "
-      "gain, measured rate (Mflop/s) | Gflop/s hw / p2p (paper's rate) |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| torus | nodes | packets a node | all-gather hw (cycles) | how (wall time) | recursive doubling | Bruck | ring | "
+      "gain against the best | gain, o = g = 0 | former: recursive doubling, o = g = 0 | gain, measured rate (Mflop/s) |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in spmv:
-        how = "/".join("simulated" if r[k] else "modelled" for k in ("hw_exact", "p2p_exact"))
-        w(f"| {r['torus']} | {r['nodes']} | {r['hw_cycles']} | {r['p2p_cycles']} | {how} | "
-          f"{100 * r['gain_paper']:+.1f}% | {100 * r['gain_measured']:+.1f}% ({r['mflops_measured']:.0f}) | "
-          f"{r['gflops_hw_paper']:.1f} / {r['gflops_p2p_paper']:.1f} |")
-    best = max(spmv, key=lambda r: r["gain_paper"])
+        how = ("simulated" + (f" ({r['hw_wall_s']:.0f} s)" if r["hw_wall_s"] else "")) if r["hw_exact"] else "modelled"
+        best = r[f"p2p_{d}_alg"]
+        cells = " | ".join((f"**{r[a + '_' + d]}**" if a == best else str(r[a + "_" + d])) for a in AG)
+        w(f"| {r['torus']} | {r['nodes']} | {r['packets']} | {r['hw_cycles']} | {how} | {cells} | "
+          f"{100 * r[f'gain_paper_{d}']:+.1f}% | {100 * r['gain_paper_o0']:+.1f}% ({r['p2p_o0_alg']}) | "
+          f"{100 * r['gain_paper_former']:+.1f}% | {100 * r[f'gain_measured_{d}']:+.1f}% ({r['mflops_measured']:.0f}) |")
+    w(f"\nThe p2p all-gathers are modelled but on 8 nodes at o = {DEFAULT[0]}, g = {DEFAULT[1]} (simulated there: " +
+      ", ".join(f"{a} {spmv[0][a + '_' + d]}" for a in AG) + " cycles). LogGP swept: the gain against the best "
+      "all-gather (its name) at each o, g (cycles):\n")
+    w("| nodes | " + " | ".join(f"o = {o}, g = {g}" for o, g in LOGGP) + " |")
+    w("|---|" + "---|" * len(LOGGP))
+    for r in spmv:
+        w(f"| {r['nodes']} | " + " | ".join(f"{100 * r[f'gain_paper_o{o}']:+.1f}% ({r[f'p2p_o{o}_alg']})"
+                                           for o, g in LOGGP) + " |")
     g2048 = [r for r in spmv if r["nodes"] == 2048][0]
-    w(f"\n| | Mukosey et al. (2015) | here (paper's rate) |\n|---|---|---|")
-    w(f"| best gain | 28% at 2048 nodes | {100 * best['gain_paper']:.0f}% at {best['nodes']} nodes |")
-    w(f"| gain at 2048 nodes | 28% | {100 * g2048['gain_paper']:.0f}% |\n")
-    lose = [r["nodes"] for r in spmv if r["gain_paper"] < 0]
-    v512 = [r for r in cal if r["nodes"] == 512]
-    w("Why the gains differ: the all-gather moves the whole vector (164 MB) into every node every "
-      "iteration, so from a few dozen nodes on it takes far longer than the multiply, on both networks. "
-      "On the subnet every PE ejects N - 1 parts at close to a flit a cycle whatever the node count, so "
-      f"its time stays near {spmv[-1]['hw_cycles'] / 1e6:.1f} M cycles; recursive doubling on a torus with "
-      "ranks in node order sends round r's messages 2^r ranks away, so the busiest link of a late round "
-      "carries many messages at once, and the p2p all-gather slows as the node count grows: the gain "
-      "grows with it" + (" and does not peak at 2048 nodes" if best["nodes"] != 2048 else "") + ". "
-      + (f"On {' and '.join(map(str, lose))} nodes p2p is faster (its ejection is as fast and its few "
-         "rounds are short). " if lose else "")
-      + "The paper's point-to-point network had adaptive routing, and an MPI library's recursive doubling "
-      "may place partners closer; both shorten the late rounds and would bring the gain down towards the "
-      "28% it reports; this model has neither. The subnet's model is extrapolated from 512 nodes, where it "
-      f"is {'; '.join('%+.1f%%' % err(r, 'hw') for r in v512)} off the simulation, to 32768: its error "
-      "there is not measured.\n")
+    best = max(spmv, key=lambda r: r[f"gain_paper_{d}"])
+    w("\n| | Mukosey et al. (2015) | here, against the best all-gather | o = g = 0 | former baseline |\n|---|---|---|---|---|")
+    w(f"| gain at 2048 nodes | 28% | {100 * g2048[f'gain_paper_{d}']:+.0f}% | {100 * g2048['gain_paper_o0']:+.0f}% | "
+      f"{100 * g2048['gain_paper_former']:+.0f}% |")
+    w(f"| best gain | 28% at 2048 nodes | {100 * best[f'gain_paper_{d}']:+.0f}% at {best['nodes']} nodes | | |\n")
+    lose = [r["nodes"] for r in spmv if r[f"gain_paper_{d}"] < 0]
+    lose0 = [r["nodes"] for r in spmv if r["gain_paper_o0"] < 0]
+    ring_best = [r["nodes"] for r in spmv if r[f"p2p_{d}_alg"] == "ring"]
+    last = spmv[-1]
+    w("**Where the subnet loses, and why.** The all-gather moves the whole vector into every node every "
+      "iteration, so from a few dozen nodes on it takes far longer than the multiply. Both networks are then "
+      "bound by the same channel, **ejection**: every PE must take in the P - 1 other parts, about "
+      f"{N * 8 // 16 // 7 * 8 / 1e6:.1f} M flits with headers, and neither delivers more than a flit a cycle. On "
+      "the subnet every PE ejects them at its streaming rate, so its all-gather stays near "
+      f"{g2048['hw_cycles'] / 1e6:.1f} M cycles whatever the node count. The ring does the same over neighbours "
+      "mostly one hop away, at a flit a cycle (the p2p model has no ejection credit loop; the subnet streams at "
+      f"{rates['hw_large']:.3f} flits a cycle on 256 nodes and more): where its steps are long it is as fast or "
+      "faster, and the subnet loses: at " +
+      (", ".join(map(str, lose)) if lose else "no node count") + f" nodes at o = {DEFAULT[0]}, g = {DEFAULT[1]}; at " +
+      (", ".join(map(str, lose0)) if lose0 else "none") + " with o = g = 0. The ring is the best all-gather at " +
+      (", ".join(map(str, ring_best)) if ring_best else "no size") + " nodes. Its cost is P - 1 steps each "
+      "paying 2 o and a message latency, so it grows with the node count once the parts are short: at "
+      f"{last['nodes']} nodes the ring takes {last['ring_' + d] / 1e6:.1f} M cycles at o = {DEFAULT[0]} and "
+      f"{last['ring_o0'] / 1e6:.1f} M at o = 0, recursive doubling {last['recursive_doubling_' + d] / 1e6:.1f} M: "
+      "there the subnet wins by the gain in the table. Recursive doubling and Bruck's take log2 P steps, but with "
+      "ranks in node order their late steps send to partners far away on the torus, so their busiest link "
+      "carries many messages at once: that contention, not the subnet, made the former baseline's gain (last "
+      f"but one column: {100 * g2048['gain_paper_former']:+.0f}% at 2048 nodes). The paper's network had adaptive "
+      "routing, which this model has not; the ring, whose messages go one hop, does not depend on it.\n")
     w("## Heat equation (2D explicit scheme)\n")
     w("A step: every node computes its square block (cells / P), exchanges its edges with its four "
       "neighbours over unicast, and the time step needs the maximum of the conductivity, an allreduce of "
       "one 8-byte value (max). The paper's performance formula counts compute and the allreduce only, "
       "N_op / (T_S + T_max); the columns *with halo* add the halo exchange, the same for both variants. "
-      "Gain = hw performance / p2p performance. *sw* columns: p2p with 1 us of software a message step "
-      "(`sw_overhead=500`), closer to an MPI library.\n")
+      f"Gain = hw performance / p2p performance; p2p: the fastest allreduce (its name) at o = {DEFAULT[0]}, "
+      f"g = {DEFAULT[1]}, and at o = g = 0.\n")
     w("![heat gain](apps_heat.svg)\n")
-    w("| cells | torus | nodes | allreduce hw / p2p / p2p sw (cycles) | halo (cycles) | gain | gain, sw | "
-      "gain with halo | gain with halo, sw | gain, measured rate (Mflop/s) |")
+    w(f"| cells | torus | nodes | allreduce hw / p2p (best, o = {DEFAULT[0]}) / p2p (o = 0) (cycles) | halo (cycles) | "
+      "gain | gain, o = g = 0 | gain with halo | gain with halo, o = g = 0 | gain, measured rate (Mflop/s) |")
     w("|---|---|---|---|---|---|---|---|---|---|")
     for r in heat:
-        w(f"| {r['cells'] // 1000000}M | {r['torus']} | {r['nodes']} | {r['ar_hw']} / {r['ar_p2p']} / "
-          f"{r['ar_p2p_sw']} | {r['halo']} | {r['gain_paper']:.2f}x | {r['gain_paper_sw']:.2f}x | "
-          f"{r['gain_paper_halo']:.2f}x | {r['gain_paper_halo_sw']:.2f}x | {r['gain_measured']:.2f}x "
-          f"({r['mflops_measured']:.0f}) |")
-    w("\n| at 32768 nodes | Mukosey et al. (2015) | here: compute + allreduce | with 1 us software | "
-      "with halo and software |\n|---|---|---|---|---|")
+        w(f"| {r['cells'] // 1000000}M | {r['torus']} | {r['nodes']} | {r['ar_hw']} / {r[f'ar_p2p_{d}']} "
+          f"({r[f'ar_alg_{d}']}) / {r['ar_p2p_o0']} | {r['halo']} | {r[f'gain_paper_{d}']:.2f}x | "
+          f"{r['gain_paper_o0']:.2f}x | {r[f'gain_paper_halo_{d}']:.2f}x | {r['gain_paper_halo_o0']:.2f}x | "
+          f"{r[f'gain_measured_{d}']:.2f}x ({r['mflops_measured']:.0f}) |")
+    w("\n| at 32768 nodes | Mukosey et al. (2015) | " + " | ".join(f"o = {o}, g = {g}" for o, g in LOGGP) +
+      " |\n|---|---|" + "---|" * len(LOGGP))
     paper = {40960000: "3x", 81920000: "2.7x", 163840000: "2.7x"}
-    for c in CELLS:
-        r = [x for x in heat if x["cells"] == c and x["nodes"] == 32768][0]
-        w(f"| {c // 1000000}M cells | {paper[c]} | {r['gain_paper']:.2f}x | {r['gain_paper_sw']:.2f}x | "
-          f"{r['gain_paper_halo_sw']:.2f}x |")
-    first = {}
-    for c in CELLS:
-        above = [r["nodes"] for r in heat if r["cells"] == c and r["gain_paper"] >= 1.05]
-        first[c] = min(above) if above else None
-    firstsw = {c: min([r["nodes"] for r in heat if r["cells"] == c and r["gain_paper_sw"] >= 1.05] or [0])
-               for c in CELLS}
     at = {c: [x for x in heat if x["cells"] == c and x["nodes"] == 32768][0] for c in CELLS}
+    for c in CELLS:
+        w(f"| {c // 1000000}M cells | {paper[c]} | " + " | ".join(f"{at[c][f'gain_paper_o{o}']:.2f}x" for o, g in LOGGP) + " |")
+    first = {c: min([r["nodes"] for r in heat if r["cells"] == c and r[f"gain_paper_{d}"] >= 1.05] or [0]) for c in CELLS}
+    first0 = {c: min([r["nodes"] for r in heat if r["cells"] == c and r["gain_paper_o0"] >= 1.05] or [0]) for c in CELLS}
     w(f"\nThe paper sees the subnet matter from 64 nodes on; here the gain passes 5% at "
       + ", ".join(f"{first[c]} nodes ({c // 1000000}M)" for c in CELLS)
-      + ", and with 1 us of software a step at "
-      + ", ".join(f"{firstsw[c]} ({c // 1000000}M)" for c in CELLS) + ". "
+      + ", and without software costs at "
+      + ", ".join(f"{first0[c]} ({c // 1000000}M)" for c in CELLS) + ". "
       "The gain at 32768 nodes is the allreduce's: the compute per node is only microseconds there, so "
       "the step time is mostly the allreduce's latency, which the subnet cuts by the ratio in the table. "
-      "Without software time the p2p allreduce is a lean packet-level recursive doubling, and the gain "
-      f"({', '.join('%.2fx' % at[c]['gain_paper'] for c in CELLS)}) stays below the paper's 3x "
-      "and 2.7x; with 1 us of software a message step, an MPI library's cost, it is "
-      f"{', '.join('%.2fx' % at[c]['gain_paper_sw'] for c in CELLS)}, close to or above them. "
-      "The halo exchange, which the paper's formula leaves out, costs the same on both and lowers the gain. "
-      "With the rates measured here (2 shared cores, far slower than the paper's node) the compute "
-      "dominates and the gain shrinks.\n")
+      "For one 8-byte value the fastest p2p allreduce is always a latency algorithm ("
+      + ", ".join(sorted({r[f"ar_alg_o{o}"] for r in heat for o, g in LOGGP})) + "), log2 P steps "
+      "each paying 2 o: with LogGOPSim's o the gain "
+      f"({', '.join('%.2fx' % at[c]['gain_paper_' + d] for c in CELLS)}) is above the paper's 3x and 2.7x, "
+      f"without software costs ({', '.join('%.2fx' % at[c]['gain_paper_o0'] for c in CELLS)}) below them"
+      + "".join(f"; the paper's 3x (40M) lies between o = {a[0]} and o = {b[0]} cycles in the sweep"
+                for a, b in zip(LOGGP, LOGGP[1:])
+                if at[CELLS[0]][f"gain_paper_o{a[0]}"] <= 3.0 < at[CELLS[0]][f"gain_paper_o{b[0]}"]) + ". "
+      "The halo exchange, which the paper's formula leaves out, costs the same on both "
+      "and lowers the gain. With the rates measured here (2 shared cores, far slower than the paper's node) the "
+      "compute dominates and the gain shrinks.\n")
     w("## Real programs' collectives: record, convert, replay\n")
-    w("`build/libtcpmpi.so` (tools/pmpi/tcpmpi.c, built with Debian's OpenMPI) is a PMPI library: "
-      "preloaded into an MPI program, it records every MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Barrier "
-      "and MPI_Allgather with its communicator's size, root, bytes a rank, operation, datatype, the time "
-      "since the rank's previous collective returned (the compute gap) and the time inside, in memory, "
-      "and rank 0 writes the trace at MPI_Finalize (`TC_TRACE=FILE`). The format, one record a line, is "
-      "described in cmodel/trace.h; `build/tcotf2` converts the MPI collectives of an OTF2 archive "
-      "(Score-P and other tools; Debian's OTF2 library) into it, and back. `build/tcnet "
-      "workload=trace trace=FILE [map=FILE]` replays it: the ranks on nodes (rank r on node r, or the "
-      "map), the subnet's 16 trees over the ranks' nodes (tree 0 rooted at the call's root for bcast "
-      "and reduce), every call timed on the subnet (cycle by cycle; reduces and allreduces longer than "
-      "the Reducer's 2 data flits as several operations; all-gathers beyond `exact_limit` by the model) "
-      "and on the p2p baseline (among the ranks' nodes only). A call starts when its last rank arrives "
-      "(its previous call's end plus its recorded gap) and ends for all ranks its latency later, so the "
-      "compute gaps are kept and the collectives' times replaced. The report gives every call (up to "
-      "100; the JSON all of them), the totals per kind, the compute, and the whole run on both. A trace "
-      "that is malformed or truncated (no `end` line, a record cut short, ranks disagreeing on a call) "
-      "is refused naming the line and the field.\n")
-    w("`make trace-demo` runs tb/mpi/heat_mpi.c, the heat equation with a strip decomposition (a "
-      "broadcast of the parameters, an allreduce (max) a step, a reduce of the total every 10 steps, a "
-      "barrier and an all-gather at the end), under mpirun with 8 ranks on this machine and replays it "
-      "on an 8x8x8 torus. This run (" + demo[0] + "):\n")
+    w("Three tools take a real MPI program's communication to the simulated torus: a recorder, a converter for traces of other tools, and the replay.\n")
+    w("**Recording.** `build/libtcpmpi.so` (tools/pmpi/tcpmpi.c, built with Debian's Open MPI 4.1) is a library of PMPI wrappers: preloaded into an MPI program (`mpirun -x LD_PRELOAD=$PWD/build/libtcpmpi.so -x TC_TRACE=FILE prog`), it records, in memory, every collective of MPI-3, blocking and nonblocking (bcast, reduce, allreduce, barrier, allgather(v), gather(v), scatter(v), alltoall(v/w), reduce_scatter(_block), scan, exscan, and each one's `MPI_I` form with the `MPI_Wait`/`MPI_Test` call (any of the families: all, any, some) that completes it), every point-to-point message (`MPI_Send`, `Ssend`, `Bsend`, `Rsend`, their nonblocking forms, `MPI_Recv`, `MPI_Irecv`, `MPI_Sendrecv`, `Sendrecv_replace`: peer, tag, bytes, and the source and size from the status when the receive named `MPI_ANY_SOURCE`), and every communicator its calls run on (`MPI_Comm_split`, `split_type`, `dup`, `dup_with_info`, `create`, `create_group`, `MPI_Cart_create`, `Cart_sub`, `Graph_create`: each defined in the trace by its members' world ranks; a communicator made by a call it does not wrap is defined from its group the first time it is used). Each record has the call's operation and datatype (by the name `MPI_Type_get_name` gives), the time since the rank's previous recorded call returned (the compute gap) and the time inside; rank 0 gathers them at `MPI_Finalize` and writes the trace (format 2, documented in cmodel/trace.h; version 1 traces of the earlier recorder are still read). Fortran programs are recorded too: Open MPI's Fortran bindings call the `PMPI_` functions directly, so the library also wraps the same calls under gfortran's names for `mpif.h` and `use mpi` (`mpi_allreduce_`, forwarding to `pmpi_allreduce_`) and for `use mpi_f08` (`mpi_allreduce_f08_`, forwarding to `pmpi_allreduce_f08_`); `make test` records tb/mpi/fcoll.F90 built once through each binding and checks the three traces are the same calls. Not recorded: persistent requests (`MPI_Send_init`, `MPI_Start`), `MPI_Probe` and matched receives (`MPI_Mprobe`/`Mrecv`), one-sided communication, neighbourhood collectives, intercommunicator collectives (recorded, but on the local group), other Fortran compilers' symbol names, and programs that call MPI from several threads at once (the recorder is not thread safe). Their time stays in the gaps.\n")
+    w("The recorder's cost, measured with tb/mpi/ovh_mpi.c (one rank, 200,000 rounds, `build/ovh_mpi` with and without the library preloaded, three runs each on this shared 2-core machine): an `MPI_Allreduce` of one int 20-27 ns bare, 222-301 ns recorded; an `MPI_Bcast` 5-7 ns bare, 195-281 ns recorded; an `MPI_Irecv` + `MPI_Isend` + `MPI_Waitall` round 184-232 ns bare, 901-1281 ns recorded (3 calls, 4 records). So about 200-300 ns a recorded call (two clock reads, the datatype's and the communicator's table look-ups, a 64-byte record), and memory of 64 bytes a record until `MPI_Finalize` formats and gathers them.\n")
+    w('**Converting.** `build/tcotf2 ARCHIVE.otf2 OUT` turns an OTF2 archive (Score-P, and other tools writing OTF2 with Debian\'s OTF2 3.0 library) into the same format: MPI collectives (`MpiCollectiveBegin/End`; `NonBlockingCollectiveRequest/Complete` as a nonblocking call and its wait), messages (`MpiSend`, `MpiRecv`, `MpiIsend` with `MpiIsendComplete`, `MpiIrecvRequest` with `MpiIrecv`), the communicators from the archive\'s MPI groups (a `COMM_GROUP` lists positions in the MPI `COMM_LOCATIONS` group; `COMM_SELF` is each rank alone), the per-location mapping tables of the local definitions applied (Score-P\'s events name communicators through them), times counted from the clock\'s global offset. OTF2\'s collective events carry no operation or datatype, and Score-P counts bytes its own way: its MPI adapter (scorep_mpi_coll.inc.c in Score-P\'s sources) writes an allreduce\'s, allgather\'s and alltoall\'s `sizeSent` as the communicator\'s size times the block, a bcast root\'s as the block to every rank, a scan\'s `sizeReceived` at rank k as k + 1 blocks; tcotf2 divides these back into the block a rank contributes (an in-place call, which Score-P counts one block less, cannot be told apart and comes out slightly small). An archive without op and type (Score-P\'s) gives op `-` and type `unknown`, which the replay runs over point-to-point. `tcotf2 --write TRACE DIR` writes a trace as OTF2 (the op and type in two string attributes, "torcoll op" and "torcoll type", a communicator\'s ID in its name), and reading that back gives the same records; an OTF2 message event has one timestamp, so a message\'s time inside its call comes back in its gap. `make test` converts a real Score-P archive, a two-rank ping-pong from the test data of Pipit (the trace analysis library of the University of Maryland\'s Parallel Software and Systems Group, MIT licence; tb/otf2/README.md), whose clock\'s offset would otherwise make the first gap about 3.5 x 10^6 seconds, and round-trips the recorder\'s traces through `--write`. That archive has messages only: Score-P\'s collective byte counts are implemented from its source but not yet checked against a real archive with collectives.\n')
+    w("**Replaying.** `build/tcnet workload=trace trace=FILE [map=FILE]` places rank r on node r (or on the node the map's line r names) and runs every rank's records in order, twice: once with the subnet, once on the point-to-point network alone. A rank's compute gaps are kept; its calls take what the simulated networks make them take:\n")
+    w("- A collective ends for its whole group when the last member arrives, its latency later. Its group is the communicator's: on the subnet each group gets a tree of its own, planned over the group's nodes (rooted at the call's root for bcast, reduce and scatter), at its first collective on the subnet; the 16 trees go to the first 16 groups in the replay's time order and stay theirs to the end (the recorder does not record `MPI_Comm_free`), and the collectives of a 17th group and later run over point-to-point (path `p2p (no free tree)`, named in the report). An all-gather uses all 16 trees, planned over its group for it. The subnet runs bcast, reduce, allreduce, barrier and allgather(v) as before (reduces and allreduces longer than the Reducer's 2 data flits as several operations, an allreduce's in a stream of 16 in flight; all-gathers beyond `exact_limit` by the steady-state model), a scatter(v) as a broadcast of the root's whole buffer, a reduce_scatter(_block) as an allreduce of the whole vector. A reduction goes to the subnet only where the Reducer does it: sum, min, max, band, bor, bxor on 32- and 64-bit integer types, minloc and maxloc on MPI_2INT; sum of MPI_DOUBLE and MPI_FLOAT (and their Fortran names) as the bit-reproducible floating-point sum, a binned element of 2 flits a value (docs/fpsum.md); their min and max as fmin/fmax keys. Every other reduction (a user op, prod, the logical ops, types of other widths such as MPI_SHORT or pairs such as MPI_DOUBLE_INT, a type the trace does not name), and the calls no tree operation does (gather(v), alltoall(v/w), scan, exscan), run over point-to-point in both runs, with the baseline's algorithm: its binomial, recursive-doubling and dissemination collectives (cmodel/p2p.c) where it has them, else an MPI library's algorithm as rounds of concurrent messages on the point-to-point model (gather and scatter linear to or from the root, alltoall pairwise in n - 1 rounds, reduce_scatter a ring, scan and exscan by recursive doubling). Each is counted and named in the report.\n- A collective on a communicator of one rank, or of no bytes (all but a barrier), is local and costs nothing: Open MPI returns from these at once, without waiting for the other ranks.\n- A message leaves when its sender reaches it (after the sender's software overhead, `sw_overhead`) and is timed on the point-to-point model (cmodel/p2p.c) with the links and PE channels it shares with every other message in flight, in time order (the rank with the earliest time moves next); a receive, or a wait for a nonblocking call, holds its rank until the message or the collective is done. Messages match by communicator, source and tag in order, as MPI matches them. Messages run on the point-to-point network in both runs: the subnet carries only collectives.\n- Each collective is timed once for each kind, root, largest BYTES of its ranks, operation, datatype and group, in isolation (on idle channels); collectives do not contend with messages or with each other.\n")
+    w('A trace whose ranks do not match is refused, naming the line: a collective whose members disagree on its kind, root or bytes, a member that never makes a collective its group waits in ("line 33: rank 1\'s barrier on communicator 8589934593 never completes: rank 3 makes no more collectives on it"), a receive no rank sends to. So is a malformed or truncated one (no `end` line, a record cut short, an undefined or half-defined communicator, a wait for a call that is not nonblocking or was completed before), naming the line and the field. The report gives every collective (up to 100; the JSON all of them) with its group\'s size, path and time on both networks, then per call kind the calls, bytes, time on the subnet and on point-to-point and the paths taken, the messages, what ran over point-to-point and why, and the whole run on both.\n')
+    w('`make trace-demo` runs tb/mpi/heat_mpi.c, the heat equation with a strip decomposition (a broadcast of the parameters, an allreduce (max) a step, a reduce of the total every 10 steps, the halo exchanged with `MPI_Sendrecv`, a barrier and an all-gather at the end), under mpirun with 8 ranks on this machine and replays it on an 8x8x8 torus. This run (' + demo[0] + "):\n")
     w("    " + demo[1].replace("\n", "\n    "))
     w("    ...\n")
     w("    " + "\n    ".join(demo[2].splitlines()))
-    w("\nThe compute gaps are what the 8 ranks took on this 2-core machine (oversubscribed), so the "
-      "collectives are a small part of the replayed run; the per-call ratios are the point.\n")
+    w("\nThe compute gaps are what the 8 ranks took on this 2-core machine (oversubscribed), so the collectives are a small part of the replayed run; the per-call ratios are the point. The Fortran test program's replay shows the rest: its two halves from `MPI_Comm_split` each on a tree of their own, the allreduces on the four 1-rank communicators and the 0-byte bcast local, alltoall, gather and scan over point-to-point and named.\n")
     w("## Reproduce\n")
-    w("    make apps                      # this page: calibration, sweeps, kernels, plots")
-    w("    build/tcnet topo=8x8x8x4 workload=spmv [spmv_n= spmv_d= node_mflops= exact=auto|on|off hw_rate= p2p_rate=]")
-    w("    build/tcnet topo=16x16x16x8 workload=heat heat_cells=163840000 [sw_overhead=500]")
+    w("    make apps                      # this page: calibration, sweeps, kernels, plots; the exact runs up to APPS_EXACT_NODES (4096) nodes take hours; kept in build/apps-exact/")
+    w("    APPS_CACHED_ONLY=1 make apps     # the subnet's all-gather simulated only where build/apps-exact/ has the run")
+    w("    python3 sim/apps.py exact 8x8x8x4 80000   # one exact run of the subnet's all-gather (bytes a node) into the cache")
+    w("    build/tcnet topo=8x8x8x4 workload=spmv [spmv_n= spmv_d= node_mflops= exact=auto|on|off exact_limit= hw_rate= p2p_rate=]")
+    w("    build/tcnet topo=8x8x8x4 workload=spmv impl=p2p p2p_alg=auto|ompi|mpich o=0 g=0   # other LogGP costs, a library's pick")
+    w("    build/tcnet topo=16x16x16x8 workload=heat heat_cells=163840000 [impl=p2p p2p_alg=auto o= g= red_mcyc=]")
     w("    build/tckern spmv ROWS N D; build/tckern heat CELLS")
     w("    make trace-demo; build/tcnet topo=8x8x8 workload=trace trace=build/heat_mpi.trace")
     w("    build/tcotf2 ARCHIVE.otf2 my.trace   # an OTF2 trace, then tcnet workload=trace trace=my.trace")
@@ -384,4 +555,9 @@ def save(fig, name):
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["exact"]:  # sim/apps.py exact TORUS BYTES: one exact run into build/apps-exact/
+        print(exact_hw(sys.argv[2], int(sys.argv[3])))
+    elif os.environ.get("APPS_DOCS_ONLY"):
+        docs_only()
+    else:
+        main()

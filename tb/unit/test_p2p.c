@@ -1,8 +1,9 @@
 /* Golden-model unit tests: the point-to-point baseline (cmodel/p2p.c): packet timing
  * on an empty path, channel contention, dimension order, long messages, and the
  * software collectives' rounds; the MPI algorithms of cmodel/p2p_coll.c: every rank
- * done, the flits each rank sends against the algorithms' formulas, ranks not a
- * power of two, LogGP costs, auto, and the libraries' thresholds. */
+ * done, the flits each rank sends against the algorithms' formulas (the k-nomial
+ * broadcast's tree too), ranks not a power of two, LogGP costs, auto, the libraries'
+ * thresholds, and the steady-state model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +272,13 @@ static void test_volumes(void **state)
     for (int r = 0; r < P; r++)
         sum += m.pe_flits[r];
     assert_int_equal(sum, (P - 1) * LEN);
+    /* the k-nomial tree of radix 4 from rank 3: the root sends to relative ranks 4, 1, 2
+     * and 3, relative rank 4 to 5, 6 and 7; every rank gets the vector once */
+    run_alg(&m, TC_P2P_KNOMIAL, TC_WL_BCAST, LEN, 3, P, done);
+    for (int r = 0; r < P; r++) {
+        assert_int_equal(m.pe_flits[r], r == 3 ? 4 * LEN : r == (3 + 4) % P ? 3 * LEN : 0);
+        assert_int_equal(m.pe_msgs[r], r == 3 ? 4 : r == (3 + 4) % P ? 3 : 0);
+    }
     /* scatter + ring: the scatter moves each block log2 P - (its depth) times, then
      * every rank forwards P - 1 blocks of LEN / P */
     run_alg(&m, TC_P2P_SCATTER_RING, TC_WL_BCAST, LEN, 0, P, done);
@@ -423,8 +431,10 @@ static void test_selection(void **state)
     assert_string_equal(lib, "nonoverlapping");
     assert_int_equal(tc_p2p_pick_ompi(TC_WL_ALLREDUCE, 40, 127, &lib), TC_P2P_RING);
     assert_string_equal(lib, "segmented_ring");
-    assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 20, 4095, &lib), TC_P2P_BINOMIAL);
+    assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 20, 4095, &lib), TC_P2P_KNOMIAL);
     assert_string_equal(lib, "knomial");
+    assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 12, 32, &lib), TC_P2P_BINOMIAL); /* binary tree: as binomial */
+    assert_string_equal(lib, "binary_tree");
     assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 20, 1048576, &lib), TC_P2P_SCATTER_RING); /* not a power of two */
     assert_int_equal(tc_p2p_pick_ompi(TC_WL_BCAST, 16, 1048576, &lib), TC_P2P_SCATTER_RD);
     assert_string_equal(lib, "scatter_allgather");
@@ -442,13 +452,47 @@ static void test_selection(void **state)
     assert_string_equal(lib, "chain");
 }
 
+/* The steady-state model (tc_p2p_coll_model): without contention a ring step is its
+ * message's latency between the overheads, which is what the model adds up, so on a
+ * ring of nodes it equals the simulation; with contention (a 4x4 torus, Bruck's and
+ * recursive doubling's far partners) it stays within 3% of it on long blocks; it
+ * refuses what it does not model. */
+static void test_model(void **state)
+{
+    (void)state;
+    tc_p2p m;
+    tc_p2p_est e;
+    mk(&m, 1, 8, 1, 0);
+    m.cost = (tc_p2p_loggp){100, 120, 0, 0};
+    for (int len = 1; len <= 70; len += 69) {
+        assert_int_equal(tc_p2p_coll_model(&m, TC_P2P_RING, TC_WL_ALLGATHER, len, 8, 1.0, &e), 0);
+        assert_int_equal(e.model, run_alg(&m, TC_P2P_RING, TC_WL_ALLGATHER, len, 0, 8, NULL));
+    }
+    tc_p2p_free(&m);
+    mk(&m, 2, 4, 4, 0);
+    m.cost = (tc_p2p_loggp){750, 750, 500, 0};
+    static const tc_p2p_alg ag[] = {TC_P2P_RECDBL, TC_P2P_BRUCK, TC_P2P_RING};
+    for (size_t i = 0; i < sizeof ag / sizeof ag[0]; i++) {
+        uint64_t x = run_alg(&m, ag[i], TC_WL_ALLGATHER, 700, 0, 16, NULL);
+        assert_int_equal(tc_p2p_coll_model(&m, ag[i], TC_WL_ALLGATHER, 700, 16, 1.0, &e), 0);
+        if (e.model > x * 103 / 100 || e.model < x * 97 / 100)
+            fail_msg("%s: model %llu, simulated %llu", tc_p2p_alg_names[ag[i]], (unsigned long long)e.model,
+                     (unsigned long long)x);
+    }
+    assert_int_equal(tc_p2p_coll_model(&m, TC_P2P_CLASSIC, TC_WL_ALLGATHER, 7, 16, 1.0, &e), -1);
+    assert_int_equal(tc_p2p_coll_model(&m, TC_P2P_RING, TC_WL_BCAST, 7, 16, 1.0, &e), -1);
+    assert_int_equal(tc_p2p_coll_model(&m, TC_P2P_RING, TC_WL_ALLGATHER, 7, 17, 1.0, &e), -1);
+    assert_int_equal(tc_p2p_coll_model(&m, TC_P2P_RING, TC_WL_ALLGATHER, 7, 16, 0.0, &e), -1);
+    tc_p2p_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_path),  cmocka_unit_test(test_contention), cmocka_unit_test(test_dimension_order),
         cmocka_unit_test(test_long_message), cmocka_unit_test(test_collectives),
         cmocka_unit_test(test_every_rank_done), cmocka_unit_test(test_volumes),  cmocka_unit_test(test_classic_equal),
-        cmocka_unit_test(test_loggp),           cmocka_unit_test(test_auto),     cmocka_unit_test(test_selection),
+        cmocka_unit_test(test_loggp),           cmocka_unit_test(test_auto),     cmocka_unit_test(test_selection), cmocka_unit_test(test_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
