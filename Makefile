@@ -10,7 +10,7 @@ WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CMODEL_SRC := $(wildcard cmodel/*.c)
-TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/waveview.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
@@ -19,6 +19,8 @@ HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
 NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2
+# make wave's torus (any, as make sim NETS=...)
+NET        ?= $(firstword $(NETS))
 # A network with its own parameters is named NET@SPEC: SPEC is letters each followed by
 # a value, any of them left out for the default below: s Slots, i InjSlots,
 # p PeCredits, r RedFlits, l LinkLat, j InjLat, e EjLat. build/cosim_5@s2i2p1r1l40j3000e3000
@@ -100,8 +102,9 @@ net_sl = $(call net_par,$(1),s,$(SLOTS))
 net_is = $(call net_par,$(1),i,$(INJ_SLOTS))
 net_pc = $(call net_par,$(1),p,$(PE_CREDITS))
 net_rf = $(call net_par,$(1),r,$(RED_FLITS))
-net_g = -GNumDims=$(call net_dims,$(1)) -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) \
-  -GSizeZ=$(call net_size,$(1),3) -GSizeW=$(call net_size,$(1),4) -GLinkLat=$(call net_ll,$(1)) \
+net_gsize = -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) -GSizeZ=$(call net_size,$(1),3) \
+  -GSizeW=$(call net_size,$(1),4)
+net_g = -GNumDims=$(call net_dims,$(1)) $(if $(2),,$(call net_gsize,$(1))) -GLinkLat=$(call net_ll,$(1)) \
   -GInjLat=$(call net_jl,$(1)) -GEjLat=$(call net_el,$(1)) -GSlots=$(call net_sl,$(1)) -GInjSlots=$(call net_is,$(1)) \
   -GPeCredits=$(call net_pc,$(1)) -GRedFlits=$(call net_rf,$(1))
 net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
@@ -129,7 +132,7 @@ define VL_RULES
 $(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt $(5) tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a $(6) | deps
 	@mkdir -p $$(dir $$@) && rm -f $$@ $(if $(7),&& $(7)) # Verilator's make does not track the C libraries: force the link
 	@echo "verilating $(1) into $$@ (log: $(B)/$(3).log)"; t0=$$$$(date +%s); \
-	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1)) \
+	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1),$(findstring tc_node,$(4))) \
 	  -CFLAGS "$(call net_d,$(1))" \
 	  $(CURDIR)/$(5) $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/$(3).log 2>&1 \
 	  || { tail -30 $(B)/$(3).log; exit 1; }; \
@@ -137,11 +140,36 @@ $(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt $(5) tb/dut.h tb/dut_b
 endef
 # The co-simulation builds (build/cosim_NET): one node (tc_node) Verilated as the top
 # level, no tracing; tb/dut_nodes.cpp makes a model of it per node and joins them as
-# tc_torus does. NETS are co-simulated by make test and make regress; 8x8 (make sim
-# NETS=8x8, make bench) and 8x8x8 (docs/bench.md, by hand) are built on demand.
+# tc_torus does. A node's model depends on the dimension count and the parameters,
+# not on the sizes (the diameter is an input), so it is Verilated once per net_key
+# (build/node_KEY, its own executable a torus of size 2 in every dimension) and every
+# torus of that key is its shim compiled for the sizes and linked with it. NETS are
+# co-simulated by make test and make regress; 8x8 (make sim NETS=8x8, make bench) and
+# 8x8x8 (docs/bench.md, by hand) are built on demand.
 VL_NODE  := --top-module tc_node
 BIG_NETS := 8x8 8x8x8
-$(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call VL_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_NODE),tb/dut_nodes.cpp)))
+net_key  = $(call net_dims,$(1))d@s$(call net_sl,$(1))i$(call net_is,$(1))p$(call net_pc,$(1))r$(call net_rf,$(1))l$(call net_ll,$(1))j$(call net_jl,$(1))e$(call net_el,$(1))
+key_net  = $(subst $(subst ,, ),x,$(wordlist 1,$(firstword $(subst d, ,$(call net_topo,$(1)))),2 2 2 2))@$(word 2,$(subst @, ,$(1)))
+VL_SHIM_CXX = $(CXX) -O2 -std=gnu++17 -faligned-new -I$(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include \
+  -I$(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include/vltstd -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE_VCD=0
+# $(1) net, $(2) binary: its shim against build/node_KEY's objects; $(3) wave: the
+# traced model (build/node_wave_KEY).
+define VL_NET
+$(2): $(B)/node_$(3)$(call net_key,$(1)) tb/dut_nodes.cpp tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a
+	@mkdir -p $$(dir $$@) $(B)/shim && rm -f $$@
+	@$(VL_SHIM_CXX) $(if $(3),-DVM_TRACE=1 -DVM_TRACE_FST=1,-DVM_TRACE=0 -DVM_TRACE_FST=0) \
+	  -I$(B)/obj_node_$(3)$(call net_key,$(1)) $(call net_d,$(1)) -c tb/dut_nodes.cpp -o $(B)/shim/$(3)$(1).o
+	@$(CXX) -o $$@ $(B)/shim/$(3)$(1).o $(addprefix $(B)/obj_node_$(3)$(call net_key,$(1))/,verilated.o verilated_dpi.o \
+	  verilated_threads.o $(if $(3),verilated_fst_c.o) Vtc_node__ALL.a) $(B)/libtb.a $(B)/libtc.a -pthread -lpthread -latomic \
+	  $(if $(3),-lz)
+	@echo "linked $$@ with build/node_$(3)$(call net_key,$(1))"
+endef
+# Every torus named (NETS, NET) is checked first: 1 to 4 sizes of at least 1.
+NODE_NETS := $(sort $(NETS) $(BIG_NETS) $(NET))
+$(foreach n,$(NODE_NETS),$(if $(shell echo '$(n)' | grep -Ex '[1-9][0-9]{0,4}(x[1-9][0-9]{0,4}){0,3}'),,\
+  $(error '$(n)' is not a torus: 1 to 4 sizes of at least 1, joined by x (4x4, 5, 3x3x2, 2x2x2x2))))
+$(foreach k,$(sort $(foreach n,$(NODE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_$(k),obj_node_$(k),$(VL_NODE),tb/dut_nodes.cpp)))
+$(foreach n,$(NODE_NETS),$(eval $(call VL_NET,$(n),$(B)/cosim_$(n))))
 # RTL = C model at drawn parameters (docs/soak.md): make test co-simulates RTL_DRAWS
 # (sim/rtl_draws.sh), make regress them and RTL_DRAWS_MORE too. Every build/cosim_NET@SPEC
 # named on the command line, and make cosim-params's, has its rule as well.
@@ -155,17 +183,22 @@ DRAWN_NETS     := $(sort $(RTL_DRAWS) $(RTL_DRAWS_MORE) $(patsubst $(B)/cosim_%,
                     $(if $(filter cosim-params,$(MAKECMDGOALS)),$(PARAM_NET)))
 net_bad         = $(filter-out s% i% p% r% l% j% e%,$(call net_spec,$(1)))
 $(foreach n,$(DRAWN_NETS),$(if $(call net_bad,$(n)),$(error $(n): '$(call net_bad,$(n))' is none of s i p r l j e followed by a value)))
-$(foreach n,$(DRAWN_NETS),$(eval $(call VL_RULES,$(n),$(B)/cosim_$(n),obj_$(n),$(VL_NODE),tb/dut_nodes.cpp,$(B)/tccheck,\
-  $(B)/tccheck $(call net_opts,$(n)) > $(B)/obj_$(n).tccheck.log 2>&1 || { cat $(B)/obj_$(n).tccheck.log; exit 1; })))
+# a drawn key is Verilated only once tccheck has taken the drawn net's every value
+$(foreach n,$(DRAWN_NETS),$(if $(filter $(call net_key,$(n)),$(foreach m,$(NODE_NETS),$(call net_key,$(m)))),,\
+  $(eval $(call VL_RULES,$(call key_net,$(call net_key,$(n))),$(B)/node_$(call net_key,$(n)),obj_node_$(call net_key,$(n)),$(VL_NODE),\
+  tb/dut_nodes.cpp,$(B)/tccheck,$(B)/tccheck $(call net_opts,$(n)) > $(B)/obj_$(n).tccheck.log 2>&1 || { cat $(B)/obj_$(n).tccheck.log; exit 1; }))))
+$(foreach n,$(DRAWN_NETS),$(eval $(call VL_NET,$(n),$(B)/cosim_$(n))))
 # Verilator's own threads inside each node (--threads 2) against one (make bench,
 # sim/rtl_bench.sh threads): 8x8. Verilator warns that a node offers it too little to
 # split (UNOPTTHREADS); the bench measures what it gets.
 $(eval $(call VL_RULES,8x8,$(B)/cosim_8x8_vt2,obj_8x8_vt2,$(VL_NODE) --threads 2 -Wno-UNOPTTHREADS,tb/dut_nodes.cpp))
-# The whole torus (tc_torus), flat, so that every block's signals can be traced: the
-# wave builds (make wave, build/wave/cosim_NET); make test runs the 5-node ring's on
-# every scenario, which checks tc_torus's wiring against the C model.
-VL_WAVE  := --top-module tc_torus --trace-fst
-$(foreach n,$(sort $(NETS) $(BIG_NETS)),$(eval $(call VL_RULES,$(n),$(B)/wave/cosim_$(n),obj_wave_$(n),$(VL_WAVE),tb/dut_rtl.cpp)))
+# The wave builds (make wave, build/wave/cosim_NET): the node's model Verilated with
+# tracing once per key, every node writing into one FST (tb/dut_nodes.cpp). The
+# whole torus (tc_torus), flat and untraced (build/flat/cosim_NET): make test runs the
+# 5-node ring's on every scenario, which checks tc_torus's wiring against the C model.
+$(foreach k,$(sort $(foreach n,$(NODE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_wave_$(k),obj_node_wave_$(k),$(VL_NODE) --trace-fst,tb/dut_nodes.cpp)))
+$(foreach n,$(NODE_NETS),$(eval $(call VL_NET,$(n),$(B)/wave/cosim_$(n),wave_)))
+$(foreach n,$(NODE_NETS),$(eval $(call VL_RULES,$(n),$(B)/flat/cosim_$(n),obj_flat_$(n),--top-module tc_torus,tb/dut_rtl.cpp)))
 
 # Coverage builds (make coverage): the whole torus (tc_torus) with line and toggle
 # points, the C model and testbench with gcov.
@@ -265,11 +298,15 @@ sim: $(B)/cosim_$(firstword $(NETS))
 	$(B)/cosim_$(firstword $(NETS)) --scen all
 
 # make wave SCEN=bcast_leaf [NET=4x4]: FST + GTKWave save file in build/wave/, opened at
-# the first delivery (or a mismatch, with both sides' records): docs/waves.md
-NET  ?= $(firstword $(NETS))
+# the first delivery (or a mismatch, with both sides' records): docs/waves.md. The
+# scenario is checked before anything is built (tcsim knows the scenarios); any torus
+# NET has its wave build, as for make sim.
 SCEN ?= bcast_leaf
 ## wave: SCEN=bcast_leaf [NET=4x4]: an FST waveform and a GTKWave view in build/wave/ (docs/waves.md)
-wave: $(B)/wave/cosim_$(NET) | deps-sc
+wave: $(B)/tcsim | deps-sc
+	@$(B)/tcsim --list | grep -qx '$(SCEN)' || { echo "make wave: SCEN = '$(SCEN)' is not a scenario: one of:" \
+	  $$($(B)/tcsim --list) >&2; exit 2; }
+	@$(MAKE) -s $(B)/wave/cosim_$(NET)
 	@mkdir -p $(B)/wave
 	$(B)/wave/cosim_$(NET) --scen $(SCEN) --wave $(B)/wave
 	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then gtkwave $(B)/wave/$(NET)_$(SCEN).gtkw; \

@@ -13,10 +13,6 @@
 
 module tc_node #(
   parameter integer NumDims = 2,
-  parameter integer SizeX = 4,   // of the torus, for the router's barrier default (Diameter)
-  parameter integer SizeY = 4,
-  parameter integer SizeZ = 1,
-  parameter integer SizeW = 1,
   parameter integer LinkLat = 40,
   parameter integer InjLat = 150,
   parameter integer EjLat = 150,
@@ -25,12 +21,12 @@ module tc_node #(
   parameter integer PeCredits = 48,
   parameter integer RedFlits = 2,
   localparam integer NP = 2 * NumDims,
-  localparam integer FW = `TC_FLIT_W,
-  localparam integer Diameter = SizeX / 2 + SizeY / 2 + SizeZ / 2 + SizeW / 2
+  localparam integer FW = `TC_FLIT_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
   input  wire [15:0]       node_id_i,
+  input  wire [15:0]       diam_i,       // the torus's diameter (the router's barrier default)
   input  wire              cfg_we_i,
   input  wire [3:0]        cfg_tree_i,
   input  wire [`TC_ROW_W-1:0] cfg_row_i,
@@ -110,11 +106,11 @@ module tc_node #(
     .out_o  (r_ej_cred)
   );
 
-  `TC_ROUTER #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
-               .Diameter(Diameter)) u_router (
+  `TC_ROUTER #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_router (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .node_id_i    (node_id_i),
+    .diam_i       (diam_i),
     .cfg_we_i     (cfg_we_i),
     .cfg_tree_i   (cfg_tree_i),
     .cfg_row_i    (cfg_row_i),

@@ -13,7 +13,6 @@
 
 module tc_phase #(
   parameter integer NumPorts = 4,
-  parameter integer Diameter = 1,           // K of a BAR_DIAM request (at least 1)
   parameter integer CW = 4,                 // width of a unit's packet count
   localparam integer NU = 2 * NumPorts + 3,
   localparam integer NF = 2 * NumPorts + 2, // fenced units: links, Broadcaster, result buffer
@@ -21,6 +20,7 @@ module tc_phase #(
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
+  input  wire [15:0]       diam_i,       // K of a BAR_DIAM request: the torus's diameter (0 counts as 1)
   input  wire [NU-1:0]     route_i,      // a unit routes its head packet this cycle
   input  wire [NU*FW-1:0]  head_i,       // each unit's head header
   input  wire [NU-1:0]     free_i,       // a unit frees its head packet's slot
@@ -44,7 +44,6 @@ module tc_phase #(
 );
   localparam integer UB = 2 * NumPorts;     // the Broadcaster
   localparam integer UR = 2 * NumPorts + 1; // the result buffer
-  localparam [15:0] Diam = (Diameter < 1) ? 16'd1 : Diameter[15:0];
   localparam [15:0] KMax = `TC_BAR_KMAX;
   localparam [3:0] TypeBarrier = `TC_TYPE_BARRIER;
   localparam [3:0] TypePhase = `TC_TYPE_PHASE;
@@ -61,7 +60,7 @@ module tc_phase #(
   wire          is_rq   = head_i[UB*FW + `TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] == TypeBarrier;
   wire [3:0]    rq_mode = head_i[UB*FW + `TC_HDR_OP_LSB +: `TC_HDR_OP_W];
   wire [31:0]   rq_tag  = head_i[UB*FW + `TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
-  wire [15:0]   rq_k    = rq_mode[1] ? Diam : head_i[UB*FW + `TC_HDR_DST_LSB +: `TC_HDR_DST_W];
+  wire [15:0]   rq_k    = rq_mode[1] ? (diam_i == 16'd0 ? 16'd1 : diam_i) : head_i[UB*FW + `TC_HDR_DST_LSB +: `TC_HDR_DST_W];
   wire [3:0]    rq_err  = (rq_mode > 4'd3 || rq_k == 16'd0 || rq_k > KMax) ? `TC_ERR_BAD_BARRIER
                         : active_q ? `TC_ERR_BARRIER_BUSY : `TC_ERR_NONE;
   wire          enter   = route_i[UB] && is_rq && rq_err == `TC_ERR_NONE;

@@ -17,7 +17,6 @@ module tc_router #(
   parameter integer InjSlots = 40,   // packet slots in the PEGroup FIFO
   parameter integer PeCredits = 48, // packets the PE's ejection buffer holds
   parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
-  parameter integer Diameter = 1,   // of the torus: K of a barrier that names none
   localparam integer NP = 2 * NumDims,
   localparam integer NU = 2 * NP + 3,
   localparam integer NO = NP + 2,
@@ -27,6 +26,7 @@ module tc_router #(
   input  wire              clk_i,
   input  wire              rst_ni,
   input  wire [15:0]       node_id_i,
+  input  wire [15:0]       diam_i,       // the torus's diameter: K of a barrier that names none (configuration)
   // configuration port: one routing-table row per cycle
   input  wire              cfg_we_i,
   input  wire [3:0]        cfg_tree_i,
@@ -148,9 +148,10 @@ module tc_router #(
   wire [15:0]      ph_total;
 
   // ---- phase counters of the multiphase barrier ----
-  tc_phase #(.NumPorts(NP), .Diameter(Diameter), .CW(CW)) u_phase (
+  tc_phase #(.NumPorts(NP), .CW(CW)) u_phase (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
+    .diam_i      (diam_i),
     .route_i     (unit_route),
     .head_i      (unit_head),
     .free_i      (free),

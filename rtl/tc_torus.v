@@ -27,6 +27,7 @@ module tc_torus #(
   parameter integer PeCredits = 48,
   parameter integer RedFlits = 2,
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
+  localparam integer Diameter = SizeX / 2 + SizeY / 2 + SizeZ / 2 + SizeW / 2, // K of a barrier that names none
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (
@@ -98,12 +99,12 @@ module tc_torus #(
         assign in_cred[2*d +: 2] = cred[Src];
       end
 
-      tc_node #(.NumDims(NumDims), .SizeX(SizeX), .SizeY(SizeY), .SizeZ(SizeZ), .SizeW(SizeW), .LinkLat(LinkLat),
-                .InjLat(InjLat), .EjLat(EjLat), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits),
+      tc_node #(.NumDims(NumDims), .LinkLat(LinkLat), .InjLat(InjLat), .EjLat(EjLat), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits),
                 .RedFlits(RedFlits)) u_node (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),
         .node_id_i    (n[15:0]),
+        .diam_i       (Diameter[15:0]),
         .cfg_we_i     (cfg_we_i[n]),
         .cfg_tree_i   (cfg_tree_i),
         .cfg_row_i    (cfg_row_i[n*`TC_ROW_W +: `TC_ROW_W]),

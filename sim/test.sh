@@ -32,7 +32,7 @@ make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done)
 # compiles on two cores; a failed build shows below): the unit tests, lint and the
 # formal proofs, which use one core, run meanwhile.
 SC_NET=$(make -s print-sc-net)
-make -s $(for net in $NETS; do echo build/cosim_$net; done) build/wave/cosim_5 build/sc_$SC_NET build/alu_check build/fpsum_check \
+make -s $(for net in $NETS; do echo build/cosim_$net; done) build/flat/cosim_5 build/wave/cosim_5 build/sc_$SC_NET build/alu_check build/fpsum_check \
   >"$LOGDIR/build-rtl.log" 2>&1 &
 RTL_BUILDS=$!
 # The networks with drawn parameters (RTL = C model at drawn parameters, below): built
@@ -56,7 +56,7 @@ count_results "$LOGDIR/formal.log" "sim/formal.sh"
 section "co-simulation: RTL against C model, cycle by cycle"
 # Every co-simulation run, J at a time, into its log, once the builds are done; the
 # results are read in order. build/cosim_NET joins a model per node in C++
-# (tb/dut_nodes.cpp); the 5-node ring's wave build is the whole torus of tc_torus, so
+# (tb/dut_nodes.cpp); the 5-node ring's flat build is the whole torus of tc_torus, so
 # its run checks tc_torus's wiring against the C model too.
 wait $RTL_BUILDS
 cosim_run() { # NET SEED: every scenario; random mixes; soak mixes on random tables
@@ -90,8 +90,8 @@ for net in $NETS; do
   check "tcnet $net 64 KiB bcast: cycles and link_util $sim, as the RTL's stream ($rtl)" test -n "$rtl" -a "$sim" = "$rtl"
 done
 
-check "verilate and build build/wave/cosim_5 (tc_torus, flat)" make -s build/wave/cosim_5
-check "tc_torus (build/wave/cosim_5) = C model, every scenario, cycle by cycle" build/wave/cosim_5 --scen all
+check "verilate and build build/flat/cosim_5 (tc_torus, flat)" make -s build/flat/cosim_5
+check "tc_torus (build/flat/cosim_5) = C model, every scenario, cycle by cycle" build/flat/cosim_5 --scen all
 
 section "RTL = C model at drawn parameters: 2 slots, 1 PE credit, 1 data flit, latencies 1 to 3000 (docs/soak.md)"
 # make print-draws lists them (Makefile RTL_DRAWS); each on a random mix, 2x3's on every

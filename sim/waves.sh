@@ -20,7 +20,7 @@ view() {
   local out n want marker win start
   out=$(timeout 120 xvfb-run -a gtkwave -S sim/wave_check.tcl "$1" 2>&1) || { echo "$out" | tail -5; return 1; }
   n=$(echo "$out" | sed -n 's/^WAVECHECK signals //p')
-  want=$(grep -c '^[A-Za-z]' "$1") # the traces' lines (the rest: flags @, comments -, options [ * ^)
+  want=$(grep -c '^+{' "$1") # the traces' lines, each with its label (the rest: flags @, comments -, options [ * ^)
   marker=$(echo "$out" | sed -n 's/^WAVECHECK marker //p')
   win=($(echo "$out" | sed -n 's/^WAVECHECK window //p'))
   start=$(sed -n 's/^\[timestart\] //p' "$1")

@@ -43,6 +43,8 @@ tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen);
 #define TC_WAVE_HALF_PS 1000
 /* Whether this binary's RTL can write a waveform (the wave builds: make wave). */
 int tc_dut_rtl_traces(void);
+/* The scope of node n's router in that waveform: a printf format of n. */
+const char *tc_dut_rtl_router_scope(void);
 
 #ifdef __cplusplus
 }

@@ -11,3 +11,5 @@ tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
 }
 
 int tc_dut_rtl_traces(void) { return 0; }
+
+const char *tc_dut_rtl_router_scope(void) { return ""; }

@@ -135,6 +135,8 @@ const tc_dut_ops rtl_ops = {rtl_cfg, rtl_pe_out, rtl_pe_in, rtl_step, rtl_close,
 
 extern "C" int tc_dut_rtl_traces(void) { return VM_TRACE; }
 
+extern "C" const char *tc_dut_rtl_router_scope(void) { return "TOP.tc_torus.g_node[%d].u_node.u_router"; }
+
 extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
 {
     tc_params_built(p);

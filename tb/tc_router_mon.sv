@@ -14,13 +14,13 @@ module tc_router_mon #(
   parameter integer InjSlots = 40,
   parameter integer PeCredits = 48,
   parameter integer RedFlits = 2,
-  parameter integer Diameter = 1,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
   input  wire [15:0]       node_id_i,
+  input  wire [15:0]       diam_i,
   input  wire              cfg_we_i,
   input  wire [3:0]        cfg_tree_i,
   input  wire [`TC_ROW_W-1:0] cfg_row_i,
@@ -39,11 +39,11 @@ module tc_router_mon #(
   output wire [FW-1:0]     ej_flit_o,
   input  wire              ej_cred_i
 );
-  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
-              .Diameter(Diameter)) u_core (
+  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_core (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .node_id_i    (node_id_i),
+    .diam_i       (diam_i),
     .cfg_we_i     (cfg_we_i),
     .cfg_tree_i   (cfg_tree_i),
     .cfg_row_i    (cfg_row_i),
@@ -63,10 +63,13 @@ module tc_router_mon #(
     .ej_cred_i    (ej_cred_i)
   );
 
-  // Header fields of the flits leaving the router, of the PE's injected flit and of
-  // the VC units' head packets, as wires for the waveforms only (make wave, docs/waves.md): the positions come from
-  // tc_format.vh (cmodel/format.def). Nothing reads them; the co-simulation builds
-  // drop them.
+  // Header fields of the packets on the router's ports and of the VC units' head
+  // packets, as wires for the waveforms only (make wave, docs/waves.md): the positions
+  // come from tc_format.vh (cmodel/format.def). Nothing reads them; the co-simulation
+  // builds drop them. On a port, PFXhdr marks a header flit and the fields are those of
+  // the packet's header over all its flits (PFXpkt: the header, held through the data
+  // flits), so that data is never decoded as a header. A port streams one packet at a
+  // time (an output is granted for a whole packet).
 `define TC_MON_FIELDS(pfx, flit) \
   wire [`TC_HDR_TYPE_W-1:0] pfx``type = flit[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W]; \
   wire [`TC_HDR_TREE_W-1:0] pfx``tree = flit[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W]; \
@@ -74,18 +77,41 @@ module tc_router_mon #(
   wire [`TC_HDR_OP_W-1:0]   pfx``op   = flit[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]; \
   wire [`TC_HDR_SRC_W-1:0]  pfx``src  = flit[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]; \
   wire [`TC_HDR_TAG_W-1:0]  pfx``tag  = flit[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W];
-  `TC_MON_FIELDS(inj_, inj_flit_i)
-  `TC_MON_FIELDS(ej_, ej_flit_o)
+`define TC_MON_PORT(pfx, valid, flit) \
+  reg  [`TC_HDR_LEN_W-1:0] pfx``rem_q; /* data flits of the packet still to come */ \
+  reg  [FW-1:0]            pfx``hdr_q; \
+  wire                     pfx``hdr = valid && pfx``rem_q == '0; \
+  wire [FW-1:0]            pfx``pkt = pfx``hdr ? flit : pfx``hdr_q; \
+  always @(posedge clk_i or negedge rst_ni) \
+    if (!rst_ni) begin \
+      pfx``rem_q <= '0; \
+      pfx``hdr_q <= '0; \
+    end else if (valid) begin \
+      pfx``rem_q <= pfx``hdr ? flit[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] : pfx``rem_q - 1'b1; \
+      if (pfx``hdr) pfx``hdr_q <= flit; \
+    end \
+  `TC_MON_FIELDS(pfx, pfx``pkt)
+  `TC_MON_PORT(inj_, inj_valid_i, inj_flit_i)
+  `TC_MON_PORT(ej_, ej_valid_o, ej_flit_o)
   for (genvar p = 0; p < NP; p++) begin : g_out
     wire [FW-1:0] flit = link_flit_o[p*FW +: FW];
-    `TC_MON_FIELDS(link_, flit)
+    wire          valid = link_valid_o[p];
+    `TC_MON_PORT(link_, valid, flit)
   end
   // The head packet of each VC unit (its read-ahead header register; valid with hv_q[0])
   for (genvar u = 0; u < 2 * NP + 3; u++) begin : g_head
     wire [FW-1:0] flit = u_core.g_unit[u].u_unit.hdr0_q;
     `TC_MON_FIELDS(head_, flit)
   end
+`undef TC_MON_PORT
 `undef TC_MON_FIELDS
+
+  // The run's cycle, as the co-simulation counts it: from the rising edge of run cycle
+  // 0, after reset and the 16 cycles that write the routing table (negative before).
+  reg [31:0] cycle_q;
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) cycle_q <= -32'sd17;
+    else         cycle_q <= cycle_q + 1'b1;
 
   // The Reducer's floating-point sum (FSUM), for the waveforms: in the cycle of an
   // element's flit 1, the stored partial result, the contribution and the step's result
