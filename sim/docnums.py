@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 
+from atomic import write_text  # written beside itself, moved into place when complete
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
 NUM = re.compile(r"<!--n:([a-z0-9_]+)-->(.*?)<!--/n-->")
