@@ -20,7 +20,7 @@ stage "$dest"
 bcast() {
   local topo=$1 bytes=$2 res
   shift 2
-  progress "tcnet topo=$topo workload=bcast bytes=$bytes $*"
+  progress "tcnet topo=$topo workload=bcast bytes=$bytes${*:+ $*}"
   res=$( { /usr/bin/time -f "TIME %e %M" build/tcnet topo=$topo workload=bcast bytes=$bytes len=7 progress=off "$@"; } 2>&1 ) ||
     { echo "tcnet topo=$topo bytes=$bytes $*: failed" >&2; echo "$res" >&2; return 1; }
   echo "tcnet topo=$topo bytes=$bytes $*: $res" >>"$log"
