@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 import matplotlib
 
@@ -76,8 +77,13 @@ def kern(*args):
     return best
 
 
+_T0 = time.monotonic()
+
+
 def log(*a):
-    print("apps:", *a, file=sys.stderr, flush=True)
+    """A progress line: minutes:seconds since the start, then what runs or ran."""
+    t = int(time.monotonic() - _T0)
+    print("apps: [%d:%02d]" % (t // 60, t % 60), *a, file=sys.stderr, flush=True)
 
 
 def calibrate():
@@ -225,8 +231,9 @@ def main():
     val = validate((hw_rate, hw_large))
     val_hw = validate_hw(hw_large)
     spmv = []
-    for t in TORI:
+    for i, t in enumerate(TORI, 1):
         p = nodes(t)
+        log(f"spmv: {t} ({i} of {len(TORI)})")
         hr = f"hw_rate={hw_rate if p < LARGE else hw_large}"
         # 8 nodes: every all-gather simulated (10^7 packets each, minutes) at the default costs; else the p2p model
         js = {og: tcnet("topo=" + t, "workload=spmv", hr, "exact=" + ("on" if p == 8 and og == DEFAULT else "off"),
@@ -251,7 +258,8 @@ def main():
         spmv.append(gains(r))
         log("spmv", t, f"{r[f'gain_paper_o{DEFAULT[0]}']:.3f}")
     heat = []
-    for t in TORI:
+    for i, t in enumerate(TORI, 1):
+        log(f"heat: {t} ({i} of {len(TORI)})")
         ar = {og: tcnet("topo=" + t, "workload=heat", *p2p_args(og)) for og in LOGGP}
         for c in CELLS:
             p = nodes(t)
