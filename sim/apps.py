@@ -12,8 +12,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 import matplotlib
+
+from atomic import savefig, write_text  # each file written beside itself, moved into place when complete
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -74,8 +77,13 @@ def kern(*args):
     return best
 
 
+_T0 = time.monotonic()
+
+
 def log(*a):
-    print("apps:", *a, file=sys.stderr, flush=True)
+    """A progress line: minutes:seconds since the start, then what runs or ran."""
+    t = int(time.monotonic() - _T0)
+    print("apps: [%d:%02d]" % (t // 60, t % 60), *a, file=sys.stderr, flush=True)
 
 
 def calibrate():
@@ -223,8 +231,9 @@ def main():
     val = validate((hw_rate, hw_large))
     val_hw = validate_hw(hw_large)
     spmv = []
-    for t in TORI:
+    for i, t in enumerate(TORI, 1):
         p = nodes(t)
+        log(f"spmv: {t} ({i} of {len(TORI)})")
         hr = f"hw_rate={hw_rate if p < LARGE else hw_large}"
         # 8 nodes: every all-gather simulated (10^7 packets each, minutes) at the default costs; else the p2p model
         js = {og: tcnet("topo=" + t, "workload=spmv", hr, "exact=" + ("on" if p == 8 and og == DEFAULT else "off"),
@@ -249,7 +258,8 @@ def main():
         spmv.append(gains(r))
         log("spmv", t, f"{r[f'gain_paper_o{DEFAULT[0]}']:.3f}")
     heat = []
-    for t in TORI:
+    for i, t in enumerate(TORI, 1):
+        log(f"heat: {t} ({i} of {len(TORI)})")
         ar = {og: tcnet("topo=" + t, "workload=heat", *p2p_args(og)) for og in LOGGP}
         for c in CELLS:
             p = nodes(t)
@@ -269,8 +279,7 @@ def main():
             heat.append(r)
             log("heat", c, t, f"{r[f'gain_paper_o{DEFAULT[0]}']:.2f}")
     data = [rates, (hw_rate, hw_large), cal, val, val_hw, spmv, heat, demo]
-    with open(DATA, "w") as f:
-        json.dump(data, f)
+    write_text(DATA, json.dumps(data))
     write(*data)
 
 
@@ -289,12 +298,13 @@ def docs_only():
 
 
 def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
-    with open(os.path.join(DOCS, "apps.csv"), "w") as f:
-        for app, rows in (("spmv", spmv), ("heat", heat)):
-            keys = list(rows[0])
-            f.write("app," + ",".join(keys) + "\n")
-            for r in rows:
-                f.write(app + "," + ",".join(str(r[k]) for k in keys) + "\n")
+    lines = []
+    for app, rows in (("spmv", spmv), ("heat", heat)):
+        keys = list(rows[0])
+        lines.append("app," + ",".join(keys) + "\n")
+        for r in rows:
+            lines.append(app + "," + ",".join(str(r[k]) for k in keys) + "\n")
+    write_text(os.path.join(DOCS, "apps.csv"), "".join(lines))
     d = f"o{DEFAULT[0]}"
     # plots
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -542,14 +552,13 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     w("    build/tckern spmv ROWS N D; build/tckern heat CELLS")
     w("    make trace-demo; build/tcnet topo=8x8x8 workload=trace trace=build/heat_mpi.trace")
     w("    build/tcotf2 ARCHIVE.otf2 my.trace   # an OTF2 trace, then tcnet workload=trace trace=my.trace")
-    with open(os.path.join(DOCS, "applications.md"), "w") as f:
-        f.write("\n".join(L) + "\n")
+    write_text(os.path.join(DOCS, "applications.md"), "\n".join(L) + "\n")
     print("apps: docs/applications.md")
 
 
 def save(fig, name):
     fig.tight_layout()
-    fig.savefig(os.path.join(DOCS, name), metadata={"Date": None})
+    savefig(fig, os.path.join(DOCS, name), metadata={"Date": None})
     plt.close(fig)
     print("apps: docs/" + name)
 

@@ -7,17 +7,20 @@
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
-out=docs/bandwidth.md
+dest=docs/bandwidth.md
+out=$dest.tmp # moved onto $dest when complete
 log=build/bandwidth.log
 : >"$log"
 TORI=${*:-"16x16 8x8x8 16x16x16x8"}
 RTL_NETS=$(for n in $(make -s print-nets) 8x8; do [ -x build/cosim_$n ] && echo $n; done | tr '\n' ' ')
 make -s build/tcnet
+stage "$dest"
 
 # tcnet M KEY=VALUE...: "cycles busiest link_util gbs flits wall" of a broadcast of M bytes
 bcast() {
   local topo=$1 bytes=$2 res
   shift 2
+  progress "tcnet topo=$topo workload=bcast bytes=$bytes${*:+ $*}"
   res=$( { /usr/bin/time -f "TIME %e %M" build/tcnet topo=$topo workload=bcast bytes=$bytes len=7 progress=off "$@"; } 2>&1 ) ||
     { echo "tcnet topo=$topo bytes=$bytes $*: failed" >&2; echo "$res" >&2; return 1; }
   echo "tcnet topo=$topo bytes=$bytes $*: $res" >>"$log"
@@ -48,7 +51,9 @@ bcast() {
   echo "| torus | nodes | bytes | cycles | busiest link (flits) | link_util | steady | GB/s per PE | flit-hops | wall (s) | flit-hops/s |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
+i=0
 for topo in $TORI; do
+  progress "C model: $topo ($((i += 1)) of $(wc -w <<<"$TORI"))"
   read -r c1 b1 u1 g1 f1 w1 < <(bcast $topo 65536) || exit 1
   read -r c2 b2 u2 g2 f2 w2 < <(bcast $topo 1048576) || exit 1
   awk -v t=$topo -v n=$(nodes $topo) -v c1=$c1 -v b1=$b1 -v u1=$u1 -v g1=$g1 -v f1=$f1 -v w1=$w1 \
@@ -56,7 +61,6 @@ for topo in $TORI; do
     s = (b2 - b1) / (c2 - c1)
     printf "| %s | %d | 64 KiB | %d | %d | %s | | %s | %.3g | %.1f | %.2g |\n", t, n, c1, b1, u1, g1, f1, w1, f1 / (w1 > 0.01 ? w1 : 0.01)
     printf "| %s | %d | 1 MiB | %d | %d | %s | **%.3f** | %s | %.3g | %.1f | %.2g |\n", t, n, c2, b2, u2, s, g2, f2, w2, f2 / (w2 > 0.01 ? w2 : 0.01) }' >>"$out"
-  echo "bandwidth: $topo" >&2
 done
 
 # The same broadcast with the buffers the router had before the SRAM buffers: two
@@ -81,7 +85,9 @@ read -r cd bd ud gd _ _ < <(bcast 16x16 65536) || exit 1
   echo "| network | nodes | cycles | busiest link (flits) | link_util | tcnet: cycles, link_util | wall (s) |"
   echo "|---|---|---|---|---|---|---|"
 } >>"$out"
+i=0
 for net in $RTL_NETS; do
+  progress "RTL: build/cosim_$net --scen stream ($((i += 1)) of $(wc -w <<<"$RTL_NETS"))"
   res=$( { /usr/bin/time -f "TIME %e %M" build/cosim_$net --scen stream; } 2>&1 ) || true
   echo "cosim_$net --scen stream: $res" >>"$log"
   echo "$res" | grep -q '^PASS' || { echo "cosim_$net --scen stream did not pass" >&2; echo "$res" | tail >&2; exit 1; }
@@ -89,4 +95,5 @@ for net in $RTL_NETS; do
   read -r cs _ us _ _ _ < <(bcast $net 65536) || exit 1
   echo "| $net | $(nodes $net) | $cn | $bn | $un | $cs, $us | $wn |" >>"$out"
 done
-echo "bandwidth: $out" >&2
+publish "$out" "$dest"
+echo "bandwidth: $dest" >&2

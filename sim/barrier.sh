@@ -7,6 +7,7 @@
 # default 32768]
 set -eu
 cd "$(dirname "$0")/.."
+source sim/lib.sh
 max=${1:-32768}
 make -s build/tcsim
 LINK=40 INJ=150 EJ=150
@@ -14,19 +15,24 @@ tori="2x2x2 4x4x4 6x6x6 8x8x8 12x12x12 16x16x16 24x24x24 32x32x32
       2x2x2x2 3x3x3x3 4x4x4x4 6x6x6x6 8x8x8x8 12x12x12x12 16x16x16x8"
 rows=build/barrier.tsv
 : >"$rows"
+i=0 N=$(for t in $tori; do [ "$(nodes $t)" -le "$max" ] && echo $t; done | wc -l)
 for t in $tori; do
   n=1; for s in ${t//x/ }; do n=$((n * s)); done
   [ "$n" -le "$max" ] || continue
+  progress "build/tcsim --topo $t --scen barrier, tree_barrier ($((i += 1)) of $N)"
   mp=$(build/tcsim --topo "$t" --scen barrier --fast | awk '/^PASS/ {print $(NF-4)}')
   tr=$(build/tcsim --topo "$t" --scen tree_barrier --fast | awk '/^PASS/ {print $(NF-4)}')
   [ -n "$mp" ] && [ -n "$tr" ] || { echo "barrier.sh: $t failed" >&2; exit 1; }
   echo "$t $n $mp $tr" >>"$rows"
-  echo "$t: $n nodes, multiphase $mp, tree $tr" >&2
+  progress "$t: $n nodes, multiphase $mp, tree $tr"
 done
 
 # K = diameter = sum of floor(size / 2) = the depth D of a dimension-ordered tree.
 # lat_hop = link + output register, lat_inc = report-buffer write, RC, SA at the
 # sender and RC, count at the receiver; rate_* = 1 cycle per one-flit packet.
+# docs/barrier.md, .csv and .svg are written beside themselves (.tmp) and moved into
+# place together once all three are complete.
+stage docs/barrier.md docs/barrier.csv docs/barrier.svg
 awk -v L=$LINK -v I=$INJ -v E=$EJ '
 function max(a, b) { return a > b ? a : b }
 BEGIN {
@@ -51,12 +57,13 @@ BEGIN {
   wins = dim * (hop / 2 + inc) < max(n ^ dim / 4, N - 1) ? "yes" : "no"
   printf "| %s | %d | %d | %d | %d | %d | %d | %d | %s |\n", $1, N, k, $3, f, $4, bound, a2a, wins
   printf "%s,%d,%d,%d,%d,%d,%d,%d,%s\n", $1, N, k, $3, f, $4, bound, a2a, wins >csv
-}' csv=docs/barrier.csv "$rows" >docs/barrier.md
-sed -i '1i torus,nodes,K,multiphase,formula,tree,tree_bound,a2a,multiphase_wins_6' docs/barrier.csv
-echo "" >>docs/barrier.md
-echo "![barrier latency against node count](barrier.svg)" >>docs/barrier.md
-echo "" >>docs/barrier.md
-echo "Data: [barrier.csv](barrier.csv)." >>docs/barrier.md
+}' csv=docs/barrier.csv.tmp "$rows" >docs/barrier.md.tmp
+sed -i '1i torus,nodes,K,multiphase,formula,tree,tree_bound,a2a,multiphase_wins_6' docs/barrier.csv.tmp
+echo "" >>docs/barrier.md.tmp
+echo "![barrier latency against node count](barrier.svg)" >>docs/barrier.md.tmp
+echo "" >>docs/barrier.md.tmp
+echo "Data: [barrier.csv](barrier.csv)." >>docs/barrier.md.tmp
 
-/usr/bin/python3 sim/plots.py barrier
+/usr/bin/python3 sim/plots.py barrier docs/barrier.csv.tmp docs/barrier.svg.tmp
+for f in md csv svg; do publish docs/barrier.$f.tmp docs/barrier.$f; done
 echo "barrier: docs/barrier.md, docs/barrier.csv, docs/barrier.svg ($(wc -l <"$rows") tori)"

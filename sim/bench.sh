@@ -4,18 +4,23 @@
 # included (sim/rtl_bench.sh). One core, wall time; writes docs/bench.md.
 # Timing is noisy on a shared 2-core machine: each run is taken once, read the
 # figures as rough. Usage: sim/bench.sh (make bench); sim/bench.sh streams rewrites
-# only the last section, the flit-hops per second on streams.
+# only the last section, the flit-hops per second on streams. The page is written to
+# docs/bench.md.tmp and moved onto docs/bench.md only when complete; the Verilated
+# builds it times are its own (build/rtl_bench/, sim/rtl_bench.sh).
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
-out=docs/bench.md
+dest=docs/bench.md
+out=$dest.tmp
 log=build/bench.log
 part=${1:-all}
 [ "$part" = all ] || [ "$part" = streams ] || { echo "bench: part '$part' is not all or streams" >&2; exit 2; }
 : >"$log"
 make -s build/tcsim build/tcnet
+stage "$dest"
 if [ "$part" = streams ]; then
-  grep -q '^## Flit-hops per second on streams' "$out" || { echo "bench: $out has no streams section to rewrite" >&2; exit 1; }
+  grep -q '^## Flit-hops per second on streams' "$dest" || { echo "bench: $dest has no streams section to rewrite" >&2; exit 1; }
+  cp "$dest" "$out"
   sed -i '/^## Flit-hops per second on streams/,$d' "$out"
   sed -i '${/^$/d}' "$out"
 else
@@ -46,9 +51,11 @@ else
   echo "| torus | nodes | workload | cycles | set-up (s) | run (s) | processor (s) | node-cycles/s | memory (MB) | KB/node |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
+i=0
 for topo in 4x4x4 16x16x16 16x16x16x8; do
   for wl in allreduce barrier; do
     n=$(nodes $topo)
+    progress "tcnet topo=$topo workload=$wl ($((i += 1)) of 6)"
     res=$( { /usr/bin/time -f "TIME %e %M" build/tcnet topo=$topo workload=$wl progress=off; } 2>&1 )
     echo "tcnet $topo $wl: $res" >>"$log"
     echo "$res" | grep -q FAILED && { echo "bench: tcnet $topo $wl failed" >&2; echo "$res" >&2; exit 1; }
@@ -63,6 +70,7 @@ done
 
 # The Verilated tori: build and speed (sim/rtl_bench.sh, which rebuilds them)
 echo >>"$out"
+progress "the Verilated tori: sim/rtl_bench.sh (builds in build/rtl_bench/)"
 bash sim/rtl_bench.sh >>"$out" || exit 1
 
 {
@@ -72,8 +80,10 @@ bash sim/rtl_bench.sh >>"$out" || exit 1
   echo "| torus | nodes | cycles | processor (s) | ns per node-cycle |"
   echo "|---|---|---|---|---|"
 } >>"$out"
+i=0
 for topo in 4x4 8x8 4x4x4 8x8x8 8x8x8x8 16x16x16 16x16x8x8 16x16x16x8 32x32x32 16x16x16x16; do
   n=$(nodes $topo)
+  progress "tcnet topo=$topo, run time against node count ($((i += 1)) of 10)"
   build/tcnet topo=$topo progress=off | tee -a "$log" | awk -v t=$topo -v n=$n '
     /simulated/ { c = $2 }
     /set-up/ { run = $8 }
@@ -109,9 +119,11 @@ streams=("16x16x16 bcast 65536 7 cycle" "16x16x16 bcast 65536 7 packet" "16x16x1
          "16x16x16 bcast 1048576 7 packet" "16x16x16 allgather 0 7 cycle" "16x16x16 allgather 0 7 packet"
          "16x16x16 allgather 0 0 packet" "16x16x16x8 bcast 65536 7 cycle" "16x16x16x8 bcast 65536 7 packet"
          "${big[@]}" "16x16x16x8 bcast 1048576 7 packet" "16x16x16x8 allgather 0 7 packet")
-rm -f build/bench_stream_*
+rm -f build/bench_stream_* # this section's own runs (below), from an earlier run
+i=0
 for s in "${streams[@]}"; do
   read -r topo wl bytes len engine <<<"$s"
+  progress "streams: tcnet $s ($((i += 1)) of ${#streams[@]})"
   n=$(nodes $topo)
   csv=build/bench_stream_${topo}_${wl}_${bytes}_${len}_$engine
   res=$( { /usr/bin/time -f "TIME %e %M" nice build/tcnet topo=$topo workload=$wl bytes=$bytes len=$len engine=$engine \
@@ -134,4 +146,5 @@ print(f"| {topo} | {n} | {wl} | {nbytes if nbytes != '0' else '-'} | {ln} | {eng
 PY
 done
 rm -f build/bench_stream_*
-echo "bench: $out (raw output in $log)"
+publish "$out" "$dest"
+echo "bench: $dest (raw output in $log)"

@@ -6,15 +6,19 @@
 # (sim/coverage.py) with every uncovered line listed.
 set -eu
 cd "$(dirname "$0")/.."
-OUT=build/coverage
+source sim/lib.sh
+OUT=build/coverage # this script's own results
 rm -rf $OUT && mkdir -p $OUT/rtl $OUT/gcov
-find build/gcov -name '*.gcda' -delete
+find build/gcov -name '*.gcda' -delete # the counts of make coverage's own gcov builds, from an earlier run
 
+i=0
 for net in "$@"; do
+  progress "RTL coverage: build/cov/cosim_$net, every scenario and random seeds 1-4 ($((i += 1)) of $#)"
   TC_COV_DIR=$OUT/rtl build/cov/cosim_$net --scen all | tail -1
   for seed in 1 2 3 4; do TC_COV_DIR=$OUT/rtl build/cov/cosim_$net --scen random --seed $seed | tail -1; done
 done
 
+progress "C model coverage: the unit tests, tcsim, tcnet (gcov builds)"
 for u in build/gcov/unit/*; do TC_ALU_VECTORS=20000 TC_FPSUM_ELEMENTS=100000 $u >/dev/null 2>&1 || echo "unit $u failed"; done
 for topo in 2 5 7 2x3 4x4 8x8 3x1x2 4x4x4 3x3x3x2; do build/gcov/tcsim --topo $topo --scen all | tail -1; done
 for topo in 4x4 3x3x2 2x2x2x2; do
@@ -44,5 +48,7 @@ for bad in pe_credits=0 red_flits=8 topo=300x300 "workload=reduce dst=999" \
 done
 gcov -o build/gcov/cmodel cmodel/*.c >/dev/null && mv ./*.gcov $OUT/gcov/
 
-/usr/bin/python3 sim/coverage.py $OUT "$*" >docs/coverage.md
+stage docs/coverage.md
+/usr/bin/python3 sim/coverage.py $OUT "$*" >docs/coverage.md.tmp
+publish docs/coverage.md.tmp docs/coverage.md
 grep -E '^\| \*\*' docs/coverage.md

@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 
+from atomic import write_text  # written beside itself, moved into place when complete
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
 NUM = re.compile(r"<!--n:([a-z0-9_]+)-->(.*?)<!--/n-->")
@@ -40,6 +42,13 @@ def tcsim(topo, scen):
     """The largest latency of one scenario on the C model, cycles."""
     out = run("tcsim", "--topo", topo, "--scen", scen, "--fast")
     return int(re.search(r"^PASS .* max latency +(\d+)", out, re.M).group(1))
+
+
+def sim_stat(topo, scen, key, *opts):
+    """A scenario's "cycles" or "max latency" as make sim prints it (the C model with its
+    observation records: the RTL's figures), with tcsim's options opts."""
+    out = run("tcsim", "--topo", topo, "--scen", scen, *opts)
+    return re.search(r"^PASS .* %s +(\d+)" % key, out, re.M).group(1)
 
 
 def scenarios():
@@ -242,6 +251,12 @@ NUMS = {
     "bcast_leaf_4x4": lambda: str(tcsim("4x4", "bcast_leaf")),
     "bcast_leaf_8x8x8": lambda: str(tcsim("8x8x8", "bcast_leaf")),
     "bcast_leaf_8x8x8x8": lambda: str(tcsim("8x8x8x8", "bcast_leaf")),
+    "b2b_lat_4x4": lambda: sim_stat("4x4", "back_to_back", "max latency"),
+    "bp_lat_4x4": lambda: sim_stat("4x4", "backpressure", "max latency"),
+    "b2b_cycles_4x4": lambda: sim_stat("4x4", "back_to_back", "cycles"),
+    "bp_cycles_4x4": lambda: sim_stat("4x4", "backpressure", "cycles"),
+    "b2b_lat_4x4_pc16": lambda: sim_stat("4x4", "back_to_back", "max latency", "--pe-credits", "16"),
+    "bp_lat_4x4_pc16": lambda: sim_stat("4x4", "backpressure", "max latency", "--pe-credits", "16"),
     "barrier_4x4": lambda: str(tcnet("4x4", "barrier")),
     "tree_barrier_4x4": lambda: str(tcnet("4x4", "tree_barrier")),
     "barrier_32x32x32": lambda: table_row("docs/barrier.md", "32x32x32", "multiphase"),
@@ -307,7 +322,7 @@ def main(mode):
                 problems.append("'%s': the tools have %d scenarios (quote it as <!--n:scenarios-->)" %
                                 (m.group(0), scenarios()))
         if mode == "write" and new_text != text:
-            open(full, "w").write(new_text)
+            write_text(full, new_text)
         counted = len(NUM.findall(text)) + len(TABLE.findall(text))
         if problems and mode == "check":
             stale += 1

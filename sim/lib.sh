@@ -64,3 +64,29 @@ refuses() {
   echo "exit $rc: $out"
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -qF -- "$want" <<<"$out"
 }
+
+# Docs, data and plots are never written in place: a script writes DEST.tmp beside
+# DEST and moves it onto DEST (publish, one rename) only once it is complete, so an
+# interrupted or failed run leaves the last complete DEST. stage DEST...: starts each
+# DEST.tmp empty; any not yet published is removed when the script exits (also on
+# Ctrl-C, SIGTERM, SIGHUP). cleanup_on_exit PATH...: more temporary files or folders
+# of the script to remove then. Nothing else is removed.
+_STAGED=()
+_CLEANUP=()
+_lib_exit() {
+  local f
+  for f in "${_STAGED[@]}"; do rm -f -- "$f"; done
+  for f in "${_CLEANUP[@]}"; do rm -rf -- "$f"; done
+}
+trap _lib_exit EXIT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+stage() { local f; for f in "$@"; do : >"$f.tmp"; _STAGED+=("$f.tmp"); done; }
+cleanup_on_exit() { _CLEANUP+=("$@"); }
+# publish TMP DEST: TMP, complete, onto DEST (same folder: an atomic rename).
+publish() { mv -f -- "$1" "$2"; }
+
+# progress WHAT...: a progress line on the terminal (stderr, so that a script's
+# Markdown on stdout stays clean): the script, minutes:seconds since it started, WHAT
+# (say "n of N" where there are N steps).
+progress() { printf '%s [%d:%02d] %s\n' "${0##*/}" $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }

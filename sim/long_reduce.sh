@@ -11,6 +11,7 @@
 #   LONG_REUSE=1  keep the runs build/long_reduce/rows.tsv has, run the others
 set -eu
 cd "$(dirname "$0")/.."
+source sim/lib.sh
 make -s build/tcnet
 SIZES=${LONG_SIZES:-8 1024 16384 65536 262144 1048576}
 TORI=${LONG_TORI:-16x16}
@@ -21,10 +22,13 @@ rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
+i=0 N=$((3 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 3 : 0))) # the runs below
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
+  i=$((i + 1))
   grep -q "^$name $topo $bytes " "$rows" && return 0
+  progress "tcnet $name topo=$topo bytes=$bytes ($i of $N)"
   res=$(nice build/tcnet topo=$topo workload=allreduce bytes=$bytes progress=off json=$json "$@") ||
     { echo "long_reduce.sh: tcnet topo=$topo bytes=$bytes $* failed" >&2; echo "$res" >&2; exit 1; }
   local cyc rate alg
@@ -32,7 +36,7 @@ run() {
   rate=$(awk -v b=$bytes -v c=$cyc 'BEGIN { printf "%.4f", b / (16 * c) }')
   alg=$(grep -o '"alg": "[a-z_]*"' $json | cut -d'"' -f4 || true)
   echo "$name $topo $bytes $cyc $rate ${alg:--}" >>"$rows"
-  echo "$name $topo $bytes: $cyc cycles, $rate of a link's rate ${alg:+($alg)}" >&2
+  progress "$name $topo $bytes: $cyc cycles, $rate of a link's rate ${alg:+($alg)}"
 }
 
 HW="trees=16 window=256"
@@ -51,6 +55,7 @@ if [ -n "$BIG" ]; then
   run p2p 8x8x8x8 $BIG impl=p2p p2p_alg=auto
 fi
 
+stage docs/long-reduce.md
 awk '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
@@ -99,5 +104,6 @@ END {
   print sprintf("%.1f%%", 100 * 24 / (32 * 7)) " for the binary64 sum (24 bytes of values in 6 flits of elements, 4 times their size);"
   print "the largest sizes above come within a few percent of both. [fpsum.md](fpsum.md) counts what a"
   print "Reducer that is not the bound would give, and what the element costs the links."
-}' "$rows" >docs/long-reduce.md
+}' "$rows" >docs/long-reduce.md.tmp
+publish docs/long-reduce.md.tmp docs/long-reduce.md
 echo "long_reduce: docs/long-reduce.md ($(wc -l <"$rows") runs)"

@@ -9,9 +9,11 @@ cd "$(dirname "$0")/.."
 source sim/lib.sh
 LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
 OUT=build/mcast
-out=docs/multicast.md
+dest=docs/multicast.md
+out=$dest.tmp # moved onto $dest when complete
 mkdir -p $OUT
 make -s build/tcnet
+stage "$dest"
 NU=19 NO=10 IW=5
 
 # The allocators: registered inputs (pend: the unit's copies still to be granted;
@@ -130,17 +132,18 @@ run() { build/tcnet "$@" progress=off | awk '/latency per operation/ { c = $6 } 
   echo "| workload | torus | passes | serial | fork |"
   echo "|---|---|---|---|---|"
 } >$out
+i=0
 for w in "16x16 workload=bcast bytes=1048576 len=7" "8x8x8 workload=bcast bytes=1048576 len=7" \
          "8x8 workload=allgather len=7" "8x8x8 workload=allgather len=7" "4x4x4x4 workload=allgather len=7" \
          "8x8x8 workload=allreduce len=2 repeat=16"; do
   t=${w%% *} args=${w#* }
+  progress "tcnet topo=$t $args, mcast=passes, serial, fork ($((i += 1)) of 6)"
   row="| ${args//workload=/} | $t |"
   for m in passes serial fork; do
     read -r c u < <(run topo=$t $args mcast=$m) || exit 1
     row="$row $c cycles, $u |"
   done
   echo "$row" >>$out
-  echo "multicast: $t $args" >&2
 done
 {
   echo
@@ -153,6 +156,7 @@ done
   echo "|---|---|---|---|"
 } >>$out
 for k in passes serial fork; do
+  progress "Yosys and OpenSTA: the $k allocator"
   read -r c a ns < <(synth $k) || exit 1
   printf "| %s | %s | %.0f | %.2f |\n" $k $c $a $ns >>$out
 done
@@ -184,6 +188,7 @@ awk -F'|' '
     print "The waits that remain, a copy for an output and its credits, are the ones the"
     print "argument of [deadlock.md](deadlock.md) covers; a copy waiting for a read port"
     print "busy with another pass of the same packet waits at most len cycles."
-  }' $out >>$out.tmp
-cat $out.tmp >>$out && rm $out.tmp
-echo "multicast: $out" >&2
+  }' $out >$OUT/conclusions.md
+cat $OUT/conclusions.md >>$out
+publish "$out" "$dest"
+echo "multicast: $dest" >&2

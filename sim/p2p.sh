@@ -5,14 +5,23 @@
 # 0). Writes docs/p2p.md and docs/p2p.csv.
 set -eu
 cd "$(dirname "$0")/.."
+source sim/lib.sh
 make -s build/tcnet
 csv=docs/p2p.csv
+# docs/p2p.csv, .md and .svg are written beside themselves (.tmp) and moved into place
+# together once all three are complete.
+stage docs/p2p.md docs/p2p.svg
 # the hand-written section "Algorithms and selection" (and what follows it) is kept
 keep=$(sed -n '/^## Algorithms and selection/,$p' docs/p2p.md 2>/dev/null || true)
 j=$(mktemp -d)
-trap 'rm -rf "$j"' EXIT
+cleanup_on_exit "$j"
 # P2P_DOCS_ONLY=1: docs/p2p.md and the plot again from docs/p2p.csv, no runs
-[ -n "${P2P_DOCS_ONLY:-}" ] || echo "torus,nodes,workload,hw,p2p,p2p_alg,p2p_o0,p2p_o0_alg,times" >"$csv"
+if [ -n "${P2P_DOCS_ONLY:-}" ]; then
+  cp "$csv" "$csv.tmp" && _STAGED+=("$csv.tmp")
+else
+  stage "$csv"
+  echo "torus,nodes,workload,hw,p2p,p2p_alg,p2p_o0,p2p_o0_alg,times" >"$csv.tmp"
+fi
 lat() { build/tcnet "$@" progress=off | awk '/latency per operation/ { print $6 }'; }
 # the fastest algorithm's cycles and name, and every algorithm's as name:cycles;...
 best() {
@@ -20,20 +29,24 @@ best() {
   /usr/bin/python3 -c "import json, sys; p = json.load(open(sys.argv[1]))['p2p']
 print('%d,%s,%s' % (p['times'][p['alg']], p['alg'], ';'.join('%s:%d' % kv for kv in p['times'].items())))" "$j/o.json"
 }
-[ -n "${P2P_DOCS_ONLY:-}" ] || for topo in 2x2x2 4x4x4 8x8x8 16x16x16 16x16x32 32x32x32 2x2x2x2 4x4x4x4 8x8x8x8 8x8x8x16 16x16x16x8; do
+TORI="2x2x2 4x4x4 8x8x8 16x16x16 16x16x32 32x32x32 2x2x2x2 4x4x4x4 8x8x8x8 8x8x8x16 16x16x16x8"
+N=$(for topo in $TORI; do for wl in bcast reduce allreduce barrier allgather; do
+  [ $wl = allgather ] && [ "$(nodes $topo)" -gt 512 ] || echo; done; done | wc -l)
+i=0
+[ -n "${P2P_DOCS_ONLY:-}" ] || for topo in $TORI; do
   n=1; for s in ${topo//x/ }; do n=$((n * s)); done
   for wl in bcast reduce allreduce barrier allgather; do
     [ $wl = allgather ] && [ $n -gt 512 ] && continue # N broadcasts of N copies
+    progress "tcnet topo=$topo workload=$wl: hw, p2p at o = g = 0 and LogGP ($((i += 1)) of $N)"
     IFS=, read -r t a all <<<"$(best topo=$topo workload=$wl)"
     IFS=, read -r t0 a0 _ <<<"$(best topo=$topo workload=$wl o=0 g=0)"
-    echo "$topo,$n,$wl,$(lat topo=$topo workload=$wl),$t,$a,$t0,$a0,$all" >>"$csv"
-    echo "p2p: $topo $wl" >&2
+    echo "$topo,$n,$wl,$(lat topo=$topo workload=$wl),$t,$a,$t0,$a0,$all" >>"$csv.tmp"
   done
 done
 pec=$(build/tcnet --help | awk '$1 == "pe_credits" { print $2 }')
 o=$(build/tcnet --help | awk '$1 == "o" { print $2 }')
 g=$(build/tcnet --help | awk '$1 == "g" { print $2 }')
-/usr/bin/python3 - "$csv" "$pec" "$o" "$g" >docs/p2p.md <<'PY'
+/usr/bin/python3 - "$csv.tmp" "$pec" "$o" "$g" >docs/p2p.md.tmp <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 pec, o, g = sys.argv[2:5]
@@ -103,6 +116,7 @@ for w in ops:
     P()
 P("![hardware against point-to-point collectives](p2p.svg)")
 PY
-[ -n "$keep" ] && printf '\n%s\n' "$keep" >>docs/p2p.md
-/usr/bin/python3 sim/plots.py p2p
+[ -n "$keep" ] && printf '\n%s\n' "$keep" >>docs/p2p.md.tmp
+/usr/bin/python3 sim/plots.py p2p "$csv.tmp" docs/p2p.svg.tmp
+for f in md csv svg; do publish docs/p2p.$f.tmp docs/p2p.$f; done
 echo "p2p: docs/p2p.md, $csv, docs/p2p.svg"

@@ -5,12 +5,18 @@
 # with this machine's parameters. Writes docs/pipelined-broadcast.md and docs/pipelined-broadcast.csv.
 set -eu
 cd "$(dirname "$0")/.."
+source sim/lib.sh
 make -s build/tcnet
+# docs/pipelined-broadcast.csv, .md and .svg are written beside themselves (.tmp) and
+# moved into place together once all three are complete.
+stage docs/pipelined-broadcast.md docs/pipelined-broadcast.csv docs/pipelined-broadcast.svg
 topo=16x16 h=16 L=40 I=150 E=150 S=16 J=40 # h: hops from the root to the farthest node; S, J: tcnet's slots, inj_slots
 csv=docs/pipelined-broadcast.csv
-echo "bytes,len,packets,measured,model,window" >"$csv"
+echo "bytes,len,packets,measured,model,window" >"$csv.tmp"
+i=0
 for M in 128 256 1024 4096 65536; do
   for len in 1 2 3 4 5 6 7; do
+    progress "tcnet topo=$topo workload=bcast bytes=$M len=$len ($((i += 1)) of 35)"
     t=$(build/tcnet topo=$topo workload=bcast bytes=$M len=$len progress=off | awk '/latency per operation/ { print $6 }')
     # One packet: t1 = I + h L + (h+1)(len+3) + E + len (docs/results.md). Each further
     # packet follows G later: the link (len+1 flits) or, if slower, a credit loop:
@@ -34,7 +40,7 @@ for M in 128 256 1024 4096 65536; do
         if (k >= J && s[k - J] + 2 * I + 2 * len + 4 > s[k]) s[k] = s[k - J] + 2 * I + 2 * len + 4
         if (k >= S && s[k - S] + 2 * L + 2 * len + 5 > s[k]) s[k] = s[k - S] + 2 * L + 2 * len + 5
       }
-      printf "%d,%d,%d,%d,%.0f,%d\n", M, len, P, t, t1 + (P - 1) * G, t1 + s[P - 1] }' >>"$csv"
+      printf "%d,%d,%d,%d,%.0f,%d\n", M, len, P, t, t1 + (P - 1) * G, t1 + s[P - 1] }' >>"$csv.tmp"
   done
 done
 
@@ -93,7 +99,8 @@ END {
   print "(the columns of the last table), and beyond the longest packet from about 4 KiB on,"
   print "where packets of 112 bytes win. At 64 KiB the links run at their rate: the time in the last row is"
   print "its packets x 8 cycles plus the fill."
-}' "$csv" >docs/pipelined-broadcast.md
-/usr/bin/python3 sim/llc.py "$csv" >>docs/pipelined-broadcast.md
-/usr/bin/python3 sim/plots.py pipelined_broadcast
+}' "$csv.tmp" >docs/pipelined-broadcast.md.tmp
+/usr/bin/python3 sim/llc.py "$csv.tmp" >>docs/pipelined-broadcast.md.tmp
+/usr/bin/python3 sim/plots.py pipelined_broadcast "$csv.tmp" docs/pipelined-broadcast.svg.tmp
+for f in md csv svg; do publish docs/pipelined-broadcast.$f.tmp docs/pipelined-broadcast.$f; done
 echo "pipelined broadcast: docs/pipelined-broadcast.md, $csv, docs/pipelined-broadcast.svg"

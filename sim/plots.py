@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """The figures of docs/ from the CSV data beside them (make bench): barrier variants,
-hardware against point-to-point collectives, the Liu, Li and Cui, 1995 packet-size sweep."""
+hardware against point-to-point collectives, the Liu, Li and Cui, 1995 packet-size sweep.
+Usage: sim/plots.py [NAME [CSV SVG]]: NAME's plot from docs/NAME.csv into docs/NAME.svg,
+or from CSV into SVG (a sim/*.sh passes its .tmp files, which it moves into place
+itself); each SVG is written beside itself and moved into place when complete."""
 import csv
 import os
 import sys
 
 import matplotlib
+
+from atomic import savefig
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -14,24 +19,24 @@ plt.rcParams["svg.hashsalt"] = "torcoll"  # the same bytes every run
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 
-def rows(name):
-    with open(os.path.join(DOCS, name), newline="") as f:
+def rows(path):
+    with open(path, newline="") as f:
         return list(csv.DictReader(f))
 
 
-def save(fig, name):
+def save(fig, path):
     fig.tight_layout()
-    fig.savefig(os.path.join(DOCS, name), metadata={"Date": None})
+    savefig(fig, path, metadata={"Date": None})
     plt.close(fig)
-    print("plots: docs/" + name)
+    print("plots: " + os.path.relpath(path, os.path.join(DOCS, "..")))
 
 
 def dims(torus):
     return len(torus.split("x"))
 
 
-def barrier():
-    data = rows("barrier.csv")
+def barrier(src, dst):
+    data = rows(src)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for d, mark in ((3, "o"), (4, "s")):
         r = [x for x in data if dims(x["torus"]) == d]
@@ -48,11 +53,11 @@ def barrier():
     ax.set_title("Barrier latency, every node entering at cycle 0")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
-    save(fig, "barrier.svg")
+    save(fig, dst)
 
 
-def p2p():
-    data = rows("p2p.csv")
+def p2p(src, dst):
+    data = rows(src)
     ops = ["bcast", "reduce", "allreduce", "barrier", "allgather"]
     fig, axes = plt.subplots(2, 3, figsize=(13, 6.5), sharex=True)
     for ax, op in zip(axes.flat, ops):
@@ -81,11 +86,11 @@ def p2p():
         ax.set_xlabel("nodes")
     axes[0][0].legend(fontsize=7)
     fig.suptitle("Collective latency: the hardware subnet against software over unicast")
-    save(fig, "p2p.svg")
+    save(fig, dst)
 
 
-def pipelined_broadcast():
-    data = rows("pipelined-broadcast.csv")
+def pipelined_broadcast(src, dst):
+    data = rows(src)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for i, m in enumerate(sorted({int(x["bytes"]) for x in data})):
         r = [x for x in data if int(x["bytes"]) == m]
@@ -98,9 +103,13 @@ def pipelined_broadcast():
     ax.set_title("Broadcast of M bytes in packets of m bytes, 16x16 torus")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3, which="both")
-    save(fig, "pipelined-broadcast.svg")
+    save(fig, dst)
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or ["barrier", "p2p", "pipelined_broadcast"]:
-        globals()[name]()
+    if len(sys.argv) == 4:
+        globals()[sys.argv[1]](sys.argv[2], sys.argv[3])
+    else:
+        for name in sys.argv[1:] or ["barrier", "p2p", "pipelined_broadcast"]:
+            base = os.path.join(DOCS, name.replace("_", "-"))
+            globals()[name](base + ".csv", base + ".svg")

@@ -5,10 +5,12 @@
 # measured them at commit $BEFORE); the nodes stepped on two threads against one.
 # Markdown on stdout (sim/bench.sh puts it into docs/bench.md).
 # Usage: sim/rtl_bench.sh            4x4, 8x8, 4x4x4, 4x4x2x2, 8x8x8 and the threads
-#        sim/rtl_bench.sh threads    only the threads (needs build/cosim_8x8, _8x8x8)
+#        sim/rtl_bench.sh threads    only the threads (build/rtl_bench/cosim_8x8, _8x8x8)
 #        sim/rtl_bench.sh 8x8x8      by hand (make bench-8x8x8): the 512-node torus,
 #                                    built, then co-simulated on every scenario
 # Builds run without ccache (CCACHE_DISABLE): the figures are those of a fresh clone.
+# They are this script's own, in build/rtl_bench/ (make B=build/rtl_bench): it removes
+# and rebuilds only those, never build/cosim_NET, which make sim and make test use.
 # Wall time is noisy on a shared machine; CPU time (user + system, every process of
 # the build) is what one core would take.
 set -eu
@@ -17,12 +19,19 @@ source sim/lib.sh
 log=build/rtl_bench${1:+_$1}.log
 : >"$log"
 BEFORE=39d56f4
+BB=build/rtl_bench
+# make in BB: its own libraries and builds; rtl/tc_format.vh is make bench's (-o: not
+# regenerated here)
+BMAKE=(make -s -o rtl/tc_format.vh B=$BB)
+mkdir -p $BB
+"${BMAKE[@]}" $BB/libtb.a $BB/libtc.a >/dev/null
 
-# build NET [BIN]: a clean build of build/cosim_NET (or BIN); prints "wall cpu_s peak_mb".
+# build NET: a clean build of $BB/cosim_NET; prints "wall cpu_s peak_mb".
 build() {
-  local net=$1 bin=${2:-build/cosim_$1} res
-  rm -rf "build/obj_${bin#build/cosim_}" "$bin"
-  res=$( { CCACHE_DISABLE=1 /usr/bin/time -f "TIME %e %U %S %M" make -s "$bin"; } 2>&1 ) ||
+  local net=$1 bin=$BB/cosim_$1 res
+  progress "building $bin from a clean object folder"
+  rm -rf "$BB/obj_$net" "$bin" # this script's own build of NET only
+  res=$( { CCACHE_DISABLE=1 /usr/bin/time -f "TIME %e %U %S %M" "${BMAKE[@]}" "$bin"; } 2>&1 ) ||
     { echo "rtl_bench: building $bin failed" >&2; echo "$res" | tail -20 >&2; exit 1; }
   echo "build $bin: $res" >>"$log"
   echo "$res" | awk '/^TIME/ { printf "%.0f %.0f %.0f\n", $2, $3 + $4, $5 / 1024 }'
@@ -31,6 +40,7 @@ build() {
 # speed NET BIN SCEN: "cycles wall cpu" of the RTL alone (--fast: no observation records)
 speed() {
   local res
+  progress "$2 --scen $3 --fast${TC_RTL_THREADS:+ (TC_RTL_THREADS=$TC_RTL_THREADS)}"
   res=$( { /usr/bin/time -f "TIME %e %U" "$2" --scen "$3" --fast; } 2>&1 ) || true
   echo "$2 --scen $3 --fast: $res" >>"$log"
   echo "$res" | grep -q '^PASS' || { echo "rtl_bench: $2 --scen $3 did not pass" >&2; echo "$res" | tail >&2; exit 1; }
@@ -121,7 +131,7 @@ EOF
 if [ "${1:-}" = 8x8x8 ]; then
   net=8x8x8
   n=$(nodes $net)
-  read -r bw bc bm <<<"$(build $net)"
+  x=$(build $net) || exit 1; read -r bw bc bm <<<"$x"
   echo "## The 512-node torus (8x8x8), Verilated (make bench-8x8x8, $(date -u +%Y-%m-%d))"
   echo
   echo "One node Verilated, 512 models of it joined by the shim (tb/dut_nodes.cpp),"
@@ -133,8 +143,9 @@ if [ "${1:-}" = 8x8x8 ]; then
   echo
   echo "| scenario | result | cycles | wall (s) | CPU (s) |"
   echo "|---|---|---|---|---|"
-  res=$( { /usr/bin/time -f "TIME %e %U %S" build/cosim_$net --scen all; } 2>&1 ) || true
-  echo "build/cosim_$net --scen all: $res" >>"$log"
+  progress "$BB/cosim_$net --scen all"
+  res=$( { /usr/bin/time -f "TIME %e %U %S" $BB/cosim_$net --scen all; } 2>&1 ) || true
+  echo "$BB/cosim_$net --scen all: $res" >>"$log"
   echo "$res" | awk '/^(PASS|FAIL) / { c = ""; for (i = 1; i < NF; i++) if ($i == "cycles") c = $(i + 1)
                                        printf "| %s | %s | %s | | |\n", $3, $1, c }
                      /^TIME/ { printf "| all | | | %.0f | %.0f |\n", $2, $3 + $4 }'
@@ -144,7 +155,7 @@ if [ "${1:-}" = 8x8x8 ]; then
   echo "| workload | cycles | wall (s) | CPU (s) | node-cycles/s |"
   echo "|---|---|---|---|---|"
   for scen in allreduce random; do
-    read -r c w u <<<"$(speed $net build/cosim_$net $scen)"
+    x=$(speed $net $BB/cosim_$net $scen) || exit 1; read -r c w u <<<"$x"
     awk -v s=$scen -v c=$c -v w=$w -v u=$u -v n=$n 'BEGIN { u = u < 0.01 ? 0.01 : u
       printf "| %s | %d | %.2f | %.2f | %.3fM |\n", s, c, w, u, n * c / u / 1e6 }'
   done
@@ -167,24 +178,25 @@ threads() {
   echo "|---|---|---|---|---|---|---|---|"
   for net in 8x8 8x8x8; do
     for scen in allreduce random; do
-      read -r c1 w1 u1 <<<"$(speed $net build/cosim_$net $scen)"
-      read -r c2 w2 u2 <<<"$(TC_RTL_THREADS=2 speed $net build/cosim_$net $scen)"
+      x=$(speed $net $BB/cosim_$net $scen) || exit 1; read -r c1 w1 u1 <<<"$x"
+      x=$(TC_RTL_THREADS=2 speed $net $BB/cosim_$net $scen) || exit 1; read -r c2 w2 u2 <<<"$x"
       [ "$c1" = "$c2" ] || { echo "rtl_bench: 1 and 2 threads ran $c1 and $c2 cycles on $net $scen" >&2; exit 1; }
       row $net $scen "$c1" "$w1" "$u1" "$w2" "$u2"
     done
   done
   echo
-  echo "Verilator's own \`--threads 2\` inside each node (build/cosim_8x8_vt2) against the"
+  echo "Verilator's own \`--threads 2\` inside each node (\`make build/cosim_8x8_vt2\`) against the"
   echo "one-thread build: Verilator warns that it cannot split a node two ways"
   echo "(UNOPTTHREADS, waived for this build only), and the threads' handshakes in every"
   echo "node's evaluation cost more than they share."
   echo
   echo "| torus | workload | cycles | 1 thread wall (s) | 1 thread CPU (s) | --threads 2 wall (s) | --threads 2 CPU (s) | wall speed-up |"
   echo "|---|---|---|---|---|---|---|---|"
-  make -s build/cosim_8x8_vt2 >/dev/null
+  progress "building $BB/cosim_8x8_vt2"
+  "${BMAKE[@]}" $BB/cosim_8x8_vt2 >/dev/null
   for scen in allreduce random; do
-    read -r c1 w1 u1 <<<"$(speed 8x8 build/cosim_8x8 $scen)"
-    read -r c2 w2 u2 <<<"$(speed 8x8 build/cosim_8x8_vt2 $scen)"
+    x=$(speed 8x8 $BB/cosim_8x8 $scen) || exit 1; read -r c1 w1 u1 <<<"$x"
+    x=$(speed 8x8 $BB/cosim_8x8_vt2 $scen) || exit 1; read -r c2 w2 u2 <<<"$x"
     [ "$c1" = "$c2" ] || { echo "rtl_bench: --threads 1 and 2 ran $c1 and $c2 cycles on 8x8 $scen" >&2; exit 1; }
     row 8x8 $scen "$c1" "$w1" "$u1" "$w2" "$u2"
   done
@@ -193,7 +205,9 @@ row() { # NET SCEN CYCLES WALL1 CPU1 WALL2 CPU2
   awk -v t=$1 -v s=$2 -v c=$3 -v w1=$4 -v u1=$5 -v w2=$6 -v u2=$7 'BEGIN { w2 = w2 < 0.01 ? 0.01 : w2
     printf "| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2fx |\n", t, s, c, w1, u1, w2, u2, w1 / w2 }'
 }
-if [ "${1:-}" = threads ]; then # only the threads (needs build/cosim_8x8 and build/cosim_8x8x8)
+if [ "${1:-}" = threads ]; then # only the threads: $BB/cosim_8x8 and _8x8x8 built if stale
+  progress "building $BB/cosim_8x8 and $BB/cosim_8x8x8"
+  "${BMAKE[@]}" $BB/cosim_8x8 $BB/cosim_8x8x8 >/dev/null
   threads
   exit 0
 fi
@@ -202,7 +216,8 @@ flags
 NETS_B="4x4 8x8 4x4x4 4x4x2x2 8x8x8"
 echo "### Build time and memory"
 echo
-echo "From a clean object folder, without ccache, \`make -s build/cosim_NET\` (make's own"
+echo "From a clean object folder, without ccache, \`make -s build/cosim_NET\` (into the bench's own"
+echo "folder, \`B=build/rtl_bench\`; make's own"
 echo "\`-j 2\` inside Verilator's build); CPU is user + system time of every process of"
 echo "the build, what one core would take; memory is the peak of the largest process."
 echo "Before: the hierarchical builds of the whole torus (commit $BEFORE); 8x8x8 was"
@@ -212,7 +227,7 @@ echo "| torus | nodes | before: wall (s) | before: CPU (s) | before: peak (MB) |
 echo "|---|---|---|---|---|---|---|---|"
 for net in $NETS_B; do
   read -r pw pc pm <<<"$(before $net)"
-  read -r bw bc bm <<<"$(build $net)"
+  x=$(build $net) || exit 1; read -r bw bc bm <<<"$x"
   echo "| $net | $(nodes $net) | $pw | $pc | $pm | $bw | $bc | $bm |"
 done
 echo
@@ -229,7 +244,8 @@ echo "|---|---|---|---|---|---|---|---|---|---|"
 for net in $NETS_B; do
   n=$(nodes $net)
   for scen in allreduce random many_reduces; do
-    read -r cr wr ur <<<"$(speed $net build/cosim_$net $scen)"
+    x=$(speed $net $BB/cosim_$net $scen) || exit 1; read -r cr wr ur <<<"$x"
+    progress "build/tcsim --topo $net --scen $scen --fast"
     res=$( { /usr/bin/time -f "TIME %e %U" build/tcsim --topo $net --scen $scen --fast; } 2>&1 ) || true
     echo "tcsim $net $scen: $res" >>"$log"
     read -r cc uc <<<"$(echo "$res" | awk '/^PASS/ { for (i = 1; i < NF; i++) if ($i == "cycles") c = $(i + 1) }

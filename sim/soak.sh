@@ -93,8 +93,16 @@ esac
 start=$(date +%s)
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
+total=$(runs | wc -l)
+echo "soak: $total runs on $JOBS jobs ($MODE: $what)" >&2
+# every failure (every run with SOAK_PASS=1) on stdout; a progress line on stderr every 5%
 runs | SOAK_PASS=1 xargs -P "$JOBS" -L 1 bash sim/soak.sh --one "$BIN" "$LOGS" | tee "$results" |
-  { if [ "${SOAK_PASS:-0}" = 1 ]; then cat; else grep '^FAIL' || true; fi; }
+  awk -v all="${SOAK_PASS:-0}" -v total="$total" -v t0="$start" '
+    { n++; f += /^FAIL/ }
+    all == 1 || /^FAIL/ { print; fflush() }
+    n % (total >= 20 ? int(total / 20) : 1) == 0 {
+      "date +%s" | getline now; close("date +%s")
+      printf "soak: %d of %d runs done, %d failed [%d s]\n", n, total, f, now - t0 > "/dev/stderr"; fflush("/dev/stderr") }'
 passed=$(grep -c '^PASS ' "$results")
 failed=$(grep -c '^FAIL ' "$results")
 echo "soak: $((passed + failed)) runs in $(($(date +%s) - start)) s on $JOBS jobs ($MODE: $what)"

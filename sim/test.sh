@@ -140,6 +140,9 @@ check "docs/timing/*.json equal the diagrams drawn from the RTL's trace and from
    for s in bcast_leaf all_trees allreduce credits barrier; do build/cosim_$first --scen \$s --wavedrom build/timing >/dev/null || exit 1; done && \
    for j in docs/timing/*.json; do b=build/timing/\$(basename \$j .json); diff -u \$j \$b.json && diff -u \$j \$b.rtl.json || exit 1; done"
 check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format md | diff -u docs/format-tables.md -"
+check "docs/README.md links every docs/*.md page, and each of its links resolves" bash -c \
+  'for f in docs/*.md; do [ $f = docs/README.md ] || grep -qF "](${f#docs/})" docs/README.md || { echo "not linked: $f"; exit 1; }; done
+   for l in $(grep -oE "\]\([^)#]+" docs/README.md | cut -c3-); do [ -e "docs/$l" ] || { echo "no such page: $l"; exit 1; }; done'
 # every number the prose quotes between <!--n:...--> markers, every generated table,
 # every count of scenarios: recomputed from the tools and the generated data
 python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1
