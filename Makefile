@@ -289,9 +289,21 @@ $(B)/fuzz/%: tb/fuzz/%.c $(FUZZ_SRC) $(HDRS) | deps-fuzz
 .PHONY: help bench-8x8x8 sim test lint wave clean deps deps-bench deps-synth deps-sc deps-cov deps-fuzz docs print-nets alu-check fpsum-check regress bench apps trace-demo deps-mpi synth formal sim-sc print-sc-net coverage soak fuzz cosim-params print-draws print-draws-all
 
 ## help: this list
+HELP_GROUPS        := start check prove measure other
+HELP_TITLE_start   := Start here
+HELP_start         := sim wave test help
+HELP_TITLE_check   := RTL against the C model
+HELP_check         := regress cosim-params alu-check fpsum-check sim-sc
+HELP_TITLE_prove   := Prove, cover, stress
+HELP_prove         := lint formal coverage soak fuzz
+HELP_TITLE_measure := Measure (writes docs/; minutes to hours)
+HELP_measure       := bench bench-8x8x8 apps trace-demo synth
+HELP_TITLE_other   := Docs and the build tree
+HELP_other         := docs clean
 help:
-	@echo "make TARGET (README.md; docs/getting-started.md):"
-	@sed -n 's/^## \([^:]*\): /  \1\t/p' $(firstword $(MAKEFILE_LIST)) | expand -t 16
+	@echo "make TARGET (README.md; docs/getting-started.md; docs/README.md maps the docs)"
+	@$(foreach g,$(HELP_GROUPS),echo "$(HELP_TITLE_$(g)):"; \
+	  for t in $(HELP_$(g)); do sed -n "s/^## $$t: /  $$t\t/p" $(firstword $(MAKEFILE_LIST)); done | expand -t 16;)
 
 ## sim: Verilate the default 4x4 torus and co-simulate every scenario, RTL against C model
 sim: $(B)/cosim_$(firstword $(NETS))
