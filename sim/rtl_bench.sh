@@ -30,7 +30,7 @@ mkdir -p $BB
 build() {
   local net=$1 bin=$BB/cosim_$1 res
   progress "building $bin from a clean object folder"
-  rm -rf "$BB/obj_$net" "$bin" # this script's own build of NET only
+  rm -rf "$BB"/obj_node_* "$BB"/node_* "$BB/shim" "$bin" # this script's own builds only: NET's node model from clean
   res=$( { CCACHE_DISABLE=1 /usr/bin/time -f "TIME %e %U %S %M" "${BMAKE[@]}" "$bin"; } 2>&1 ) ||
     { echo "rtl_bench: building $bin failed" >&2; echo "$res" | tail -20 >&2; exit 1; }
   echo "build $bin: $res" >>"$log"
@@ -79,9 +79,12 @@ flags() {
 
 ### How the co-simulation builds are made
 
-A co-simulation build (`make build/cosim_NET`, the Makefile's `VL_RULES`) Verilates
-one node, not the torus: its cost does not grow with the node count, and 512 nodes
-build as fast as 16.
+A co-simulation build (`make build/cosim_NET`, the Makefile's `VL_RULES` and `VL_NET`)
+Verilates one node, not the torus: its cost does not grow with the node count, and
+512 nodes build as fast as 16. The node's model depends on the dimension count and
+the parameters, not on the sizes (the torus's diameter is an input), so it is
+Verilated once per kind (`build/node_KEY`) and every torus of that kind is only its
+shim compiled for the sizes and linked with it, in seconds.
 
 - **One node as the top level** (`--top-module tc_node`, `rtl/tc_node.v`: the
   router, its outgoing links' delay lines but their last cycle, its PCIe delay
@@ -95,9 +98,10 @@ build as fast as 16.
   hierarchical block: the router was compiled once, but the top level still held
   every node's block wrapper, link registers and port copies, which grew with the
   node count (most of the build at 64 nodes; 512 nodes were never built).
-- **`tc_torus` stays the RTL of the whole torus**, Verilated flat for the
-  waveforms (`make wave`, `build/wave/cosim_NET`, `--trace-fst`), the coverage
-  builds and SystemC (`make sim-sc`). `make test` runs the 5-node ring's wave build
+- **`tc_torus` stays the RTL of the whole torus**, Verilated flat
+  (`build/flat/cosim_NET`), for the coverage builds and SystemC (`make sim-sc`); the
+  waveforms (`make wave`, `build/wave/cosim_NET`) are the node's model with
+  `--trace-fst`, every node writing into one FST. `make test` runs the 5-node ring's flat build
   on every scenario against the C model, so both the shim's wiring and
   `tc_torus`'s are shown equal to the C model.
 - **Observation through monitors, not ports.** A monitor around the router

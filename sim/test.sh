@@ -150,8 +150,10 @@ grep -E '^(PASS|FAIL)' -A8 "$LOGDIR/docnums.log" | grep -v '^--'
 count_results "$LOGDIR/docnums.log" "sim/docnums.py"
 
 section "C model alone, larger and odd networks (ASan/UBSan build)"
-for topo in 2 7 8x8 3x1x2 4x4x4 3x3x3x2; do
-  build/tcsim-san --topo $topo --scen all >"$LOGDIR/tcsim_$topo.log" 2>&1
+# (each run into its log, J at a time; the results read in order)
+SAN_TOPOS="2 7 8x8 3x1x2 4x4x4 3x3x3x2"
+echo $SAN_TOPOS | tr ' ' '\n' | xargs -P "$J" -I{} bash -c 'build/tcsim-san --topo {} --scen all >"$LOGDIR/tcsim_{}.log" 2>&1'
+for topo in $SAN_TOPOS; do
   grep -E '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log"
   count_results "$LOGDIR/tcsim_$topo.log" "tcsim $topo"
 done
@@ -159,10 +161,11 @@ done
 # The scenarios' own timing at larger diameters (--fast: 16x16's credits once had the
 # second use of a ReduceId reach interior nodes before the first completed there), and
 # every scenario that takes any table on random trees.
-for run in "16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9x7 --scen all --table random --seed 3" \
-           "5x3x2 --scen all --table random --seed 1" "3x3x3x3 --scen all --table random --seed 2"; do
+FAST_RUNS=("16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9x7 --scen all --table random --seed 3"
+           "5x3x2 --scen all --table random --seed 1" "3x3x3x3 --scen all --table random --seed 2")
+printf '%s\n' "${FAST_RUNS[@]}" | xargs -P "$J" -d '\n' -n 1 bash -c 'build/tcsim --topo $1 --fast >"$LOGDIR/tcsim_fast_${1// /_}.log" 2>&1' _
+for run in "${FAST_RUNS[@]}"; do
   log="$LOGDIR/tcsim_fast_${run// /_}.log"
-  build/tcsim --topo $run --fast >"$log" 2>&1
   grep -E '^(PASS|FAIL)' "$log" | sed "s/\$/  (--topo $run --fast)/"
   count_results "$log" "tcsim --topo $run"
 done
@@ -305,8 +308,8 @@ for bad in "members=50 trees=2 window=32:must have one member set" "trees=2 wind
 done
 
 section "C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
+echo 4x4 5 3x3x2 2x2x2x2 8x8 | tr ' ' '\n' | xargs -P "$J" -I{} bash -c 'build/tcsim --topo {} --scen all --fast check >"$LOGDIR/fast_{}.log" 2>&1'
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
-  build/tcsim --topo $topo --scen all --fast check >"$LOGDIR/fast_$topo.log" 2>&1
   grep -E '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log"
   count_results "$LOGDIR/fast_$topo.log" "tcsim --fast check $topo"
 done
