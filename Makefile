@@ -10,7 +10,7 @@ WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CMODEL_SRC := $(wildcard cmodel/*.c)
-TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
@@ -60,8 +60,8 @@ $(B)/tcnet: tools/tcnet.c $(CMODEL_SRC) $(HDRS) | $(B)
 	$(TCNET_CC) $(WFLAGS) $(TCNET_OPT) -o $@ $< $(CMODEL_SRC)
 $(B)/tckern: tools/tckern.c cmodel/apps.h | $(B)
 	$(CC) $(WFLAGS) -O2 -fopenmp -o $@ $<
-$(B)/tccheck: tools/tccheck.c $(B)/libtb.a $(B)/libtc.a $(HDRS)
-	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtb.a $(B)/libtc.a
+$(B)/tccheck: tools/tccheck.c $(B)/libtc.a $(HDRS)
+	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a
 
 # The floating-point sum's independent check: exact sums in GNU MPFR, no cmodel/ code.
 $(B)/fpsum_verify: tb/fpsum_verify.c | $(B) deps
@@ -77,9 +77,9 @@ $(B)/unit/test_fpsum $(B)/unit-san/test_fpsum $(B)/gcov/unit/test_fpsum: UNIT_LI
 $(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka $(UNIT_LIBS)
-$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c $(HDRS) | deps
+$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c -lcmocka $(UNIT_LIBS)
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c -lcmocka $(UNIT_LIBS)
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
@@ -179,7 +179,7 @@ $(B)/gcov/tcsim: $(TB_SRC:%.c=$(B)/gcov/%.o) $(B)/gcov/tb/dut_none.o $(CMODEL_SR
 	$(CC) $(GCOV) -o $@ $^
 $(B)/gcov/tcnet: $(B)/gcov/tools/tcnet.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
 	$(CC) $(GCOV) -o $@ $^
-$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(B)/gcov/tb/randtable.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
+$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(GCOV) -o $@ $^ -lcmocka $(UNIT_LIBS)
 

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "../cmodel/config.h"
+#include "../cmodel/plan.h"
 #include "dut.h"
 #include "events.h"
 #include "pe.h"
-#include "randtable.h"
 #include "scenario.h"
 
 #define MAX_DUTS 2
@@ -1106,7 +1106,7 @@ typedef struct {
     int events_node;       /* print this node's events after the run (-1: none) */
     int fast;              /* C model without observation records (idle routers skipped): deliveries
                               only; 2: beside a C model with them, PE ports compared every cycle */
-    int table_random;      /* --table random: tc_random_table from the seed, else tc_default_table */
+    int table_random;      /* --table random: the random table from the seed, else the testbench's */
     tc_params p;
     const char *mis_dir;   /* write a mismatch's view (write_mismatch_view) here, or NULL */
     int plant_rid_twice;   /* --plant rid-twice (plant_rid_twice) */
@@ -1146,10 +1146,11 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
     }
     tc_topo_init(&topo, p.ndims, p.size, err, sizeof err);
     tc_row *rows = calloc((size_t)topo.n * TC_TREES, sizeof(tc_row));
-    if (o->table_random)
-        tc_random_table(&topo, rows, o->seed);
-    else
-        tc_default_table(&topo, rows);
+    tc_plan plan = {.variant = o->table_random ? TC_PLAN_RANDOM : TC_PLAN_TESTBENCH, .seed = o->seed};
+    if (!rows || tc_plan_table(&topo, rows, &plan)) {
+        fprintf(stderr, "out of memory for the table of %d nodes\n", topo.n);
+        return 1;
+    }
     if (tc_table_validate(&topo, rows, err, sizeof err)) {
         fprintf(stderr, "planner built an invalid table: %s\n", err);
         return 1;

@@ -17,6 +17,7 @@
 #include "../cmodel/p2p.h"
 #include "../cmodel/pkt_allgather.h"
 #include "../cmodel/pkt_bcast.h"
+#include "../cmodel/plan.h"
 #include "../cmodel/workload.h"
 
 static const char *const modes[] = {"half", "full", NULL};
@@ -45,9 +46,9 @@ static const tc_key keys[] = {
     {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
     {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
     {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
-    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
+    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
-    {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
+    {"seed", "1", "random choices (members, table = random)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast and allgather only, exact: docs/simulator.md)", 0, 0, engines},
@@ -307,19 +308,13 @@ int main(int argc, char **argv)
     }
     const tc_topo *t = n ? tc_net_topo(n) : &topo;
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
-    if (!strcmp(sval("table"), "planner")) {
-        uint8_t *pe = malloc((size_t)t->n);
-        uint64_t rng = (uint64_t)ival("seed") * 0x9e3779b97f4a7c15ull + 1;
-        for (int tree = 0; tree < TC_TREES; tree++) {
-            int root = (int)((long)tree * t->n / TC_TREES);
-            for (int k = 0; k < t->n; k++) { /* xorshift: a member with the given chance */
-                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-                pe[k] = rng % 100 < (uint64_t)ival("members");
-            }
-            pe[root] = pe[tc_farthest(t, root)] = 1; /* every tree keeps a sender and a receiver */
-            tc_plan_tree(t, rows, tree, root, pe);
+    int variant = !strcmp(sval("table"), "planner") ? TC_PLAN_SPREAD : tc_plan_find(sval("table"));
+    if (variant >= 0) {
+        tc_plan plan = {.variant = (tc_plan_variant)variant, .seed = (uint64_t)ival("seed"), .members = (int)ival("members")};
+        if (!rows || tc_plan_table(t, rows, &plan)) {
+            fprintf(stderr, "tcnet: out of memory for the table of %d nodes\n", t->n);
+            return 2;
         }
-        free(pe);
     } else {
         FILE *f = fopen(sval("table"), "r");
         if (!f) {
