@@ -15,7 +15,7 @@ UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
 RTL_SRC    := $(wildcard rtl/*.v)
-HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
+HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def cmodel/params.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
 NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2
@@ -28,13 +28,12 @@ net_spec    = $(subst s, s,$(subst i, i,$(subst p, p,$(subst r, r,$(subst l, l,$
 net_par     = $(or $(patsubst $(2)%,%,$(filter $(2)%,$(call net_spec,$(1)))),$(3))
 net_dims    = $(words $(subst x, ,$(call net_topo,$(1))))
 net_size    = $(or $(word $(2),$(subst x, ,$(call net_topo,$(1)))),1)
-LINK_LAT   ?= 40
-INJ_LAT    ?= 150
-EJ_LAT     ?= 150
-SLOTS      ?= 16
-INJ_SLOTS  ?= 40
-PE_CREDITS ?= 48
-RED_FLITS  ?= 2
+# The network parameters' defaults, LINK_LAT INJ_LAT EJ_LAT SLOTS INJ_SLOTS PE_CREDITS
+# RED_FLITS (each ?=: the command line or the environment may set it), read from their
+# one source, cmodel/params.def (docs/params.md).
+PARAM_DEFAULTS := $(shell sed -n 's/^TC_PARAM.\([a-z_]*\), *[A-Za-z]*, *\([0-9]*\),.*/\U\1\E?=\2/p' cmodel/params.def)
+$(foreach d,$(PARAM_DEFAULTS),$(eval $(d)))
+$(if $(filter 7,$(words $(PARAM_DEFAULTS))),,$(error cmodel/params.def: expected 7 parameters, read '$(PARAM_DEFAULTS)'))
 
 include sim/deps.mk
 
@@ -85,6 +84,16 @@ $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
 rtl/tc_format.vh: $(B)/gen_format
 	$< > $@
+# The network parameters' defaults for the RTL and their table (cmodel/params.def);
+# make test checks both equal the generator's output.
+$(B)/gen_params: tools/gen_params.c $(HDRS) | $(B)
+	$(CC) $(WFLAGS) -o $@ $<
+rtl/tc_params.vh: $(B)/gen_params
+	$< > $@
+docs/params.md: $(B)/gen_params
+	$< md > $@
+lint formal synth: rtl/tc_params.vh
+docs: rtl/tc_params.vh docs/params.md
 
 $(B):
 	@mkdir -p $(B)

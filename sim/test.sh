@@ -140,6 +140,8 @@ check "docs/timing/*.json equal the diagrams drawn from the RTL's trace and from
    for s in bcast_leaf all_trees allreduce credits barrier; do build/cosim_$first --scen \$s --wavedrom build/timing >/dev/null || exit 1; done && \
    for j in docs/timing/*.json; do b=build/timing/\$(basename \$j .json); diff -u \$j \$b.json && diff -u \$j \$b.rtl.json || exit 1; done"
 check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format md | diff -u docs/format-tables.md -"
+check "rtl/tc_params.vh and docs/params.md equal cmodel/params.def" bash -c \
+  "make -s build/gen_params && build/gen_params | diff -u rtl/tc_params.vh - && build/gen_params md | diff -u docs/params.md -"
 # every number the prose quotes between <!--n:...--> markers, every generated table,
 # every count of scenarios: recomputed from the tools and the generated data
 python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1

@@ -28,13 +28,7 @@ static const tc_key keys[] = {
     {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
     {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), another of cmodel/plan.h's (testbench, spread, members), or a table file", 1, 0, NULL},
     {"seed", "1", "random and spread tables", 0, 1000000000, NULL},
-    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
-    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
-    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
-    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, TC_SLOT_FLITS - 1, NULL},
-    {"link_lat", "40", "link latency, cycles", 1, TC_MAX_LAT, NULL},
-    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, TC_MAX_LAT, NULL},
-    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, TC_MAX_LAT, NULL},
+#include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},
     {"report", "3", "violations reported in full", 0, 1000000, NULL},
     {"premises", "no", "yes: print the premises of the argument and how each is established", 0, 0, yesno},
@@ -68,13 +62,7 @@ int main(int argc, char **argv)
     static const int plant_bits[] = {0, TC_PLANT_REPORT_ONE, TC_PLANT_RESULT_SLOT, TC_PLANT_FIXED_PRIO};
     tc_params p;
     tc_params_default(&p);
-    p.slots = (int)tc_config_int(&cfg, "slots");
-    p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
-    p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
-    p.red_flits = (int)tc_config_int(&cfg, "red_flits");
-    p.link_lat = (int)tc_config_int(&cfg, "link_lat");
-    p.inj_lat = (int)tc_config_int(&cfg, "inj_lat");
-    p.ej_lat = (int)tc_config_int(&cfg, "ej_lat");
+    tc_params_from_config(&p, &cfg);
     p.plant = plant_bits[plant];
     tc_topo t;
     if (tc_topo_parse(topo, &t, err, sizeof err)) {

@@ -38,14 +38,8 @@ enum { P2P_RULES = 4 }; /* p2p_algs[i] for i >= P2P_RULES is tc_p2p_alg_names[i 
 static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
     {"clock_mhz", "500", "router clock, for times in ns", 1, 10000, NULL},
-    {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
-    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, 100000, NULL},
-    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, 100000, NULL},
-    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, 64, NULL},
-    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, 64, NULL},
-    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
+#include "../cmodel/param_keys.h"
     {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
-    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
     {"seed", "1", "random choices (members, table = random)", 0, 1000000000, NULL},
@@ -291,14 +285,8 @@ int main(int argc, char **argv)
     snprintf(out_path[3], sizeof out_path[3], "%s", sval("json"));
     if (*sval("json") && !(json = out[3] = open_out("json", out_path[3])))
         return 2;
-    p.link_lat = (int)ival("link_lat");
-    p.inj_lat = (int)ival("inj_lat");
-    p.ej_lat = (int)ival("ej_lat");
-    p.slots = (int)ival("slots");
+    tc_params_from_config(&p, &cfg);
     p.mcast = tc_config_enum(&cfg, "mcast");
-    p.inj_slots = (int)ival("inj_slots");
-    p.pe_credits = (int)ival("pe_credits");
-    p.red_flits = (int)ival("red_flits");
     double t0 = now_s();
     int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level engines: no network of routers */
     tc_net *n = packet ? NULL : tc_net_new(&p, err, sizeof err);
