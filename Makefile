@@ -10,12 +10,12 @@ WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CMODEL_SRC := $(wildcard cmodel/*.c)
-TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/randtable.c tb/cosim.c tb/waveview.c tb/dut_cmodel.c tb/alu_vec.c
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/waveview.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
 RTL_SRC    := $(wildcard rtl/*.v)
-HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def
+HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def cmodel/params.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
 NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2
@@ -30,13 +30,12 @@ net_spec    = $(subst s, s,$(subst i, i,$(subst p, p,$(subst r, r,$(subst l, l,$
 net_par     = $(or $(patsubst $(2)%,%,$(filter $(2)%,$(call net_spec,$(1)))),$(3))
 net_dims    = $(words $(subst x, ,$(call net_topo,$(1))))
 net_size    = $(or $(word $(2),$(subst x, ,$(call net_topo,$(1)))),1)
-LINK_LAT   ?= 40
-INJ_LAT    ?= 150
-EJ_LAT     ?= 150
-SLOTS      ?= 16
-INJ_SLOTS  ?= 40
-PE_CREDITS ?= 48
-RED_FLITS  ?= 2
+# The network parameters' defaults, LINK_LAT INJ_LAT EJ_LAT SLOTS INJ_SLOTS PE_CREDITS
+# RED_FLITS (each ?=: the command line or the environment may set it), read from their
+# one source, cmodel/params.def (docs/params.md).
+PARAM_DEFAULTS := $(shell sed -n 's/^TC_PARAM.\([a-z_]*\), *[A-Za-z]*, *\([0-9]*\),.*/\U\1\E?=\2/p' cmodel/params.def)
+$(foreach d,$(PARAM_DEFAULTS),$(eval $(d)))
+$(if $(filter 7,$(words $(PARAM_DEFAULTS))),,$(error cmodel/params.def: expected 7 parameters, read '$(PARAM_DEFAULTS)'))
 
 include sim/deps.mk
 
@@ -62,8 +61,8 @@ $(B)/tcnet: tools/tcnet.c $(CMODEL_SRC) $(HDRS) | $(B)
 	$(TCNET_CC) $(WFLAGS) $(TCNET_OPT) -o $@ $< $(CMODEL_SRC)
 $(B)/tckern: tools/tckern.c cmodel/apps.h | $(B)
 	$(CC) $(WFLAGS) -O2 -fopenmp -o $@ $<
-$(B)/tccheck: tools/tccheck.c $(B)/libtb.a $(B)/libtc.a $(HDRS)
-	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtb.a $(B)/libtc.a
+$(B)/tccheck: tools/tccheck.c $(B)/libtc.a $(HDRS)
+	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a
 
 # The floating-point sum's independent check: exact sums in GNU MPFR, no cmodel/ code.
 $(B)/fpsum_verify: tb/fpsum_verify.c | $(B) deps
@@ -79,14 +78,24 @@ $(B)/unit/test_fpsum $(B)/unit-san/test_fpsum $(B)/gcov/unit/test_fpsum: UNIT_LI
 $(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka $(UNIT_LIBS)
-$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c $(HDRS) | deps
+$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c $(HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c tb/randtable.c -lcmocka $(UNIT_LIBS)
+	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c -lcmocka $(UNIT_LIBS)
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
 rtl/tc_format.vh: $(B)/gen_format
 	$< > $@
+# The network parameters' defaults for the RTL and their table (cmodel/params.def);
+# make test checks both equal the generator's output.
+$(B)/gen_params: tools/gen_params.c $(HDRS) | $(B)
+	$(CC) $(WFLAGS) -o $@ $<
+rtl/tc_params.vh: $(B)/gen_params
+	$< > $@
+docs/params.md: $(B)/gen_params
+	$< md > $@
+lint formal synth: rtl/tc_params.vh
+docs: rtl/tc_params.vh docs/params.md
 
 $(B):
 	@mkdir -p $(B)
@@ -212,7 +221,7 @@ $(B)/gcov/tcsim: $(TB_SRC:%.c=$(B)/gcov/%.o) $(B)/gcov/tb/dut_none.o $(CMODEL_SR
 	$(CC) $(GCOV) -o $@ $^
 $(B)/gcov/tcnet: $(B)/gcov/tools/tcnet.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o)
 	$(CC) $(GCOV) -o $@ $^
-$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(B)/gcov/tb/randtable.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
+$(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(CMODEL_SRC:%.c=$(B)/gcov/%.o) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(GCOV) -o $@ $^ -lcmocka $(UNIT_LIBS)
 

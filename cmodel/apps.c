@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pkt_allgather.h"
+#include "plan.h"
 #include "trace.h"
 
 #define PKT_DATA (TC_SLOT_FLITS - 1) /* data flits of a full packet: 7, 112 bytes */
@@ -41,16 +42,10 @@ static int pe_of(const tc_row *rows, int node, int tree)
 void tc_app_table(tc_app *a, const uint8_t *pe)
 {
     const tc_topo *t = a->t;
-    int nm = 0, *mem = malloc((size_t)t->n * sizeof *mem);
-    for (int k = 0; k < t->n && mem; k++)
-        if (!pe || pe[k])
-            mem[nm++] = k;
-    for (int tree = 0; tree < TC_TREES && mem && nm; tree++) /* roots spread evenly over the members */
-        tc_plan_tree(t, a->rows, tree, mem[(long)tree * nm / TC_TREES], pe);
+    tc_plan_table(t, a->rows, &(tc_plan){.variant = TC_PLAN_MEMBERS, .pe = pe});
     for (int k = 0; k < t->n; k++)
         for (int tree = 0; tree < TC_TREES; tree++)
             tc_net_cfg(a->net, k, tree, TC_ROWP(a->rows, k, tree));
-    free(mem);
 }
 
 int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)

@@ -182,12 +182,9 @@ void tc_params_default(tc_params *p)
     p->ndims = 2;
     p->size[0] = p->size[1] = 4;
     p->size[2] = p->size[3] = 1;
-    p->link_lat = 40;
-    p->inj_lat = p->ej_lat = 150;
-    p->slots = 16;
-    p->inj_slots = 40;
-    p->pe_credits = 48;
-    p->red_flits = 2;
+#define TC_PARAM(key, vname, def, min, max, help) p->key = def;
+#include "params.def"
+#undef TC_PARAM
 }
 
 int tc_params_check(const tc_params *p, char *err, size_t errlen)
@@ -195,26 +192,21 @@ int tc_params_check(const tc_params *p, char *err, size_t errlen)
     tc_topo t;
     if (tc_topo_init(&t, p->ndims, p->size, err, errlen))
         return -1;
-    if (p->link_lat < 1 || p->inj_lat < 1 || p->ej_lat < 1 || p->link_lat > TC_MAX_LAT || p->inj_lat > TC_MAX_LAT ||
-        p->ej_lat > TC_MAX_LAT) {
-        snprintf(err, errlen, "link_lat, inj_lat and ej_lat must be 1..%d cycles (got %d, %d, %d)", TC_MAX_LAT,
-                 p->link_lat, p->inj_lat, p->ej_lat);
-        return -1;
+#define TC_PARAM(key, vname, def, min, max, help)                                                                      \
+    if (p->key < (min) || p->key > (max)) {                                                                            \
+        snprintf(err, errlen, "%s %d is not in %d..%d", #key, p->key, (int)(min), (int)(max));                         \
+        return -1;                                                                                                     \
     }
-    if (p->slots < 2 || p->slots > TC_MAX_SLOTS || p->inj_slots < 2 || p->inj_slots > TC_MAX_SLOTS) {
-        /* bubble flow control needs 2 */
-        snprintf(err, errlen, "slots %d or inj_slots %d is not in 2..%d", p->slots, p->inj_slots, TC_MAX_SLOTS);
-        return -1;
-    }
-    if (p->pe_credits < 1 || p->pe_credits > 255) {
-        snprintf(err, errlen, "pe_credits %d is not in 1..255", p->pe_credits);
-        return -1;
-    }
-    if (p->red_flits < 1 || p->red_flits > TC_SLOT_FLITS - 1) {
-        snprintf(err, errlen, "red_flits %d is not in 1..%d", p->red_flits, TC_SLOT_FLITS - 1);
-        return -1;
-    }
+#include "params.def"
+#undef TC_PARAM
     return 0;
+}
+
+void tc_params_from_config(tc_params *p, const tc_config *c)
+{
+#define TC_PARAM(key, vname, def, min, max, help) p->key = (int)tc_config_int(c, #key);
+#include "params.def"
+#undef TC_PARAM
 }
 
 tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)

@@ -6,20 +6,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "router.h"
 #include "table.h"
 #include "topo.h"
 
+/* The parameters after size are those of cmodel/params.def, their defaults and
+ * ranges there. */
 typedef struct {
     int ndims;
     int size[TC_MAX_DIMS];
-    int link_lat;   /* cycles, router output to neighbour input (default 40 = 80 ns) */
-    int inj_lat;    /* cycles, PE to router (default 150 = 300 ns, PCIe) */
-    int ej_lat;     /* cycles, router to PE (default 150) */
-    int slots;      /* packet slots per VC buffer of a link input, and in the result and report buffers (default 16) */
-    int inj_slots;  /* packet slots in the PEGroup FIFO (default 40) */
-    int pe_credits; /* packets the PE's ejection buffer holds (default 48) */
-    int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) (default 2) */
+    int link_lat;   /* cycles, router output to neighbour input */
+    int inj_lat;    /* cycles, PE to router (PCIe) */
+    int ej_lat;     /* cycles, router to PE */
+    int slots;      /* packet slots per VC buffer of a link input, and in the result and report buffers */
+    int inj_slots;  /* packet slots in the PEGroup FIFO */
+    int pe_credits; /* packets the PE's ejection buffer holds */
+    int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) */
     int plant;      /* planted bugs, TC_PLANT_* (0: none; for the tests of the checkers) */
     int mcast;      /* TC_MCAST_*: the multicast alternatives the C model can measure (0: the design) */
 } tc_params;
@@ -39,9 +42,12 @@ typedef struct tc_net tc_net;
 
 #define TC_MAX_LAT 100000 /* cycles, of any latency */
 
+/* The 4x4 torus, every parameter of cmodel/params.def at its default. */
 void tc_params_default(tc_params *p);
 /* -1 and a message naming the bad parameter if p is not valid. */
 int tc_params_check(const tc_params *p, char *err, size_t errlen);
+/* Every parameter of cmodel/params.def from c, which declares them (cmodel/param_keys.h). */
+void tc_params_from_config(tc_params *p, const tc_config *c);
 /* NULL and a message naming the bad parameter if p is not valid. */
 tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen);
 void tc_net_free(tc_net *n);

@@ -7,19 +7,20 @@
 // its observation monitor there (TC_ROUTER=tc_router_mon, tb/tc_router_mon.sv).
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_params.vh"
 `ifndef TC_ROUTER
 `define TC_ROUTER tc_router
 `endif
 
 module tc_node #(
   parameter integer NumDims = 2,
-  parameter integer LinkLat = 40,
-  parameter integer InjLat = 150,
-  parameter integer EjLat = 150,
-  parameter integer Slots = 16,
-  parameter integer InjSlots = 40,
-  parameter integer PeCredits = 48,
-  parameter integer RedFlits = 2,
+  parameter integer LinkLat = `TC_DEFAULT_LINK_LAT,
+  parameter integer InjLat = `TC_DEFAULT_INJ_LAT,
+  parameter integer EjLat = `TC_DEFAULT_EJ_LAT,
+  parameter integer Slots = `TC_DEFAULT_SLOTS,
+  parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
+  parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
+  parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (

@@ -10,13 +10,14 @@
 // o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_params.vh"
 
 module tc_router #(
   parameter integer NumDims = 2,
-  parameter integer Slots = 16,      // packet slots per VC buffer of a link input, result and report buffer
-  parameter integer InjSlots = 40,   // packet slots in the PEGroup FIFO
-  parameter integer PeCredits = 48, // packets the PE's ejection buffer holds
-  parameter integer RedFlits = 2,   // data flits of a reduce the Reducer holds
+  parameter integer Slots = `TC_DEFAULT_SLOTS,          // packet slots per VC buffer of a link input, result and report buffer
+  parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,   // packet slots in the PEGroup FIFO
+  parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS, // packets the PE's ejection buffer holds
+  parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,   // data flits of a reduce the Reducer holds
   localparam integer NP = 2 * NumDims,
   localparam integer NU = 2 * NP + 3,
   localparam integer NO = NP + 2,

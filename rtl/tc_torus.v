@@ -12,6 +12,7 @@
 // carries: monitors around the routers hand them over (tb/tc_router_mon.sv).
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_params.vh"
 
 module tc_torus #(
   parameter integer NumDims = 2,
@@ -19,13 +20,13 @@ module tc_torus #(
   parameter integer SizeY = 4,
   parameter integer SizeZ = 1,
   parameter integer SizeW = 1,
-  parameter integer LinkLat = 40,
-  parameter integer InjLat = 150,
-  parameter integer EjLat = 150,
-  parameter integer Slots = 16,
-  parameter integer InjSlots = 40,
-  parameter integer PeCredits = 48,
-  parameter integer RedFlits = 2,
+  parameter integer LinkLat = `TC_DEFAULT_LINK_LAT,
+  parameter integer InjLat = `TC_DEFAULT_INJ_LAT,
+  parameter integer EjLat = `TC_DEFAULT_EJ_LAT,
+  parameter integer Slots = `TC_DEFAULT_SLOTS,
+  parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
+  parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
+  parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
   localparam integer Diameter = SizeX / 2 + SizeY / 2 + SizeZ / 2 + SizeW / 2, // K of a barrier that names none
   localparam integer NP = 2 * NumDims,

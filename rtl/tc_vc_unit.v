@@ -14,11 +14,12 @@
 // Its C twin: cmodel/vc_unit.c.
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_params.vh"
 
 module tc_vc_unit #(
   parameter integer NumPorts = 4,
-  parameter integer Slots = 16,
-  parameter integer RedFlits = 2,
+  parameter integer Slots = `TC_DEFAULT_SLOTS,
+  parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
   parameter integer CW = 4           // width of the packet count npkt_o
 ) (
   input  wire                          clk_i,

@@ -143,6 +143,8 @@ check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format
 check "docs/README.md links every docs/*.md page, and each of its links resolves" bash -c \
   'for f in docs/*.md; do [ $f = docs/README.md ] || grep -qF "](${f#docs/})" docs/README.md || { echo "not linked: $f"; exit 1; }; done
    for l in $(grep -oE "\]\([^)#]+" docs/README.md | cut -c3-); do [ -e "docs/$l" ] || { echo "no such page: $l"; exit 1; }; done'
+check "rtl/tc_params.vh and docs/params.md equal cmodel/params.def" bash -c \
+  "make -s build/gen_params && build/gen_params | diff -u rtl/tc_params.vh - && build/gen_params md | diff -u docs/params.md -"
 # every number the prose quotes between <!--n:...--> markers, every generated table,
 # every count of scenarios: recomputed from the tools and the generated data
 python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "../cmodel/config.h"
+#include "../cmodel/plan.h"
 #include "dut.h"
 #include "events.h"
 #include "pe.h"
-#include "randtable.h"
 #include "scenario.h"
 #include "waveview.h"
 
@@ -778,7 +778,7 @@ typedef struct {
     int events_node;       /* print this node's events after the run (-1: none) */
     int fast;              /* C model without observation records (idle routers skipped): deliveries
                               only; 2: beside a C model with them, PE ports compared every cycle */
-    int table_random;      /* --table random: tc_random_table from the seed, else tc_default_table */
+    int table_random;      /* --table random: the random table from the seed, else the testbench's */
     tc_params p;
     const char *mis_dir;   /* write a mismatch's view (tc_wave_mismatch_view) here, or NULL */
     int plant_rid_twice;   /* --plant rid-twice (plant_rid_twice) */
@@ -818,10 +818,11 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
     }
     tc_topo_init(&topo, p.ndims, p.size, err, sizeof err);
     tc_row *rows = calloc((size_t)topo.n * TC_TREES, sizeof(tc_row));
-    if (o->table_random)
-        tc_random_table(&topo, rows, o->seed);
-    else
-        tc_default_table(&topo, rows);
+    tc_plan plan = {.variant = o->table_random ? TC_PLAN_RANDOM : TC_PLAN_TESTBENCH, .seed = o->seed};
+    if (!rows || tc_plan_table(&topo, rows, &plan)) {
+        fprintf(stderr, "out of memory for the table of %d nodes\n", topo.n);
+        return 1;
+    }
     if (tc_table_validate(&topo, rows, err, sizeof err)) {
         fprintf(stderr, "planner built an invalid table: %s\n", err);
         return 1;
@@ -1171,13 +1172,7 @@ static const tc_key keys[] = {
     {"fast", "off", "on: no observation records, only PE deliveries checked (with RTL: the RTL alone); "
                     "check: that beside the full C model, PE ports equal every cycle", 0, 0, fasts},
     {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
-    {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
-    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, 100000, NULL},
-    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, 100000, NULL},
-    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
-    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
-    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
-    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, TC_SLOT_FLITS - 1, NULL},
+#include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -1272,13 +1267,7 @@ int main(int argc, char **argv)
         o.p.ndims = t.ndims;
         for (int d = 0; d < TC_MAX_DIMS; d++)
             o.p.size[d] = t.size[d];
-        o.p.link_lat = (int)tc_config_int(&cfg, "link_lat");
-        o.p.inj_lat = (int)tc_config_int(&cfg, "inj_lat");
-        o.p.ej_lat = (int)tc_config_int(&cfg, "ej_lat");
-        o.p.slots = (int)tc_config_int(&cfg, "slots");
-        o.p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
-        o.p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
-        o.p.red_flits = (int)tc_config_int(&cfg, "red_flits");
+        tc_params_from_config(&o.p, &cfg);
         int plant = tc_config_enum(&cfg, "plant");
         o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
         o.plant_rid_twice = plant == 3;

@@ -2,6 +2,7 @@
 
 #include "../cmodel/alu.h"
 #include "../cmodel/fpsum.h"
+#include "../cmodel/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,9 +35,10 @@ const char *tc_scenario_refuse(const char *name, const tc_topo *t, const tc_para
         tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
         tc_stim st;
         const char *why = NULL;
-        if (!rows)
+        if (!rows || tc_plan_table(t, rows, &(tc_plan){.variant = TC_PLAN_TESTBENCH})) {
+            free(rows);
             return "out of memory";
-        tc_default_table(t, rows);
+        }
         if (!tc_scenario_build(name, t, rows, 1, p, &st)) {
             why = tc_stim_too_long(&st, p->red_flits, buf, len);
             tc_stim_free(&st);
@@ -72,25 +74,6 @@ static int tree_height(const tc_topo *t, const tc_row *rows, int tree)
     return height;
 }
 
-
-void tc_default_table(const tc_topo *t, tc_row *rows)
-{
-    uint8_t *pe = malloc((size_t)t->n);
-    for (int tree = 0; tree < TC_TREES; tree++) {
-        int root = tree_root(t, tree);
-        for (int k = 0; k < t->n; k++)
-            pe[k] = tree < 8 ? 1 : tree < 15 ? (mix((uint64_t)(tree * 65536 + k)) % 3 != 0) : 0;
-        int members = 0;
-        for (int k = 0; k < t->n; k++)
-            members += pe[k];
-        if (tree == 15 || members < 2) { /* every tree has a sender and a receiver */
-            pe[root] = 1;
-            pe[tc_farthest(t, root)] = 1;
-        }
-        tc_plan_tree(t, rows, tree, root, pe);
-    }
-    free(pe);
-}
 
 void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_t cycle)
 {
@@ -256,7 +239,7 @@ static void expect_drop(tc_stim *s, uint32_t tag, int node, int err)
     s->exp[tag - 1].none = 1;
 }
 
-/* A random node whose PE takes part in tree (tc_default_table gives every tree one). */
+/* A random node whose PE takes part in tree (the testbench table gives every tree one). */
 static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
 {
     int start = (int)(mix((*rng)++) % (uint64_t)t->n);

@@ -40,14 +40,10 @@ typedef struct {
                        dropped, each one whole (never some copies) */
 } tc_stim;
 
-/* Table of every co-simulated network: 16 trees with roots spread evenly; trees 0-7
- * have every PE, trees 8-14 leave about a third of the nodes as transit nodes, tree
- * 15 has only two Pe nodes (long transit paths, most nodes outside the tree). */
-void tc_default_table(const tc_topo *t, tc_row *rows);
-
 extern const char *const tc_scenario_names[];
-/* Whether the scenario is written for tc_default_table's trees (its roots, members
- * and transit nodes), so that it cannot run on random tables. */
+/* Whether the scenario is written for the testbench table's trees (cmodel/plan.h,
+ * TC_PLAN_TESTBENCH: its roots, members and transit nodes), so that it cannot run on
+ * random tables. */
 int tc_scenario_default_table_only(const char *name);
 /* Why the scenario cannot run on torus t (a 1-node torus) with parameters p (its
  * reduces longer than p->red_flits), into buf or a constant; NULL if it can. */

@@ -7,13 +7,14 @@
 // has no other way out. Ports and parameters are tc_router's.
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_params.vh"
 
 module tc_router_mon #(
   parameter integer NumDims = 2,
-  parameter integer Slots = 16,
-  parameter integer InjSlots = 40,
-  parameter integer PeCredits = 48,
-  parameter integer RedFlits = 2,
+  parameter integer Slots = `TC_DEFAULT_SLOTS,
+  parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
+  parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
+  parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (

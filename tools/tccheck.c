@@ -7,8 +7,10 @@
  *           [--plant report-one|result-slot|fixed-priority] [--report N] [--premises yes]
  *                                                            (or topo=4x4x4x4 ..., --help)
  *
- * planner: the 16 trees the testbench uses (roots spread evenly, some transit nodes);
- * random: 16 trees with random roots, member sets and shapes (--seed). */
+ * planner: the 16 trees the testbench uses (roots spread evenly, some transit nodes;
+ * cmodel/plan.h's testbench, not tcnet's planner, which is spread); random: 16 trees
+ * with random roots, member sets and shapes (--seed); or any other of cmodel/plan.h's
+ * tables by name (spread with every PE, members: all nodes). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,22 +20,15 @@
 
 #include "../cmodel/config.h"
 #include "../cmodel/deadlock.h"
-#include "../tb/randtable.h"
-#include "../tb/scenario.h"
+#include "../cmodel/plan.h"
 
 static const char *const plants[] = {"none", "report-one", "result-slot", "fixed-priority", NULL};
 static const char *const yesno[] = {"no", "yes", NULL};
 static const tc_key keys[] = {
     {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
-    {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), or a table file", 1, 0, NULL},
-    {"seed", "1", "random table", 0, 1000000000, NULL},
-    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, TC_MAX_SLOTS, NULL},
-    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, TC_MAX_SLOTS, NULL},
-    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
-    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, TC_SLOT_FLITS - 1, NULL},
-    {"link_lat", "40", "link latency, cycles", 1, TC_MAX_LAT, NULL},
-    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, TC_MAX_LAT, NULL},
-    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, TC_MAX_LAT, NULL},
+    {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), another of cmodel/plan.h's (testbench, spread, members), or a table file", 1, 0, NULL},
+    {"seed", "1", "random and spread tables", 0, 1000000000, NULL},
+#include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},
     {"report", "3", "violations reported in full", 0, 1000000, NULL},
     {"premises", "no", "yes: print the premises of the argument and how each is established", 0, 0, yesno},
@@ -67,13 +62,7 @@ int main(int argc, char **argv)
     static const int plant_bits[] = {0, TC_PLANT_REPORT_ONE, TC_PLANT_RESULT_SLOT, TC_PLANT_FIXED_PRIO};
     tc_params p;
     tc_params_default(&p);
-    p.slots = (int)tc_config_int(&cfg, "slots");
-    p.inj_slots = (int)tc_config_int(&cfg, "inj_slots");
-    p.pe_credits = (int)tc_config_int(&cfg, "pe_credits");
-    p.red_flits = (int)tc_config_int(&cfg, "red_flits");
-    p.link_lat = (int)tc_config_int(&cfg, "link_lat");
-    p.inj_lat = (int)tc_config_int(&cfg, "inj_lat");
-    p.ej_lat = (int)tc_config_int(&cfg, "ej_lat");
+    tc_params_from_config(&p, &cfg);
     p.plant = plant_bits[plant];
     tc_topo t;
     if (tc_topo_parse(topo, &t, err, sizeof err)) {
@@ -92,10 +81,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "tccheck: out of memory for %d nodes\n", t.n);
         return 2;
     }
-    if (!strcmp(table, "planner")) {
-        tc_default_table(&t, rows);
-    } else if (!strcmp(table, "random")) {
-        tc_random_table(&t, rows, (uint64_t)seed);
+    int variant = !strcmp(table, "planner") ? TC_PLAN_TESTBENCH : tc_plan_find(table);
+    if (variant >= 0) {
+        if (tc_plan_table(&t, rows, &(tc_plan){.variant = (tc_plan_variant)variant, .seed = (uint64_t)seed})) {
+            fprintf(stderr, "tccheck: out of memory for %d nodes\n", t.n);
+            return 2;
+        }
     } else {
         FILE *f = fopen(table, "r");
         if (!f) {

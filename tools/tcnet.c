@@ -17,6 +17,7 @@
 #include "../cmodel/p2p.h"
 #include "../cmodel/pkt_allgather.h"
 #include "../cmodel/pkt_bcast.h"
+#include "../cmodel/plan.h"
 #include "../cmodel/workload.h"
 
 static const char *const modes[] = {"half", "full", NULL};
@@ -37,17 +38,11 @@ enum { P2P_RULES = 4 }; /* p2p_algs[i] for i >= P2P_RULES is tc_p2p_alg_names[i 
 static const tc_key keys[] = {
     {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
     {"clock_mhz", "500", "router clock, for times in ns", 1, 10000, NULL},
-    {"link_lat", "40", "link latency, cycles", 1, 100000, NULL},
-    {"inj_lat", "150", "PE to router (PCIe), cycles", 1, 100000, NULL},
-    {"ej_lat", "150", "router to PE (PCIe), cycles", 1, 100000, NULL},
-    {"slots", "16", "packet slots per VC buffer of a link input (and in the result and report buffers)", 2, 64, NULL},
-    {"inj_slots", "40", "packet slots in the PEGroup FIFO", 2, 64, NULL},
-    {"pe_credits", "48", "packets the PE's ejection buffer holds", 1, 255, NULL},
+#include "../cmodel/param_keys.h"
     {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
-    {"red_flits", "2", "data flits of a reduce the Reducer holds", 1, 7, NULL},
-    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly) or a file", 1, 0, NULL},
+    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
-    {"seed", "1", "random choices (members)", 0, 1000000000, NULL},
+    {"seed", "1", "random choices (members, table = random)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast and allgather only, exact: docs/simulator.md)", 0, 0, engines},
@@ -290,14 +285,8 @@ int main(int argc, char **argv)
     snprintf(out_path[3], sizeof out_path[3], "%s", sval("json"));
     if (*sval("json") && !(json = out[3] = open_out("json", out_path[3])))
         return 2;
-    p.link_lat = (int)ival("link_lat");
-    p.inj_lat = (int)ival("inj_lat");
-    p.ej_lat = (int)ival("ej_lat");
-    p.slots = (int)ival("slots");
+    tc_params_from_config(&p, &cfg);
     p.mcast = tc_config_enum(&cfg, "mcast");
-    p.inj_slots = (int)ival("inj_slots");
-    p.pe_credits = (int)ival("pe_credits");
-    p.red_flits = (int)ival("red_flits");
     double t0 = now_s();
     int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level engines: no network of routers */
     tc_net *n = packet ? NULL : tc_net_new(&p, err, sizeof err);
@@ -307,19 +296,13 @@ int main(int argc, char **argv)
     }
     const tc_topo *t = n ? tc_net_topo(n) : &topo;
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
-    if (!strcmp(sval("table"), "planner")) {
-        uint8_t *pe = malloc((size_t)t->n);
-        uint64_t rng = (uint64_t)ival("seed") * 0x9e3779b97f4a7c15ull + 1;
-        for (int tree = 0; tree < TC_TREES; tree++) {
-            int root = (int)((long)tree * t->n / TC_TREES);
-            for (int k = 0; k < t->n; k++) { /* xorshift: a member with the given chance */
-                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-                pe[k] = rng % 100 < (uint64_t)ival("members");
-            }
-            pe[root] = pe[tc_farthest(t, root)] = 1; /* every tree keeps a sender and a receiver */
-            tc_plan_tree(t, rows, tree, root, pe);
+    int variant = !strcmp(sval("table"), "planner") ? TC_PLAN_SPREAD : tc_plan_find(sval("table"));
+    if (variant >= 0) {
+        tc_plan plan = {.variant = (tc_plan_variant)variant, .seed = (uint64_t)ival("seed"), .members = (int)ival("members")};
+        if (!rows || tc_plan_table(t, rows, &plan)) {
+            fprintf(stderr, "tcnet: out of memory for the table of %d nodes\n", t->n);
+            return 2;
         }
-        free(pe);
     } else {
         FILE *f = fopen(sval("table"), "r");
         if (!f) {
