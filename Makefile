@@ -205,7 +205,10 @@ $(eval $(call VL_RULES,8x8,$(B)/cosim_8x8_vt2,obj_8x8_vt2,$(VL_NODE) --threads 2
 # tracing once per key, every node writing into one FST (tb/dut_nodes.cpp). The
 # whole torus (tc_torus), flat and untraced (build/flat/cosim_NET): make test runs the
 # 5-node ring's on every scenario, which checks tc_torus's wiring against the C model.
-$(foreach k,$(sort $(foreach n,$(NODE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_wave_$(k),obj_node_wave_$(k),$(VL_NODE) --trace-fst,tb/dut_nodes.cpp)))
+# The traced model is compiled at -O1: the trace code is most of it, and the waveform's
+# first run matters more than the speed of the runs after it.
+VL_WAVE_OPT ?= -MAKEFLAGS "OPT_FAST=-O1 OPT_GLOBAL=-O1"
+$(foreach k,$(sort $(foreach n,$(NODE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_wave_$(k),obj_node_wave_$(k),$(VL_NODE) --trace-fst $(VL_WAVE_OPT),tb/dut_nodes.cpp)))
 $(foreach n,$(NODE_NETS),$(eval $(call VL_NET,$(n),$(B)/wave/cosim_$(n),wave_)))
 $(foreach n,$(NODE_NETS),$(eval $(call VL_RULES,$(n),$(B)/flat/cosim_$(n),obj_flat_$(n),--top-module tc_torus,tb/dut_rtl.cpp)))
 
