@@ -85,7 +85,7 @@ prove credit_block tc_credit_block "-set NU 7" 3 \
   "at most 16 results of a tree in flight to the parent; credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
 prove rr_arb_late tc_rr_arb "-set N 20 -set IdxW 5 -set Late 6" 2 \
   "with two requests joining late, the grant is still the first requester at or after the pointer, else the first"
-prove phase tc_phase "-set NumPorts 2 -set Diameter 5" 3 \
+prove phase tc_phase "-set NumPorts 2" 3 \
   "phase counters within 0..2; phase number within 0..target"
 prove router tc_router "-set NumDims 1" 1 \
   "link and PE credit counters plus uncredited packets equal the buffer depth (within 0..depth)"
@@ -134,7 +134,7 @@ refute_bmc credit_block tc_credit_block "-set NU 7" 6 \
 refute rr_arb_late tc_rr_arb "-set N 20 -set IdxW 5 -set Late 6" 2 \
   's/nearer = (a >= p) != (b >= p) ? a >= p : a < b;/nearer = a < b;/' \
   "a late request compared with the search's winner by index, not by distance from the pointer"
-refute phase tc_phase "-set NumPorts 2 -set Diameter 5" 3 \
+refute phase tc_phase "-set NumPorts 2" 3 \
   's/if (cnt_q\[2\*p+1\]) \/\/ already 2/if (1'"'"'b0) \/\/ already 2/' \
   "a third phase packet counted"
 refute router tc_router "-set NumDims 1" 1 \
