@@ -9,13 +9,13 @@ CFLAGS  ?= -O2 -g
 WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CMODEL_SRC := $(wildcard cmodel/*.c)
+CMODEL_SRC := $(wildcard cmodel/*.c cmodel/netsim/*.c)
 TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/waveview.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
 RTL_SRC    := $(wildcard rtl/*.v)
-HDRS       := $(wildcard cmodel/*.h tb/*.h tb/unit/*.h) cmodel/format.def cmodel/params.def
+HDRS       := $(wildcard cmodel/*.h cmodel/netsim/*.h tb/*.h tb/unit/*.h) cmodel/format.def cmodel/params.def
 
 # Verilated networks: name = NumDims SizeX SizeY SizeZ SizeW. The first is the default.
 NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2
@@ -59,7 +59,7 @@ TCNET_CC ?= $(if $(shell command -v clang 2>/dev/null),clang,$(CC))
 TCNET_OPT ?= -O3 -march=native $(if $(filter clang,$(TCNET_CC)),-flto,-flto=auto)
 $(B)/tcnet: tools/tcnet.c $(CMODEL_SRC) $(HDRS) | $(B)
 	$(TCNET_CC) $(WFLAGS) $(TCNET_OPT) -o $@ $< $(CMODEL_SRC)
-$(B)/tckern: tools/tckern.c cmodel/apps.h | $(B)
+$(B)/tckern: tools/tckern.c cmodel/netsim/apps.h | $(B)
 	$(CC) $(WFLAGS) -O2 -fopenmp -o $@ $<
 $(B)/tccheck: tools/tccheck.c $(B)/libtc.a $(HDRS)
 	$(CC) $(WFLAGS) -O2 -o $@ $< $(B)/libtc.a

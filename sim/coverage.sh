@@ -46,7 +46,7 @@ for bad in pe_credits=0 red_flits=8 topo=300x300 "workload=reduce dst=999" \
            "max_cycles=10"; do
   ! build/gcov/tcnet topo=4x4 progress=off $bad >/dev/null 2>&1 || echo "tcnet $bad did not fail"
 done
-gcov -o build/gcov/cmodel cmodel/*.c >/dev/null && mv ./*.gcov $OUT/gcov/
+gcov -o build/gcov/cmodel cmodel/*.c >/dev/null && gcov -o build/gcov/cmodel/netsim cmodel/netsim/*.c >/dev/null && mv ./*.gcov $OUT/gcov/
 
 stage docs/coverage.md
 /usr/bin/python3 sim/coverage.py $OUT "$*" >docs/coverage.md.tmp

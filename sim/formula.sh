@@ -74,7 +74,7 @@ for topo in $TOPOS; do
   done
 done
 
-# The testbench's default table (cmodel/plan.c, variant testbench) and its allreduce scenario (len 2).
+# The testbench's default table (cmodel/netsim/plan.c, variant testbench) and its allreduce scenario (len 2).
 for topo in 2 3 5 8 4x4 5x5 7x5 3x3x2 3x3x3 2x3x5 2x2x2x2 3x3x3x3; do
   for p in $PARAMS; do
     IFS=: read -r L I E <<<"$p"

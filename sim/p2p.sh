@@ -67,7 +67,7 @@ P("# Hardware collectives against point-to-point software collectives (generated
 P("Mukosey, Semenov and Simonov (2015, \"Simulation of the collective operations subnet of the Angara network\", "
   "in Russian) report that the hardware subnet beats software broadcast and reduce over point-to-point packets by "
   "more than 2x on 8 nodes and more than 6x on 8192, the gap growing with the node count. Here: `build/tcnet "
-  "impl=hw` (the cycle-exact collective subnet) against `impl=p2p p2p_alg=auto` (cmodel/p2p.c and p2p_coll.c: "
+  "impl=hw` (the cycle-exact collective subnet) against `impl=p2p p2p_alg=auto` (cmodel/netsim/p2p.c and p2p_coll.c: "
   "unicast packets with dimension-order routing over the same links, the same per-hop router cost and the same "
   "PCIe latencies, timed by an event simulation in which every link and PE channel serves packets in the order "
   "they ask for it). The baseline is **every algorithm MPI libraries use for the operation, the fastest at each "

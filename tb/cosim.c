@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../cmodel/config.h"
-#include "../cmodel/plan.h"
+#include "../cmodel/netsim/plan.h"
 #include "dut.h"
 #include "events.h"
 #include "pe.h"

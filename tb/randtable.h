@@ -1,11 +1,11 @@
-/* The random table (cmodel/plan.h, TC_PLAN_RANDOM) under its old name, for the unit
+/* The random table (cmodel/netsim/plan.h, TC_PLAN_RANDOM) under its old name, for the unit
  * tests that still call it. */
 #ifndef TC_RANDTABLE_H
 #define TC_RANDTABLE_H
 
 #include <stdint.h>
 
-#include "../cmodel/plan.h"
+#include "../cmodel/netsim/plan.h"
 
 static inline void tc_random_table(const tc_topo *t, tc_row *rows, uint64_t seed)
 {

@@ -2,7 +2,7 @@
 
 #include "../cmodel/alu.h"
 #include "../cmodel/fpsum.h"
-#include "../cmodel/plan.h"
+#include "../cmodel/netsim/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

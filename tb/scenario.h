@@ -41,7 +41,7 @@ typedef struct {
 } tc_stim;
 
 extern const char *const tc_scenario_names[];
-/* Whether the scenario is written for the testbench table's trees (cmodel/plan.h,
+/* Whether the scenario is written for the testbench table's trees (cmodel/netsim/plan.h,
  * TC_PLAN_TESTBENCH: its roots, members and transit nodes), so that it cannot run on
  * random tables. */
 int tc_scenario_default_table_only(const char *name);

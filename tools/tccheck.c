@@ -1,4 +1,4 @@
-/* tccheck: the deadlock-freedom checker (cmodel/deadlock.h, docs/deadlock.md) on one
+/* tccheck: the deadlock-freedom checker (cmodel/netsim/deadlock.h, docs/deadlock.md) on one
  * torus and table set. Exit 0 if the argument holds, 1 if it finds a violation, 2 on
  * bad input.
  *
@@ -8,8 +8,8 @@
  *                                                            (or topo=4x4x4x4 ..., --help)
  *
  * planner: the 16 trees the testbench uses (roots spread evenly, some transit nodes;
- * cmodel/plan.h's testbench, not tcnet's planner, which is spread); random: 16 trees
- * with random roots, member sets and shapes (--seed); or any other of cmodel/plan.h's
+ * cmodel/netsim/plan.h's testbench, not tcnet's planner, which is spread); random: 16 trees
+ * with random roots, member sets and shapes (--seed); or any other of cmodel/netsim/plan.h's
  * tables by name (spread with every PE, members: all nodes). */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,14 +19,14 @@
 #include <time.h>
 
 #include "../cmodel/config.h"
-#include "../cmodel/deadlock.h"
-#include "../cmodel/plan.h"
+#include "../cmodel/netsim/deadlock.h"
+#include "../cmodel/netsim/plan.h"
 
 static const char *const plants[] = {"none", "report-one", "result-slot", "fixed-priority", NULL};
 static const char *const yesno[] = {"no", "yes", NULL};
 static const tc_key keys[] = {
     {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
-    {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), another of cmodel/plan.h's (testbench, spread, members), or a table file", 1, 0, NULL},
+    {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), another of cmodel/netsim/plan.h's (testbench, spread, members), or a table file", 1, 0, NULL},
     {"seed", "1", "random and spread tables", 0, 1000000000, NULL},
 #include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},

@@ -5,14 +5,14 @@
  *   tckern heat CELLS      one node's square block of CELLS cells, the explicit
  *                          step of the nonlinear heat equation
  * Prints the rate in Mflop/s, counting TC_SPMV_FLOPS_NZ a nonzero and
- * TC_HEAT_FLOPS_CELL a cell (cmodel/apps.h). */
+ * TC_HEAT_FLOPS_CELL a cell (cmodel/netsim/apps.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../cmodel/apps.h"
+#include "../cmodel/netsim/apps.h"
 
 static double now_s(void)
 {

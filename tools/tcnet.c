@@ -10,15 +10,15 @@
 #include <time.h>
 
 #include "../cmodel/alu.h"
-#include "../cmodel/apps.h"
+#include "../cmodel/netsim/apps.h"
 #include "../cmodel/config.h"
-#include "../cmodel/fpvec.h"
+#include "../cmodel/netsim/fpvec.h"
 #include "../cmodel/net.h"
-#include "../cmodel/p2p.h"
-#include "../cmodel/pkt_allgather.h"
-#include "../cmodel/pkt_bcast.h"
-#include "../cmodel/plan.h"
-#include "../cmodel/workload.h"
+#include "../cmodel/netsim/p2p.h"
+#include "../cmodel/netsim/pkt_allgather.h"
+#include "../cmodel/netsim/pkt_bcast.h"
+#include "../cmodel/netsim/plan.h"
+#include "../cmodel/netsim/workload.h"
 
 static const char *const modes[] = {"half", "full", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
@@ -40,7 +40,7 @@ static const tc_key keys[] = {
     {"clock_mhz", "500", "router clock, for times in ns", 1, 10000, NULL},
 #include "../cmodel/param_keys.h"
     {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
-    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
+    {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/netsim/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
     {"seed", "1", "random choices (members, table = random)", 0, 1000000000, NULL},
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
@@ -159,7 +159,7 @@ static int check_sizes(const tc_topo *t, const tc_workload *w)
     int ag = w->kind == TC_WL_ALLGATHER;
     if ((w->kind == TC_WL_BCAST || ag) && len) {
         /* a node's deliveries of one operation: packets (x n - 1 senders for an
-         * allgather) in 32 bits (cmodel/workload.c, the packet engines) */
+         * allgather) in 32 bits (cmodel/netsim/workload.c, the packet engines) */
         uint64_t from = ag && n > 1 ? n - 1 : 1, packets_max = UINT32_MAX / from;
         snprintf(why, sizeof why, "with %d nodes and len = %d: at most %" PRIu64 " packets of %d flits to a node in one "
                  "operation", t->n, w->len, packets_max * from, w->len);
@@ -475,7 +475,7 @@ int main(int argc, char **argv)
     }
     if (check_sizes(t, &w))
         return 2;
-    if (w.kind >= TC_WL_SPMV) { /* the applications (cmodel/apps.c) */
+    if (w.kind >= TC_WL_SPMV) { /* the applications (cmodel/netsim/apps.c) */
         if (*sval("csv")) {
             fprintf(stderr, "tcnet: csv: workload = %s writes json only\n", sval("workload"));
             return 2;

@@ -1,5 +1,5 @@
 /* tcotf2: OTF2 traces (Score-P and other tools) to and from torcoll traces
- * (cmodel/trace.h, version 2), with Debian's OTF2 library.
+ * (cmodel/netsim/trace.h, version 2), with Debian's OTF2 library.
  *   tcotf2 ARCHIVE.otf2 [OUT]     an OTF2 archive's MPI communication as a torcoll
  *                                 trace (OUT, or stdout), for tcnet workload=trace
  *   tcotf2 --write TRACE DIR      a torcoll trace as an OTF2 archive DIR/traces.otf2
@@ -19,7 +19,7 @@
  * all (src/adapters/mpi/c/scorep_mpi_coll.inc.c): an allreduce's, allgather's and
  * alltoall's sizeSent is the comm size times the block, a bcast's root sends the
  * block to all, a scan's rank k receives k + 1 blocks; they are turned back into
- * the block (cmodel/trace.h) here. An in-place call counts one block less, which
+ * the block (cmodel/netsim/trace.h) here. An in-place call counts one block less, which
  * this cannot see (the trace says so: comm size, not size - 1, is the divisor).
  * OTF2's collective events carry no reduction op or datatype: --write puts the
  * trace's OP and TYPE in two string attributes of each collective's end event,
@@ -32,7 +32,7 @@
 
 #include <otf2/otf2.h>
 
-#include "../cmodel/trace.h"
+#include "../cmodel/netsim/trace.h"
 
 /* The trace's collectives in OTF2's terms (the index is TC_CALL_*). */
 static const OTF2_CollectiveOp otf2_op[TC_CALL_COLLS] = {

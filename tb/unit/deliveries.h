@@ -12,7 +12,7 @@
 
 #include "../../cmodel/net.h"
 #include "../../cmodel/table.h"
-#include "../../cmodel/workload.h"
+#include "../../cmodel/netsim/workload.h"
 #include "../randtable.h"
 
 typedef struct {

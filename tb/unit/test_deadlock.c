@@ -1,4 +1,4 @@
-/* Unit tests of the deadlock checker (cmodel/deadlock.c) and of the progress
+/* Unit tests of the deadlock checker (cmodel/netsim/deadlock.c) and of the progress
  * watchdog's report (tc_net_explain, tc_net_where). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/deadlock.h"
+#include "../../cmodel/netsim/deadlock.h"
 #include "../../cmodel/net.h"
 
 /* 16 trees, roots spread evenly, every PE a member. */

@@ -1,4 +1,4 @@
-/* The PE library's side of the floating-point sum (cmodel/fpvec.c): values packed as
+/* The PE library's side of the floating-point sum (cmodel/netsim/fpvec.c): values packed as
  * binned elements, len / 2 to a packet and padded with the identity; results rounded
  * back; fmin/fmax keys a lane each; the values file; and a stream of FSUM allreduces on small tori with random
  * member sets and latencies, whose every PE gets the bits of the whole sum merged in C
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "../../cmodel/fpsum.h"
-#include "../../cmodel/fpvec.h"
+#include "../../cmodel/netsim/fpvec.h"
 #include "deliveries.h"
 
 static void test_pack(void **state)

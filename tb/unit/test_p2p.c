@@ -1,6 +1,6 @@
-/* Golden-model unit tests: the point-to-point baseline (cmodel/p2p.c): packet timing
+/* Golden-model unit tests: the point-to-point baseline (cmodel/netsim/p2p.c): packet timing
  * on an empty path, channel contention, dimension order, long messages, and the
- * software collectives' rounds; the MPI algorithms of cmodel/p2p_coll.c: every rank
+ * software collectives' rounds; the MPI algorithms of cmodel/netsim/p2p_coll.c: every rank
  * done, the flits each rank sends against the algorithms' formulas (the k-nomial
  * broadcast's tree too), ranks not a power of two, LogGP costs, auto, the libraries'
  * thresholds, and the steady-state model. */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/p2p.h"
+#include "../../cmodel/netsim/p2p.h"
 
 /* Latencies unlike the defaults, so that every term of a formula shows. */
 enum { L = 7, INJ = 11, EJ = 13 };
@@ -176,7 +176,7 @@ static void test_collectives(void **state)
     tc_p2p_free(&m);
 }
 
-/* ---- the MPI algorithms (cmodel/p2p_coll.c) ---- */
+/* ---- the MPI algorithms (cmodel/netsim/p2p_coll.c) ---- */
 
 static const tc_wl_kind kinds[] = {TC_WL_BCAST, TC_WL_REDUCE, TC_WL_ALLREDUCE, TC_WL_ALLGATHER, TC_WL_BARRIER};
 

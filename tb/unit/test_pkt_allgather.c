@@ -1,4 +1,4 @@
-/* The packet-level allgather engine (cmodel/pkt_allgather.c, tcnet engine=packet
+/* The packet-level allgather engine (cmodel/netsim/pkt_allgather.c, tcnet engine=packet
  * workload=allgather) against the cycle-exact model: every PE delivery (node,
  * operation, the cycle of its last flit, its flits) the same, and the operations'
  * starts, ends and delivery counts, each node's completion, the cycles simulated and
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/pkt_allgather.h"
+#include "../../cmodel/netsim/pkt_allgather.h"
 #include "deliveries.h"
 
 static size_t total, ncases; /* deliveries compared, cases run */

@@ -1,4 +1,4 @@
-/* The packet-level broadcast engine (cmodel/pkt_bcast.c, tcnet engine=packet) against
+/* The packet-level broadcast engine (cmodel/netsim/pkt_bcast.c, tcnet engine=packet) against
  * the cycle-exact model: every PE delivery (node, operation, the cycle of its last
  * flit, its flits) the same, and the operations' starts, ends and delivery counts,
  * each node's completion, the cycles simulated and the flits on every link. Fixed
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/pkt_bcast.h"
+#include "../../cmodel/netsim/pkt_bcast.h"
 #include "deliveries.h"
 
 static size_t total; /* deliveries compared */

@@ -1,7 +1,7 @@
-/* Unit tests of the table planner (cmodel/plan.c): every variant builds the very
+/* Unit tests of the table planner (cmodel/netsim/plan.c): every variant builds the very
  * tables its callers built before it was one planner (the hashes below were taken
  * from those callers' code: tb/scenario.c, tb/randtable.c, tools/tcnet.c and
- * cmodel/apps.c), so timing diagrams, latencies and docs' numbers stay as they were. */
+ * cmodel/netsim/apps.c), so timing diagrams, latencies and docs' numbers stay as they were. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/plan.h"
+#include "../../cmodel/netsim/plan.h"
 
 static uint64_t fnv(const tc_row *r, size_t n)
 {

@@ -1,5 +1,5 @@
-/* Golden-model unit tests: collective traces (cmodel/trace.c) and the point-to-point
- * pieces the applications use (cmodel/p2p.c): the reader takes a good trace and
+/* Golden-model unit tests: collective traces (cmodel/netsim/trace.c) and the point-to-point
+ * pieces the applications use (cmodel/netsim/p2p.c): the reader takes a good trace and
  * refuses every kind of bad one naming the problem; concurrent exchanges and
  * collectives among a subset of nodes time as single messages and whole-torus
  * collectives do. */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "../../cmodel/trace.h"
+#include "../../cmodel/netsim/trace.h"
 
 static const char good[] = "torcoll-trace 1\nranks 2\n# comment\n"
                            "0 bcast 2 0 16 - MPI_LONG 100 20\n"

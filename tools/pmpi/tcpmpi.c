@@ -1,5 +1,5 @@
 /* tcpmpi: a PMPI library that records an MPI program's communication into a torcoll
- * trace (cmodel/trace.h gives the format, version 2), for tcnet workload=trace:
+ * trace (cmodel/netsim/trace.h gives the format, version 2), for tcnet workload=trace:
  * every collective of MPI-3, blocking and nonblocking (with the MPI_Wait/Test call
  * that completes it), point-to-point messages (peer, bytes, tag), and the
  * communicators they run on (MPI_Comm_split, dup, create, Cart_create and the rest:
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The trace's call names (cmodel/trace.h); the nonblocking form of a collective is
+/* The trace's call names (cmodel/netsim/trace.h); the nonblocking form of a collective is
  * its name with an 'i' in front. */
 enum {
     C_BCAST, C_REDUCE, C_ALLREDUCE, C_BARRIER, C_ALLGATHER, C_ALLGATHERV, C_GATHER, C_GATHERV, C_SCATTER,
@@ -335,7 +335,7 @@ static uint64_t sum_counts(const int *c, int n, MPI_Datatype t)
     return s * tsz(t);
 }
 
-/* BYTES of each collective (cmodel/trace.h): what one rank contributes. The
+/* BYTES of each collective (cmodel/netsim/trace.h): what one rank contributes. The
  * wrappers of both languages call these with C handles. */
 static void rec_coll(int call, const void *s, const void *r, int sc, const int *scs, MPI_Datatype st, int rc,
                      const int *rcs, MPI_Datatype rt, MPI_Op op, int root, MPI_Comm comm, double t0, MPI_Request *req)

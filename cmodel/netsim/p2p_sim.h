@@ -1,5 +1,5 @@
-/* The point-to-point model's event simulation, shared by cmodel/p2p.c (the
- * packets, the classic collectives) and cmodel/p2p_coll.c (the MPI algorithms).
+/* The point-to-point model's event simulation, shared by cmodel/netsim/p2p.c (the
+ * packets, the classic collectives) and cmodel/netsim/p2p_coll.c (the MPI algorithms).
  * Internal to the two: not a public interface. */
 #ifndef TC_P2P_SIM_H
 #define TC_P2P_SIM_H

@@ -1,5 +1,5 @@
 /* The collective algorithms of MPI libraries on the point-to-point model (the
- * packets of cmodel/p2p.c), with LogGP software costs, and the default choices of
+ * packets of cmodel/netsim/p2p.c), with LogGP software costs, and the default choices of
  * Open MPI and MPICH. docs/p2p.md, "Algorithms and selection".
  *
  * An algorithm is a list of phases; a phase is a number of steps; in a step a rank

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "table.h"
+#include "../table.h"
 
 typedef enum {
     /* "testbench": the scenarios' trees (tcsim and cosim --table default, tccheck

@@ -1,6 +1,6 @@
 /* Applications on the simulated torus (tcnet workload=spmv, heat, trace): the
  * communication of a whole program timed on the collective subnet (impl hw, the
- * cycle-exact model) and on the point-to-point baseline (cmodel/p2p.c), with the
+ * cycle-exact model) and on the point-to-point baseline (cmodel/netsim/p2p.c), with the
  * compute time between. Where a cycle-by-cycle run of a large data movement does
  * not fit, a steady-state model replaces it: the fill (one packet's latency, itself
  * simulated) plus the busiest channel's flits at a streaming rate calibrated on
@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "net.h"
+#include "../config.h"
+#include "../net.h"
 #include "p2p.h"
 #include "workload.h"
 
@@ -50,7 +50,7 @@ typedef struct {
 /* An all-gather in which every node sends `packets` packets of 7 data flits: on the
  * subnet's 16 trees (node k on tree k % 16; exact runs by the packet engine) ... */
 int tc_app_allgather_hw(tc_app *a, int packets, tc_app_time *r);
-/* ... and by algorithm alg over unicast (cmodel/p2p_coll.c, with a->m.cost), every
+/* ... and by algorithm alg over unicast (cmodel/netsim/p2p_coll.c, with a->m.cost), every
  * node's part `flits` data flits: simulated where it fits, else tc_p2p_coll_model's
  * estimate. 0, or -1 and a->err. */
 int tc_app_allgather_p2p(tc_app *a, tc_p2p_alg alg, int flits, tc_app_time *r);
@@ -58,7 +58,7 @@ int tc_app_allgather_p2p(tc_app *a, tc_p2p_alg alg, int flits, tc_app_time *r);
  * cycle: *cycles from the first start to the last delivery. 0, or -1 and a->err. */
 int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles);
 /* Every tree planned again with only the nodes pe[k] != 0 taking part (NULL: all):
- * cmodel/plan.h TC_PLAN_MEMBERS, into a->rows and the net. */
+ * cmodel/netsim/plan.h TC_PLAN_MEMBERS, into a->rows and the net. */
 void tc_app_table(tc_app *a, const uint8_t *pe);
 
 /* tcnet's entry for workload = spmv, heat or trace, with its configuration (the keys

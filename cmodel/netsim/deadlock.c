@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "router.h"
+#include "../router.h"
 
 /* Resources, per node (vn of them): the units' buffers (nu); per tree the results of
  * that tree the Reducer holds (its memory's entries, TC_TREES); the PE's ejection

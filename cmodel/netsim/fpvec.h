@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "format.h"
+#include "../format.h"
 
 typedef struct {
     unsigned lane, dist; /* TC_LANE_*, TC_FPS_* */

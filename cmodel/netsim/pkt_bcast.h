@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "net.h"
+#include "../net.h"
 #include "workload.h"
 
 /* NULL if the engine models w on p exactly; otherwise why not. */

@@ -18,7 +18,7 @@
 #ifndef TC_PKT_ALLGATHER_H
 #define TC_PKT_ALLGATHER_H
 
-#include "net.h"
+#include "../net.h"
 #include "workload.h"
 
 /* NULL if the engine models w on p exactly; otherwise why not. */

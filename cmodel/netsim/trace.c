@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "../config.h"
 
 const char *const tc_call_names[TC_CALLS + 1] = {
     "bcast", "reduce", "allreduce", "barrier", "allgather", "allgatherv", "gather", "gatherv", "scatter",

@@ -1,6 +1,6 @@
 #include "workload.h"
 
-#include "alu.h"
+#include "../alu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "net.h"
+#include "../net.h"
 
 typedef struct {
     long vertices, edges; /* resources, and waits between them */

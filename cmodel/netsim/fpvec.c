@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpsum.h"
+#include "../fpsum.h"
 
 /* keys a flit: 2 binary64 or 4 binary32 */
 static unsigned keys_per_flit(unsigned lane) { return lane == TC_LANE_32 ? 4 : 2; }

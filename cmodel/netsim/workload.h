@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "net.h"
+#include "../net.h"
 
 typedef enum {
     TC_WL_BCAST,        /* the root's PE of `tree` broadcasts `len` data flits */
@@ -20,7 +20,7 @@ typedef enum {
     TC_WL_BARRIER,      /* every PE enters a multiphase barrier (`bar_mode`, `bar_k`) */
     TC_WL_TREE_BARRIER, /* an allreduce without data (AND) on `tree` */
     TC_WL_ALLGATHER,    /* every PE broadcasts `packets` of `len` flits, node k on tree k % 16 */
-    TC_WL_SPMV,         /* applications (cmodel/apps.h), not run by tc_wl_run */
+    TC_WL_SPMV,         /* applications (cmodel/netsim/apps.h), not run by tc_wl_run */
     TC_WL_HEAT,
     TC_WL_TRACE,
     TC_WL_KINDS

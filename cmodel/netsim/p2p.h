@@ -16,10 +16,10 @@
 
 #include <stdint.h>
 
-#include "net.h"
+#include "../net.h"
 #include "workload.h"
 
-/* The software costs of the MPI algorithms (cmodel/p2p_coll.c), in the LogGP terms
+/* The software costs of the MPI algorithms (cmodel/netsim/p2p_coll.c), in the LogGP terms
  * of Alexandrov, Ionescu, Schauser and Scheiman (1995), in router cycles: a message
  * costs its sender o_send cycles of CPU before it leaves and its receiver o_recv
  * after its last flit reached the PE; a node starts injecting a message no sooner
@@ -63,7 +63,7 @@ int tc_p2p_collective_on(tc_p2p *m, tc_wl_kind kind, int len, int root, const in
 /* Messages i from node from[i] to to[i] of flits[i] data flits, all ready at cycle 0
  * on idle channels: *end is the cycle the last one is delivered. 0, or -1 and m->err. */
 int tc_p2p_exchange(tc_p2p *m, size_t nmsg, const int *from, const int *to, const int *flits, uint64_t *end);
-/* The collective algorithms of MPI libraries (cmodel/p2p_coll.c). Each applies to
+/* The collective algorithms of MPI libraries (cmodel/netsim/p2p_coll.c). Each applies to
  * some operations (tc_p2p_alg_ops). */
 typedef enum {
     TC_P2P_CLASSIC,      /* the fixed set of tc_p2p_collective: binomial, recursive doubling (else a reduce and
@@ -116,7 +116,7 @@ int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, c
 int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n,
                      uint64_t t[TC_P2P_ALGS], tc_p2p_alg *best, uint64_t *done, uint64_t *end);
 
-/* The steady-state model of an algorithm, for runs too large to simulate (cmodel/apps.c):
+/* The steady-state model of an algorithm, for runs too large to simulate (cmodel/netsim/apps.c):
  * the steps one after another, each costing o_send, one packet of the step's longest
  * message alone on the network (simulated), the step's busiest channel (a link, an
  * injection or an ejection channel; dimension-order paths, a header a packet) at
