@@ -10,7 +10,7 @@ WFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 CMODEL_SRC := $(wildcard cmodel/*.c cmodel/netsim/*.c)
-TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/waveview.c tb/dut_cmodel.c tb/alu_vec.c
+TB_SRC     := tb/pe.c tb/events.c tb/scenario.c tb/cosim.c tb/scoreboard.c tb/waveview.c tb/dut_cmodel.c tb/alu_vec.c
 UNIT_SRC   := $(wildcard tb/unit/test_*.c)
 ALU_SRC    := rtl/tc_alu.v rtl/tc_alu_lane.v rtl/tc_fpsum_merge.v
 FPSUM_SRC  := rtl/tc_fpsum_in.v rtl/tc_fpsum_merge.v rtl/tc_fpsum_out.v
