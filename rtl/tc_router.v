@@ -10,6 +10,7 @@
 // o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_router_ports.vh"
 `include "tc_params.vh"
 
 module tc_router #(
@@ -21,33 +22,15 @@ module tc_router #(
   localparam integer NP = 2 * NumDims,
   localparam integer NU = 2 * NP + 3,
   localparam integer NO = NP + 2,
+  localparam integer UPe = 2 * NP,      // unit: the PEGroup FIFO and its Broadcaster (units below: links)
+  localparam integer URes = 2 * NP + 1, // unit: the result buffer
+  localparam integer URep = 2 * NP + 2, // unit: the report buffer (credit block, phase counters)
+  localparam integer OPe = NP,          // output: the PE's ejection (outputs below: links)
+  localparam integer ORed = NP + 1,     // output: the Reducer
   localparam integer FW = `TC_FLIT_W,
   localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W
 ) (
-  input  wire              clk_i,
-  input  wire              rst_ni,
-  input  wire [15:0]       node_id_i,
-  input  wire [15:0]       diam_i,       // the torus's diameter: K of a barrier that names none (configuration)
-  // configuration port: one routing-table row per cycle
-  input  wire              cfg_we_i,
-  input  wire [3:0]        cfg_tree_i,
-  input  wire [`TC_ROW_W-1:0] cfg_row_i,
-  // links, direction d = 0 X+, 1 X-, 2 Y+, ...
-  input  wire [NP-1:0]     link_valid_i,
-  input  wire [NP-1:0]     link_vc_i,
-  input  wire [NP*FW-1:0]  link_flit_i,
-  output wire [2*NP-1:0]   link_cred_o,  // bit 2d+vc: a slot of input d, VC vc, freed
-  output wire [NP-1:0]     link_valid_o,
-  output wire [NP-1:0]     link_vc_o,
-  output wire [NP*FW-1:0]  link_flit_o,
-  input  wire [2*NP-1:0]   link_cred_i,
-  // PE: injection into the PEGroup FIFO, ejection to the PE
-  input  wire              inj_valid_i,
-  input  wire [FW-1:0]     inj_flit_i,
-  output wire              inj_cred_o,
-  output wire              ej_valid_o,
-  output wire [FW-1:0]     ej_flit_o,
-  input  wire              ej_cred_i
+  `TC_ROUTER_PORTS
 );
 
 `ifdef FORMAL_TC_ROUTER
@@ -109,8 +92,8 @@ module tc_router #(
     .in_valid_i  (red_valid),
     .in_flit_i   (red_flit),
     .src_i       (red_src),
-    .in_busy_i   (out_busy[NP+1]),
-    .res_room_i  (unit_can_write[2*NP+1]),
+    .in_busy_i   (out_busy[ORed]),
+    .res_room_i  (unit_can_write[URes]),
     .up_ok_i     (up_ok),
     .src_fenced_i(src_fenced),
     .snap_i      (ph_snap),
@@ -185,7 +168,7 @@ module tc_router #(
     .red_last_i  (red_complete),
     .made_i      (red_made),
     .made_tree_i (red_made_tree),
-    .drop_i      ({2'b00, unit_drop[2*NP:0]}),
+    .drop_i      ({2'b00, unit_drop[UPe:0]}),
     .wr_hdr_i    (unit_wr_flit),
     .route_err_i (unit_err),
     .route_i     (unit_route),
@@ -208,24 +191,24 @@ module tc_router #(
   generate
     for (u = 0; u < NU; u = u + 1) begin : g_unit
       localparam integer Port = (u < 2 * NP) ? u / 2 : 0;
-      wire wr_valid = (u == 2 * NP + 2) ? rep_valid
-                    : (u == 2 * NP + 1) ? res_valid
-                    : (u == 2 * NP)     ? inj_valid_i
+      wire wr_valid = (u == URep) ? rep_valid
+                    : (u == URes) ? res_valid
+                    : (u == UPe)     ? inj_valid_i
                                         : link_valid_i[Port] && link_vc_i[Port] == u[0];
-      wire [FW-1:0] wr_flit = (u == 2 * NP + 2) ? rep_flit
-                            : (u == 2 * NP + 1) ? res_flit
-                            : (u == 2 * NP)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
+      wire [FW-1:0] wr_flit = (u == URep) ? rep_flit
+                            : (u == URes) ? res_flit
+                            : (u == UPe)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
       assign unit_wr_flit[u*FW +: FW] = wr_flit;
-      tc_vc_unit #(.NumPorts(NP), .Slots(u == 2 * NP ? InjSlots : Slots), .RedFlits(RedFlits), .CW(CW)) u_unit (
+      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .CW(CW)) u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
         .node_id_i   (node_id_i),
         .port_i      (Port[2:0]),
         .is_down_i   (u < 2 * NP && u[0] == 1'b1),
-        .is_bcast_i  (u == 2 * NP),
-        .is_result_i (u == 2 * NP + 1),
-        .is_report_i (u == 2 * NP + 2),
-        .table_i     (u >= 2 * NP ? table_q : u % 2 == 1 ? down_table_q : up_table_q),
+        .is_bcast_i  (u == UPe),
+        .is_result_i (u == URes),
+        .is_report_i (u == URep),
+        .table_i     (u >= UPe ? table_q : u % 2 == 1 ? down_table_q : up_table_q),
         .ph_err_i    (ph_err[u*4 +: 4]),
         .wr_valid_i  (wr_valid),
         .wr_flit_i   (wr_flit),
@@ -276,10 +259,10 @@ module tc_router #(
       reg       cont;
       always @* begin
         for (k = 0; k < NU; k = k + 1) begin
-          avail = (o >= NP || !unit_vc[k]) ? cred0_q : cred1_q;
-          cont = o >= NP || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
+          avail = (o >= OPe || !unit_vc[k]) ? cred0_q : cred1_q;
+          cont = o >= OPe || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
           elig[k] = !busy_q && req[k*NO + o] && !stream[k] && // one pass at a time through a read port
-                    (o == NP + 1 || avail >= (cont ? 8'd1 : 8'd2));
+                    (o == ORed || avail >= (cont ? 8'd1 : 8'd2));
         end
       end
 
@@ -292,7 +275,7 @@ module tc_router #(
         .clk_i      (clk_i),
         .rst_ni     (rst_ni),
         .req_i      (elig),
-        .en_i       (o != NP + 1 || !red_block),
+        .en_i       (o != ORed || !red_block),
         .gnt_o      (gnt),
         .idx_o      (gidx),
         .ptr_o      (unused_ptr),
@@ -327,12 +310,12 @@ module tc_router #(
         vc_d    = vc_q;
         valid_d = 1'b0;
         flit_d  = {FW{1'b0}};
-        if (o == NP + 1) begin // the Reducer: no credits
+        if (o == ORed) begin // the Reducer: no credits
           cred0_d = cred0_q;
           cred1_d = cred1_q;
         end else begin
-          cred0_d = cred0_q + {7'd0, cred_in[2*o]}   - {7'd0, gnt && (o == NP || !take_vc)};
-          cred1_d = cred1_q + {7'd0, cred_in[2*o+1]} - {7'd0, gnt && o < NP && take_vc};
+          cred0_d = cred0_q + {7'd0, cred_in[2*o]}   - {7'd0, gnt && (o == OPe || !take_vc)};
+          cred1_d = cred1_q + {7'd0, cred_in[2*o+1]} - {7'd0, gnt && o < OPe && take_vc};
         end
         if (busy_q) begin
           valid_d = 1'b1;
@@ -358,8 +341,8 @@ module tc_router #(
           busy_q    <= 1'b0;
           vc_q      <= 1'b0;
           valid_q   <= 1'b0;
-          cred0_q   <= (o == NP) ? PeCredits[7:0] : Slots[7:0];
-          cred1_q   <= (o >= NP) ? 8'd0 : Slots[7:0];
+          cred0_q   <= (o == OPe) ? PeCredits[7:0] : Slots[7:0];
+          cred1_q   <= (o >= OPe) ? 8'd0 : Slots[7:0];
         end else begin
           busy_q    <= busy_d;
           vc_q      <= vc_d;
@@ -380,24 +363,24 @@ module tc_router #(
       // packets sent on that channel and not yet credited back is the buffer's depth,
       // so it stays within 0..depth, given a neighbour (or PE) that returns a credit
       // only for a packet it got.
-      if (o <= NP) begin : g_formal
+      if (o <= OPe) begin : g_formal
         reg [7:0] f_out0, f_out1;
         always @(posedge clk_i)
           if (!rst_ni) begin
             f_out0 <= 8'd0;
             f_out1 <= 8'd0;
           end else begin
-            f_out0 <= f_out0 + {7'd0, gnt && (o == NP || !take_vc)} - {7'd0, cred_in[2*o]};
-            f_out1 <= f_out1 + {7'd0, gnt && o < NP && take_vc} - {7'd0, cred_in[2*o+1]};
+            f_out0 <= f_out0 + {7'd0, gnt && (o == OPe || !take_vc)} - {7'd0, cred_in[2*o]};
+            f_out1 <= f_out1 + {7'd0, gnt && o < OPe && take_vc} - {7'd0, cred_in[2*o+1]};
           end
         always @* begin
           assume(!cred_in[2*o] || f_out0 != 8'd0);
           assume(!cred_in[2*o+1] || f_out1 != 8'd0);
           if (rst_ni) begin
-            assert(cred0_q <= ((o == NP) ? PeCredits[7:0] : Slots[7:0]) && f_out0 <= 8'd128);
-            assert(cred1_q <= ((o == NP) ? 8'd0 : Slots[7:0]) && f_out1 <= 8'd128);
-            assert(cred0_q + f_out0 == ((o == NP) ? PeCredits[7:0] : Slots[7:0]));
-            assert(cred1_q + f_out1 == ((o == NP) ? 8'd0 : Slots[7:0]));
+            assert(cred0_q <= ((o == OPe) ? PeCredits[7:0] : Slots[7:0]) && f_out0 <= 8'd128);
+            assert(cred1_q <= ((o == OPe) ? 8'd0 : Slots[7:0]) && f_out1 <= 8'd128);
+            assert(cred0_q + f_out0 == ((o == OPe) ? PeCredits[7:0] : Slots[7:0]));
+            assert(cred1_q + f_out1 == ((o == OPe) ? 8'd0 : Slots[7:0]));
           end
         end
       end
@@ -406,13 +389,13 @@ module tc_router #(
       // Credit counters stay within the buffer they count: more credits than slots
       // means a neighbour or the PE returned credits it never had.
       always @(posedge clk_i)
-        if ((cred0_q > ((o == NP) ? PeCredits[7:0] : Slots[7:0]) ||
-                       cred1_q > ((o >= NP) ? 8'd0 : Slots[7:0])))
+        if ((cred0_q > ((o == OPe) ? PeCredits[7:0] : Slots[7:0]) ||
+                       cred1_q > ((o >= OPe) ? 8'd0 : Slots[7:0])))
           $error("tc_router: output %0d credit counters %0d/%0d out of range", o, cred0_q, cred1_q);
 `endif
 
       assign out_busy[o] = busy_q;
-      if (o == NP + 1) begin : g_red_src // the unit a contribution comes from
+      if (o == ORed) begin : g_red_src // the unit a contribution comes from
         assign red_src = owner_q;
       end
       assign out_valid[o] = valid_q;
@@ -432,19 +415,19 @@ module tc_router #(
       inj_cred_q  <= 1'b0;
     end else begin
       link_cred_q <= free[2*NP-1:0];
-      inj_cred_q  <= free[2*NP];
+      inj_cred_q  <= free[UPe];
     end
 
   assign link_cred_o  = link_cred_q;
   assign inj_cred_o   = inj_cred_q;
-  assign red_valid    = out_valid[NP+1];
-  assign red_flit     = out_flit[(NP+1)*FW +: FW];
+  assign red_valid    = out_valid[ORed];
+  assign red_flit     = out_flit[ORed*FW +: FW];
   assign link_valid_o = out_valid[NP-1:0];
   assign link_vc_o    = out_vc[NP-1:0];
   assign link_flit_o  = out_flit[NP*FW-1:0];
-  assign ej_valid_o   = out_valid[NP];
-  assign ej_flit_o    = out_flit[NP*FW +: FW];
-  wire [1:0] unused_vc = out_vc[NP+1:NP]; // the PE and the Reducer have one channel each
+  assign ej_valid_o   = out_valid[OPe];
+  assign ej_flit_o    = out_flit[OPe*FW +: FW];
+  wire [1:0] unused_vc = out_vc[ORed:OPe]; // the PE and the Reducer have one channel each
 
   // OBS_O_SRC must hold any unit index.
   initial if (NU > 31) $error("tc_router: %0d units do not fit the 5-bit observation field", NU);

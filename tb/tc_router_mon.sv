@@ -7,6 +7,7 @@
 // has no other way out. Ports and parameters are tc_router's.
 `default_nettype none
 `include "tc_format.vh"
+`include "tc_router_ports.vh"
 `include "tc_params.vh"
 
 module tc_router_mon #(
@@ -18,51 +19,9 @@ module tc_router_mon #(
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (
-  input  wire              clk_i,
-  input  wire              rst_ni,
-  input  wire [15:0]       node_id_i,
-  input  wire [15:0]       diam_i,
-  input  wire              cfg_we_i,
-  input  wire [3:0]        cfg_tree_i,
-  input  wire [`TC_ROW_W-1:0] cfg_row_i,
-  input  wire [NP-1:0]     link_valid_i,
-  input  wire [NP-1:0]     link_vc_i,
-  input  wire [NP*FW-1:0]  link_flit_i,
-  output wire [2*NP-1:0]   link_cred_o,
-  output wire [NP-1:0]     link_valid_o,
-  output wire [NP-1:0]     link_vc_o,
-  output wire [NP*FW-1:0]  link_flit_o,
-  input  wire [2*NP-1:0]   link_cred_i,
-  input  wire              inj_valid_i,
-  input  wire [FW-1:0]     inj_flit_i,
-  output wire              inj_cred_o,
-  output wire              ej_valid_o,
-  output wire [FW-1:0]     ej_flit_o,
-  input  wire              ej_cred_i
+  `TC_ROUTER_PORTS
 );
-  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_core (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .node_id_i    (node_id_i),
-    .diam_i       (diam_i),
-    .cfg_we_i     (cfg_we_i),
-    .cfg_tree_i   (cfg_tree_i),
-    .cfg_row_i    (cfg_row_i),
-    .link_valid_i (link_valid_i),
-    .link_vc_i    (link_vc_i),
-    .link_flit_i  (link_flit_i),
-    .link_cred_o  (link_cred_o),
-    .link_valid_o (link_valid_o),
-    .link_vc_o    (link_vc_o),
-    .link_flit_o  (link_flit_o),
-    .link_cred_i  (link_cred_i),
-    .inj_valid_i  (inj_valid_i),
-    .inj_flit_i   (inj_flit_i),
-    .inj_cred_o   (inj_cred_o),
-    .ej_valid_o   (ej_valid_o),
-    .ej_flit_o    (ej_flit_o),
-    .ej_cred_i    (ej_cred_i)
-  );
+  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_core (.*);
 
   // Header fields of the packets on the router's ports and of the VC units' head
   // packets, as wires for the waveforms only (make wave, docs/waves.md): the positions
