@@ -100,124 +100,148 @@ static unsigned can_grant(const tc_router *r, const tc_reducer_ev *re, int u, in
     return r->o[o].cred[o >= r->nports ? 0 : r->u[u].out_vc] >= credits_needed(r, u, o);
 }
 
-void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
-{
-    int np = r->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np), ored = TC_O_RED(np);
-    const tc_unit *resu = &r->u[TC_U_RESULT(np)], *repu = &r->u[TC_U_REPORT(np)];
-    const tc_outp *rop = &r->o[ored];
-    unsigned busy_from = 0, grant_u[TC_MAX_OUTS], granted = 0; /* granted: bit o, grant_u[o] is a unit */
-    tc_unit_sig s;
+/* One cycle's signals between the stages of tc_router_cycle, as the RTL's wires. */
+typedef struct {
+    tc_unit_sig s;           /* the units' signals: RC, FR, BW, SA grants, reads */
+    tc_reducer_in ri;
     tc_reducer_ev re;
     tc_phase_ev pe;
     tc_credit_block_ev ce;
+    unsigned busy_from;      /* units with a pass that still has flits to read */
+    unsigned grant_u[TC_MAX_OUTS], granted; /* per output the unit granted (~0u: none); the outputs granted */
+    unsigned wr, cm;         /* the units written (BW); the outputs a credit returns to */
+    /* Speed only (the same results without them): the units evaluated (every one with
+     * observation records, else the live ones and those written), and the blocks that
+     * are quiet this cycle, whose evaluation makes nothing and whose commit changes
+     * nothing (but the credit block's report timer, cb_still). */
+    unsigned act, red_quiet, ph_quiet, cb_quiet, cb_still;
+} router_cyc;
 
-    /* Reducer: fed by its output register (a copy: the register is committed first),
-     * writes the result buffer. Without observation records, the Reducer, the phase
-     * counters and the credit block are skipped in a cycle in which they are quiet
-     * (most cycles of a stream): their events are all 0 and their commits change
-     * nothing but the report timer. */
-    unsigned red_quiet = !obs && tc_reducer_quiet(&r->red, rop->q.valid);
-    tc_reducer_in ri = {0};
-    if (red_quiet) {
-        re = (tc_reducer_ev){.cp_pick = -1};
-    } else {
-        ri = (tc_reducer_in){r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
-                             !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
-        tc_reducer_eval(&r->red, &ri, &re);
+/* The Reducer: fed by its output register (committed after it), writes the result buffer. */
+static void stage_reducer(const tc_router *r, router_cyc *c, const uint32_t *obs)
+{
+    int np = r->nports;
+    const tc_unit *resu = &r->u[TC_U_RESULT(np)];
+    const tc_outp *rop = &r->o[TC_O_RED(np)];
+    c->red_quiet = !obs && tc_reducer_quiet(&r->red, rop->q.valid);
+    if (c->red_quiet) {
+        c->re = (tc_reducer_ev){.cp_pick = -1};
+        return;
     }
+    c->ri = (tc_reducer_in){r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
+                            !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
+    tc_reducer_eval(&r->red, &c->ri, &c->re);
+}
 
-    /* Units: frees, and RC of the head packets (of the next ones where the head is
-     * freed). busy_from: a pass of the unit has flits still to read. */
-    s.route = s.free = s.ovf = s.drop = s.ahead = 0;
-    memset(s.err, 0, sizeof s.err);
-    memset(s.grant, 0, sizeof s.grant);
-    /* act: the units evaluated, those live (with observation records every one); the
-     * others have nothing to route, free, grant or read, and BW adds those written */
-    unsigned act = obs ? (1u << nu) - 1 : r->live;
-    for (unsigned m = act; m; m &= m - 1) {
+/* The units: FR (a head packet's slot freed) and RC (the route of the head packet,
+ * of the next one where the head is freed). */
+static void stage_route_free(const tc_router *r, router_cyc *c, const uint32_t *obs)
+{
+    tc_unit_sig *s = &c->s;
+    s->route = s->free = s->ovf = s->drop = s->ahead = 0;
+    memset(s->err, 0, sizeof s->err);
+    memset(s->grant, 0, sizeof s->grant);
+    c->act = obs ? (1u << TC_NUNITS(r->nports)) - 1 : r->live;
+    for (unsigned m = c->act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
         const tc_unit *un = &r->u[u];
-        busy_from |= tc_vc_unit_stream(un) << u;
-        if (tc_vc_unit_free(un, (busy_from >> u) & 1))
-            s.free |= 1u << u;
-        unsigned rt = tc_vc_unit_do_route(un, (s.free >> u) & 1);
-        s.head[u] = &un->hdr[0];
+        c->busy_from |= tc_vc_unit_stream(un) << u;
+        if (tc_vc_unit_free(un, (c->busy_from >> u) & 1))
+            s->free |= 1u << u;
+        unsigned rt = tc_vc_unit_do_route(un, (s->free >> u) & 1);
+        s->head[u] = &un->hdr[0];
         if (rt) { /* the phase counters and the credit block read it after the units' commit */
-            s.rc_hdr[u] = un->hdr[rt == 2];
-            s.head[u] = &s.rc_hdr[u];
-            s.route |= 1u << u;
-            s.ahead |= (rt == 2) << u;
-            s.err[u] = tc_router_route(r, u, s.head[u], &s.mask[u], &s.vc[u]);
+            s->rc_hdr[u] = un->hdr[rt == 2];
+            s->head[u] = &s->rc_hdr[u];
+            s->route |= 1u << u;
+            s->ahead |= (rt == 2) << u;
+            s->err[u] = tc_router_route(r, u, s->head[u], &s->mask[u], &s->vc[u]);
         }
     }
+}
 
-    /* Phase counters, then the credit block's flit for the report buffer. */
-    unsigned ph_quiet = red_quiet && tc_phase_quiet(&r->ph, np, s.route);
-    if (ph_quiet)
-        pe = (tc_phase_ev){0, 0, 0, 0, 0, 0, {0}, 0};
+/* The phase counters, then the credit block's flit for the report buffer. */
+static void stage_barrier_reports(const tc_router *r, router_cyc *c, const uint32_t *obs)
+{
+    int np = r->nports;
+    const tc_unit *repu = &r->u[TC_U_REPORT(np)];
+    c->ph_quiet = c->red_quiet && tc_phase_quiet(&r->ph, np, c->s.route);
+    if (c->ph_quiet)
+        c->pe = (tc_phase_ev){0, 0, 0, 0, 0, 0, {0}, 0};
     else
-        tc_phase_eval(&r->ph, np, r->u, &s, re.res_fenced, re.fenced, &pe);
-    unsigned cb_quiet = !obs && !pe.send && !pe.done && tc_credit_block_quiet(&r->cb);
-    if (cb_quiet)
-        ce = (tc_credit_block_ev){.pick = TC_CB_REQS};
+        tc_phase_eval(&r->ph, np, r->u, &c->s, c->re.res_fenced, c->re.fenced, &c->pe);
+    c->cb_quiet = !obs && !c->pe.send && !c->pe.done && tc_credit_block_quiet(&r->cb);
+    if (c->cb_quiet)
+        c->ce = (tc_credit_block_ev){.pick = TC_CB_REQS};
     else
-        tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &pe, &ce);
+        tc_credit_block_gen(&r->cb, r->id, !repu->full[repu->wr_slot], &r->ph, &c->pe, &c->ce);
+}
 
-    /* BW: which unit each input flit writes; then the errors of this cycle. */
-    /* wr: the units written; cm: the outputs a credit returns to (a bit per byte of
-     * in->cred that is not 0, gathered by a multiply) */
-    uint64_t cb8;
+/* BW: the unit each input flit writes (a link's flit the unit of its VC); the outputs
+ * a credit returns to; then the errors of this cycle into the credit block. */
+static void stage_write(const tc_router *r, const tc_router_in *in, router_cyc *c)
+{
+    int np = r->nports;
+    tc_unit_sig *s = &c->s;
+    uint64_t cb8; /* a bit per byte of in->cred that is not 0, gathered by a multiply */
     _Static_assert(sizeof in->cred == 8, "a credit byte per port, 8 ports");
     memcpy(&cb8, in->cred, sizeof cb8);
     cb8 |= cb8 >> 4, cb8 |= cb8 >> 2, cb8 |= cb8 >> 1;
-    unsigned wr = 0, cm = (unsigned)(((cb8 & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56) |
-                          (unsigned)(in->ej_cred != 0) << TC_O_PE(np);
-    memset(s.wr, 0, sizeof s.wr);
-    for (int p = 0; p < np; p++) /* a link flit goes to the unit of its VC */
+    c->cm = (unsigned)(((cb8 & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56) |
+            (unsigned)(in->ej_cred != 0) << TC_O_PE(np);
+    memset(s->wr, 0, sizeof s->wr);
+    for (int p = 0; p < np; p++)
         if (in->link[p].valid && in->link[p].vc < 2) {
-            s.wr[2 * p + in->link[p].vc] = &in->link[p];
-            wr |= 1u << (2 * p + in->link[p].vc);
+            s->wr[2 * p + in->link[p].vc] = &in->link[p];
+            c->wr |= 1u << (2 * p + in->link[p].vc);
         }
-    s.wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
-    s.wr[TC_U_RESULT(np)] = re.res.valid ? &re.res : NULL;
-    s.wr[TC_U_REPORT(np)] = ce.rep.valid ? &ce.rep : NULL;
-    wr |= (unsigned)in->inj.valid << TC_U_BCAST(np) | (unsigned)re.res.valid << TC_U_RESULT(np) |
-          (unsigned)ce.rep.valid << TC_U_REPORT(np);
-    for (unsigned m = wr; m; m &= m - 1)
-        tc_vc_unit_bw(&r->u[__builtin_ctz(m)], __builtin_ctz(m), &s);
-    act |= wr;
+    s->wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
+    s->wr[TC_U_RESULT(np)] = c->re.res.valid ? &c->re.res : NULL;
+    s->wr[TC_U_REPORT(np)] = c->ce.rep.valid ? &c->ce.rep : NULL;
+    c->wr |= (unsigned)in->inj.valid << TC_U_BCAST(np) | (unsigned)c->re.res.valid << TC_U_RESULT(np) |
+             (unsigned)c->ce.rep.valid << TC_U_REPORT(np);
+    for (unsigned m = c->wr; m; m &= m - 1)
+        tc_vc_unit_bw(&r->u[__builtin_ctz(m)], __builtin_ctz(m), s);
+    c->act |= c->wr;
     /* no error, no credit from a parent, no result: the credit block's commit is the report timer's tick */
-    unsigned cb_still = cb_quiet && !s.ovf && !s.route && !re.err && !(re.hdr && re.last) && !re.made;
-    if (!cb_still) {
+    c->cb_still = c->cb_quiet && !s->ovf && !s->route && !c->re.err && !(c->re.hdr && c->re.last) && !c->re.made;
+    if (!c->cb_still) {
         tc_errrec red_err = {0, 0, 0, 0, 0};
-        if (re.err)
-            red_err = (tc_errrec){re.err, re.tree, re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
-        tc_credit_block_errors(&r->cb, np, &red_err, &s, &ce);
+        const tc_outp *rop = &r->o[TC_O_RED(np)];
+        if (c->re.err)
+            red_err = (tc_errrec){c->re.err, c->re.tree, c->re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
+        tc_credit_block_errors(&r->cb, np, &red_err, s, &c->ce);
     }
+}
 
-    /* Switch allocation: one round-robin arbiter per output, over units with credit. */
+/* SA: one round-robin arbiter per output over the units with credit (or, with
+ * mcast = fork, all of a packet's copies at once or none); then each unit's read. */
+static void stage_switch(tc_router *r, router_cyc *c)
+{
+    int nu = TC_NUNITS(r->nports), no = TC_NOUTS(r->nports);
+    tc_unit_sig *s = &c->s;
     for (int o = 0; o < no; o++)
-        grant_u[o] = ~0u;
-    if (r->mcast == TC_MCAST_FORK) { /* the alternative: all copies at once, or none */
+        c->grant_u[o] = ~0u;
+    if (r->mcast == TC_MCAST_FORK) {
         unsigned taken = 0, next = r->fork_ptr;
         for (int i = 0; i < nu; i++) {
             int u = (r->fork_ptr + i) % nu;
-            unsigned pend = r->u[u].routed ? r->u[u].pend : 0, ok = pend && !((busy_from >> u) & 1) && !(pend & taken);
+            unsigned pend = r->u[u].routed ? r->u[u].pend : 0, ok = pend && !((c->busy_from >> u) & 1) && !(pend & taken);
             for (unsigned m = pend; m && ok; m &= m - 1)
-                ok = !r->o[__builtin_ctz(m)].busy && can_grant(r, &re, u, __builtin_ctz(m));
+                ok = !r->o[__builtin_ctz(m)].busy && can_grant(r, &c->re, u, __builtin_ctz(m));
             if (!ok)
                 continue;
             taken |= pend;
-            s.grant[u] = pend;
+            s->grant[u] = pend;
             for (unsigned m = pend; m; m &= m - 1)
-                grant_u[__builtin_ctz(m)] = (unsigned)u;
-            granted |= pend;
+                c->grant_u[__builtin_ctz(m)] = (unsigned)u;
+            c->granted |= pend;
             next = (unsigned)(u + 1) % (unsigned)nu;
         }
         r->fork_ptr = (uint8_t)next; /* state, but read by nothing else in this cycle */
     } else {
         unsigned req[TC_MAX_OUTS] = {0}, reqo = 0; /* units asking for each output; outputs asked for */
-        for (unsigned a = act; a; a &= a - 1) /* a routed unit is live */
+        for (unsigned a = c->act; a; a &= a - 1) /* a routed unit is live */
             if (r->u[__builtin_ctz(a)].routed)
                 for (unsigned u = (unsigned)__builtin_ctz(a),
                               m = r->mcast == TC_MCAST_SERIAL ? r->u[u].pend & -r->u[u].pend : r->u[u].pend;
@@ -228,46 +252,54 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
             unsigned elig = 0;
             if (r->o[o].busy)
                 continue;
-            for (unsigned m = req[o] & ~busy_from; m; m &= m - 1) { /* the read port streams one pass at a time */
+            for (unsigned m = req[o] & ~c->busy_from; m; m &= m - 1) { /* the read port streams one pass at a time */
                 int u = __builtin_ctz(m);
-                if (can_grant(r, &re, u, o))
+                if (can_grant(r, &c->re, u, o))
                     elig |= 1u << u;
             }
             if (elig) {
-                grant_u[o] = tc_rr_pick(elig, r->o[o].ptr);
-                granted |= 1u << o;
-                s.grant[grant_u[o]] |= 1u << o;
+                c->grant_u[o] = tc_rr_pick(elig, r->o[o].ptr);
+                c->granted |= 1u << o;
+                s->grant[c->grant_u[o]] |= 1u << o;
             }
         }
     }
-
-    for (unsigned m = act; m; m &= m - 1) {
+    for (unsigned m = c->act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
-        s.rd[u] = tc_vc_unit_read(&r->u[u], s.grant[u] != 0, (s.free >> u) & 1);
+        s->rd[u] = tc_vc_unit_read(&r->u[u], s->grant[u] != 0, (s->free >> u) & 1);
     }
+}
 
-    if (obs) {
-        memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
-        for (int u = 0; u < nu; u++)
-            tc_vc_unit_obs(&r->u[u], u, &s, obs);
-        for (int o = 0; o < no; o++) {
-            unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)o * TC_OBS_OUT_W;
-            if (grant_u[o] != ~0u) {
-                tc_bv_put(obs, b + TC_OBS_O_GRANT_LSB, 1, 1);
-                tc_bv_put(obs, b + TC_OBS_O_SRC_LSB, 5, grant_u[o]);
-            }
+/* The observation record of the cycle (tc_router.v's obs). */
+static void observe(const tc_router *r, const router_cyc *c, uint32_t *obs)
+{
+    int np = r->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np);
+    memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
+    for (int u = 0; u < nu; u++)
+        tc_vc_unit_obs(&r->u[u], u, &c->s, obs);
+    for (int o = 0; o < no; o++) {
+        unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)o * TC_OBS_OUT_W;
+        if (c->grant_u[o] != ~0u) {
+            tc_bv_put(obs, b + TC_OBS_O_GRANT_LSB, 1, 1);
+            tc_bv_put(obs, b + TC_OBS_O_SRC_LSB, 5, c->grant_u[o]);
         }
-        tc_reducer_obs(&r->red, &ri, &re, obs, TC_OBS_RED_LSB(np));
-        tc_phase_obs(&r->ph, &pe, ce.gen_phase, ce.gen_done, obs, TC_OBS_PH_LSB(np));
     }
+    tc_reducer_obs(&r->red, &c->ri, &c->re, obs, TC_OBS_RED_LSB(np));
+    tc_phase_obs(&r->ph, &c->pe, c->ce.gen_phase, c->ce.gen_done, obs, TC_OBS_PH_LSB(np));
+}
 
-    /* Commit. Outputs first: they read head packets before any slot is freed. The
-     * others (no credit, no grant, the register clear, so not streaming) do not change. */
+/* The outputs' commit, first: they read head packets before any slot is freed. Credit
+ * counters, and the output register: the next flit of a packet streaming, the head of
+ * the unit granted, or nothing. The others (no credit, no grant, the register clear,
+ * so not streaming) do not change. */
+static void commit_outputs(tc_router *r, const tc_router_in *in, const router_cyc *c)
+{
+    int np = r->nports, nu = TC_NUNITS(np);
     unsigned qv = 0;
-    for (unsigned om = r->qmask | granted | cm; om; om &= om - 1) {
+    for (unsigned om = r->qmask | c->granted | c->cm; om; om &= om - 1) {
         int o = __builtin_ctz(om);
         tc_outp *op = &r->o[o];
-        unsigned g = grant_u[o];
+        unsigned g = c->grant_u[o];
         if (o < np) {
             for (unsigned vc = 0; vc < 2; vc++)
                 op->cred[vc] = (uint16_t)(op->cred[vc] + ((in->cred[o] >> vc) & 1) -
@@ -297,28 +329,56 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
         qv |= (unsigned)op->q.valid << o;
     }
     r->qmask = (uint16_t)qv;
-    for (unsigned m = act; m; m &= m - 1) {
+}
+
+/* The units', the Reducer's, the credit block's and the phase counters' commits (the
+ * phase counters' after the units'), and the credits the freed slots return. */
+static void commit_blocks(tc_router *r, const router_cyc *c)
+{
+    int np = r->nports;
+    const tc_unit_sig *s = &c->s;
+    for (unsigned m = c->act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
-        if ((((s.route | s.free) >> u) & 1) || s.wr[u] || s.grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
-            tc_vc_unit_commit(&r->u[u], u, &s);
+        if ((((s->route | s->free) >> u) & 1) || s->wr[u] || s->grant[u] || r->u[u].rd_idx || r->u[u].pf) /* else nothing changes */
+            tc_vc_unit_commit(&r->u[u], u, s);
         r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u; /* only the commit changes a unit */
     }
-    if (!red_quiet)
-        tc_reducer_commit(&r->red, &ri, &re, pe.snap);
-    if (cb_still)
+    if (!c->red_quiet)
+        tc_reducer_commit(&r->red, &c->ri, &c->re, c->pe.snap);
+    if (c->cb_still)
         tc_credit_block_idle_cycle(&r->cb);
     else
-        tc_credit_block_commit(&r->cb, &ce, np, r->row, &s, re.hdr && re.last, re.tree, re.made, re.made_tree);
-    if (!ph_quiet || ce.gen_phase || ce.gen_done)
-        tc_phase_commit(&r->ph, &pe, np, r->u, &s, r->diam, ce.gen_phase, ce.gen_done); /* after the units' */
-    if (r->cqmask || (s.free & ((1u << 2 * np) - 1))) { /* else every cred_q is 0 and stays 0 */
+        tc_credit_block_commit(&r->cb, &c->ce, np, r->row, s, c->re.hdr && c->re.last, c->re.tree, c->re.made,
+                               c->re.made_tree);
+    if (!c->ph_quiet || c->ce.gen_phase || c->ce.gen_done)
+        tc_phase_commit(&r->ph, &c->pe, np, r->u, s, r->diam, c->ce.gen_phase, c->ce.gen_done);
+    if (r->cqmask || (s->free & ((1u << 2 * np) - 1))) { /* else every cred_q is 0 and stays 0 */
         r->cqmask = 0;
         for (int p = 0; p < np; p++) {
-            r->cred_q[p] = (uint8_t)((s.free >> (2 * p)) & 3);
+            r->cred_q[p] = (uint8_t)((s->free >> (2 * p)) & 3);
             r->cqmask |= (uint8_t)((r->cred_q[p] != 0) << p);
         }
     }
-    r->inj_cred_q = (uint8_t)((s.free >> TC_U_BCAST(np)) & 1);
+    r->inj_cred_q = (uint8_t)((s->free >> TC_U_BCAST(np)) & 1);
+}
+
+/* One clock cycle, in the RTL's order: the Reducer, the units' FR and RC, the phase
+ * counters and the credit block, BW and the errors, SA and the reads, the observation
+ * record (obs, or NULL), then every register's commit. */
+void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
+{
+    router_cyc c;
+    c.busy_from = c.granted = c.wr = 0;
+    c.ri = (tc_reducer_in){0};
+    stage_reducer(r, &c, obs);
+    stage_route_free(r, &c, obs);
+    stage_barrier_reports(r, &c, obs);
+    stage_write(r, in, &c);
+    stage_switch(r, &c);
+    if (obs)
+        observe(r, &c, obs);
+    commit_outputs(r, in, &c);
+    commit_blocks(r, &c);
 }
 
 const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
