@@ -139,13 +139,13 @@ VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT +define
 # prerequisites, $(7) a command to pass first.
 define VL_RULES
 $(2): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt $(5) tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a $(6) | deps
-	@mkdir -p $$(dir $$@) && rm -f $$@ $(if $(7),&& $(7)) # Verilator's make does not track the C libraries: force the link
+	@mkdir -p $$(dir $$@) && rm -f $$@.new $(if $(7),&& $(7)) # Verilator's make does not track the C libraries: force the link
 	@echo "verilating $(1) into $$@ (log: $(B)/$(3).log)"; t0=$$$$(date +%s); \
-	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@ $(call net_g,$(1),$(findstring tc_node,$(4))) \
+	$(VERILATE) --cc $(4) --Mdir $(B)/$(3) -o $(CURDIR)/$$@.new $(call net_g,$(1),$(findstring tc_node,$(4))) \
 	  -CFLAGS "$(call net_d,$(1))" \
 	  $(CURDIR)/$(5) $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a > $(B)/$(3).log 2>&1 \
 	  || { tail -30 $(B)/$(3).log; exit 1; }; \
-	echo "built $$@ in $$$$(( $$$$(date +%s) - t0 )) s"
+	mv -f $$@.new $$@ && echo "built $$@ in $$$$(( $$$$(date +%s) - t0 )) s"
 endef
 # The co-simulation builds (build/cosim_NET): one node (tc_node) Verilated as the top
 # level, no tracing; tb/dut_nodes.cpp makes a model of it per node and joins them as
@@ -165,12 +165,12 @@ VL_SHIM_CXX = $(CXX) -O2 -std=gnu++17 -faligned-new -I$(shell verilator --getenv
 # traced model (build/node_wave_KEY).
 define VL_NET
 $(2): $(B)/node_$(3)$(call net_key,$(1)) tb/dut_nodes.cpp tb/dut.h tb/dut_built.h tb/dut_obs.h $(B)/libtb.a $(B)/libtc.a
-	@mkdir -p $$(dir $$@) $(B)/shim && rm -f $$@
+	@mkdir -p $$(dir $$@) $(B)/shim
 	@$(VL_SHIM_CXX) $(if $(3),-DVM_TRACE=1 -DVM_TRACE_FST=1,-DVM_TRACE=0 -DVM_TRACE_FST=0) \
 	  -I$(B)/obj_node_$(3)$(call net_key,$(1)) $(call net_d,$(1)) -c tb/dut_nodes.cpp -o $(B)/shim/$(3)$(1).o
-	@$(CXX) -o $$@ $(B)/shim/$(3)$(1).o $(addprefix $(B)/obj_node_$(3)$(call net_key,$(1))/,verilated.o verilated_dpi.o \
+	@$(CXX) $(B)/shim/$(3)$(1).o $(addprefix $(B)/obj_node_$(3)$(call net_key,$(1))/,verilated.o verilated_dpi.o \
 	  verilated_threads.o $(if $(3),verilated_fst_c.o) Vtc_node__ALL.a) $(B)/libtb.a $(B)/libtc.a -pthread -lpthread -latomic \
-	  $(if $(3),-lz)
+	  $(if $(3),-lz) -o $$@.new && mv -f $$@.new $$@
 	@echo "linked $$@ with build/node_$(3)$(call net_key,$(1))"
 endef
 # Every torus named (NETS, NET) is checked first: 1 to 4 sizes of at least 1.
