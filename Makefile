@@ -236,11 +236,13 @@ $(B)/sc/cosim.o: tb/cosim.c $(HDRS) | $(B)
 	$(CC) $(WFLAGS) $(CFLAGS) -Dmain=tc_cosim_main -c $< -o $@
 $(B)/sc_$(SC_NET): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt tb/dut_sc.cpp tb/sc_torus_cm.h tb/dut.h tb/dut_built.h $(B)/sc/cosim.o \
                    $(B)/libtb.a $(B)/libtc.a | deps deps-sc
-	@rm -f $@
-	$(VERILATE) --top-module tc_torus --sc --trace-fst --Mdir $(B)/obj_sc_$(SC_NET) -o $(CURDIR)/$@ $(call net_g,$(SC_NET)) \
+	@rm -f $@.new
+	@echo "verilating the $(SC_NET) torus in SystemC into $@ (log: $(B)/obj_sc_$(SC_NET).log)"; t0=$$(date +%s); \
+	$(VERILATE) --top-module tc_torus --sc --trace-fst --Mdir $(B)/obj_sc_$(SC_NET) -o $(CURDIR)/$@.new $(call net_g,$(SC_NET)) \
 	  -CFLAGS "$(call net_d,$(SC_NET))" -LDFLAGS "-lsystemc" \
 	  $(CURDIR)/tb/dut_sc.cpp $(CURDIR)/$(B)/sc/cosim.o $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a \
-	  > $(B)/obj_sc_$(SC_NET).log 2>&1 || { tail -30 $(B)/obj_sc_$(SC_NET).log; exit 1; }
+	  > $(B)/obj_sc_$(SC_NET).log 2>&1 || { tail -30 $(B)/obj_sc_$(SC_NET).log; exit 1; }; \
+	mv -f $@.new $@ && echo "built $@ in $$(( $$(date +%s) - t0 )) s"
 
 # The ALU alone, Verilated, against the C ALU (make alu-check N=1000000).
 $(B)/alu_check: $(ALU_SRC) rtl/tc_format.vh tb/alu_rtl.cpp tb/alu_rtl.h $(B)/tb/alu_check.o $(B)/libtb.a $(B)/libtc.a | deps

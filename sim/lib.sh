@@ -90,3 +90,12 @@ publish() { mv -f -- "$1" "$2"; }
 # Markdown on stdout stays clean): the script, minutes:seconds since it started, WHAT
 # (say "n of N" where there are N steps).
 progress() { printf '%s [%d:%02d] %s\n' "${0##*/}" $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
+
+# live LOG CMD...: runs CMD, its whole output into LOG, and prints its PASS and FAIL
+# lines as they come (a long section shows its progress, not minutes of silence).
+live() {
+  local log=$1
+  shift
+  "$@" 2>&1 | tee "$log" | grep -E --line-buffered '^(PASS|FAIL)'
+  return "${PIPESTATUS[0]}"
+}

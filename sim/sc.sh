@@ -11,6 +11,7 @@ NET=$(make -s -f Makefile print-sc-net)
 BIN=build/sc_$NET
 OUT=build/wave_sc
 
+progress "building $BIN (its log: build/obj_sc_$NET.log), then every scenario on it twice"
 check "SystemC: verilate and build $BIN" make -s $BIN
 check "SystemC RTL (Vtc_torus) = C model, every scenario, cycle by cycle" $BIN --scen all
 check "SystemC C model module = C model, every scenario, cycle by cycle" env TC_SC_MODEL=cmodel $BIN --scen all

@@ -44,13 +44,11 @@ DRAW_BUILDS=$!
 for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 TC_FPSUM_ELEMENTS=100000 unit build/unit-san/$u; done
 
 section "RTL lint, compile, synthesis"
-bash sim/lint.sh >"$LOGDIR/lint.log" 2>&1
-grep -E '^(PASS|FAIL)' "$LOGDIR/lint.log"
+live "$LOGDIR/lint.log" bash sim/lint.sh
 count_results "$LOGDIR/lint.log" "sim/lint.sh"
 
 section "formal proofs (yosys-smtbmc, z3)"
-bash sim/formal.sh >"$LOGDIR/formal.log" 2>&1
-grep -E '^(PASS|FAIL)' "$LOGDIR/formal.log"
+live "$LOGDIR/formal.log" bash sim/formal.sh
 count_results "$LOGDIR/formal.log" "sim/formal.sh"
 
 section "co-simulation: RTL against C model, cycle by cycle"
@@ -104,8 +102,7 @@ grep -E '^(PASS|FAIL|      )' "$LOGDIR/rtl_draws.log"
 count_results "$LOGDIR/rtl_draws.log" "sim/rtl_draws.sh"
 
 section "SystemC: Verilated RTL and the C model module against the C model"
-bash sim/sc.sh >"$LOGDIR/sc.log" 2>&1
-grep -E '^(PASS|FAIL)' "$LOGDIR/sc.log"
+live "$LOGDIR/sc.log" bash sim/sc.sh
 count_results "$LOGDIR/sc.log" "sim/sc.sh"
 
 # vector_check BIN N: build a Verilated block's check against its C twin, run N
