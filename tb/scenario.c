@@ -49,15 +49,6 @@ const char *tc_scenario_refuse(const char *name, const tc_topo *t, const tc_para
     return NULL;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static int tree_root(const tc_topo *t, int tree) { return (int)(((long)tree * t->n) / TC_TREES); }
 
 /* Hops from the farthest member of the tree to its root. */
 static int tree_height(const tc_topo *t, const tc_row *rows, int tree)
@@ -87,8 +78,8 @@ void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_
     TC_HSET(&p->flit[0], SRC, (unsigned)node);
     TC_HSET(&p->flit[0], TAG, tag);
     for (int k = 1; k <= len; k++) {
-        p->flit[k].w[0] = mix((uint64_t)tag * 16 + (uint64_t)k);
-        p->flit[k].w[1] = mix(~((uint64_t)tag * 16 + (uint64_t)k));
+        p->flit[k].w[0] = tc_plan_mix((uint64_t)tag * 16 + (uint64_t)k);
+        p->flit[k].w[1] = tc_plan_mix(~((uint64_t)tag * 16 + (uint64_t)k));
     }
 }
 
@@ -148,7 +139,7 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
         TC_HSET(&p->flit[0], LANE, (unsigned)lane);
         TC_HSET(&p->flit[0], DST, (unsigned)dst);
         for (int f = 1; f <= len; f++) { /* small values, boundary values, and index lanes */
-            uint64_t r0 = mix(seed * 977 + (uint64_t)k * 31 + (uint64_t)f), r1 = mix(r0);
+            uint64_t r0 = tc_plan_mix(seed * 977 + (uint64_t)k * 31 + (uint64_t)f), r1 = tc_plan_mix(r0);
             p->flit[f].w[0] = (r0 & 3) == 0 ? r0 % 7 : (r0 & 3) == 1 ? ~0ull - r0 % 5 : r0;
             p->flit[f].w[1] = (r1 & 3) == 0 ? (uint64_t)k : r1;
             if (op == TC_OP_MINLOC || op == TC_OP_MAXLOC) /* values collide: ties by index */
@@ -242,13 +233,13 @@ static void expect_drop(tc_stim *s, uint32_t tag, int node, int err)
 /* A random node whose PE takes part in tree (the testbench table gives every tree one). */
 static int member(const tc_topo *t, const tc_row *rows, int tree, uint64_t *rng)
 {
-    int start = (int)(mix((*rng)++) % (uint64_t)t->n);
+    int start = (int)(tc_plan_mix((*rng)++) % (uint64_t)t->n);
     for (int i = 0; i < t->n; i++) {
         int k = (start + i) % t->n;
         if (TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), PE))
             return k;
     }
-    return tree_root(t, tree);
+    return tc_plan_root(t, tree);
 }
 
 /* The soak's random mix (scenario "soak"; sim/soak.sh runs it over seeds, tori and
@@ -327,7 +318,7 @@ static void pace_errors(tc_stim *s, int nodes)
     free(n);
 }
 
-static int rnd(uint64_t *rng, int n) { return (int)(mix((*rng)++) % (uint64_t)n); }
+static int rnd(uint64_t *rng, int n) { return (int)(tc_plan_mix((*rng)++) % (uint64_t)n); }
 
 /* The ReduceIds (the PEs' contract, docs/deadlock.md): the reduces of a tree use
  * them in turn, the n-th reduce of the tree (counted from reset, reduces and
@@ -580,17 +571,17 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
     s->stall = calloc((size_t)t->n, sizeof *s->stall);
     if (!strcmp(name, "bcast_root")) {
         s->exact = 1;
-        tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag, 0);
+        tc_make_bcast(add(s), tc_plan_root(t, 0), 0, 2, tag, 0);
     } else if (!strcmp(name, "bcast_leaf")) {
         s->exact = 1;
-        tc_make_bcast(add(s), tc_farthest(t, tree_root(t, 0)), 0, 2, tag, 0);
+        tc_make_bcast(add(s), tc_farthest(t, tc_plan_root(t, 0)), 0, 2, tag, 0);
     } else if (!strcmp(name, "stream")) {
         /* 64 KiB from tree 0's root in the longest packets, back to back: the links
          * at their rate (docs/bandwidth.md; tcnet's bcast bytes=65536 len=7) */
         for (int i = 0; i < (TC_STREAM_BYTES + 7 * 16 - 1) / (7 * 16); i++)
-            tc_make_bcast(add(s), tree_root(t, 0), 0, 7, tag++, 0);
+            tc_make_bcast(add(s), tc_plan_root(t, 0), 0, 7, tag++, 0);
     } else if (!strcmp(name, "transit")) {
-        int root = tree_root(t, 15);
+        int root = tc_plan_root(t, 15);
         tc_make_bcast(add(s), root, 15, 3, tag++, 0);
         tc_make_bcast(add(s), tc_farthest(t, root), 15, 1, tag++, 1500);
         for (int i = 0; i < 4; i++) {
@@ -599,7 +590,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         }
     } else if (!strcmp(name, "all_trees")) {
         for (int tree = 0; tree < TC_TREES; tree++) {
-            int src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            int src = member(t, rows, tree, &rng), len = (int)(tc_plan_mix(rng++) % 8);
             tc_make_bcast(add(s), src, tree, len, tag++, 0);
         }
     } else if (!strcmp(name, "back_to_back") || !strcmp(name, "backpressure")) {
@@ -645,7 +636,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * packets than the path to the other PE holds while that PE takes none: its
          * ejection buffer, a VC buffer in every router on the way, its own PEGroup
          * FIFO. Then a well-behaved PE broadcasts on tree 0. */
-        s->rogue_node = tree_root(t, 15);
+        s->rogue_node = tc_plan_root(t, 15);
         int far = tc_farthest(t, s->rogue_node);
         int n = p->inj_slots + p->pe_credits + p->slots * (tc_diameter(t) + 1) + 4;
         for (int i = 0; i < n; i++)
@@ -677,7 +668,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
     } else if (!strcmp(name, "bad_reduce")) {
         /* 1. A leaf's contribution names another op: its parent reports the mismatch
          *    and every PE gets the result marked POISON. */
-        int leaf = -1, inner = -1, far = tc_farthest(t, tree_root(t, 15));
+        int leaf = -1, inner = -1, far = tc_farthest(t, tc_plan_root(t, 15));
         for (int k = 0; k < t->n; k++) {
             tc_row r = TC_ROWP(rows, k, 0);
             if (!TC_RGET(r, DIRS) && leaf < 0)
@@ -686,7 +677,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                 inner = k;
         }
         if (inner < 0)
-            inner = tree_root(t, 0);
+            inner = tc_plan_root(t, 0);
         uint32_t bad = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 0, TC_OP_SUM, TC_LANE_32, 1, 0, 0, seed);
         tc_pkt *p;
         if ((p = contribution(s, leaf, bad)))
@@ -804,30 +795,30 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                               seed + (uint64_t)(rid * 16 + tree));
     } else if (!strcmp(name, "random")) {
         for (int i = 0; i < 64; i++) {
-            int tree = (int)(mix(rng++) % TC_TREES);
-            int src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
-            uint64_t when = mix(rng++) % 4000;
+            int tree = (int)(tc_plan_mix(rng++) % TC_TREES);
+            int src = member(t, rows, tree, &rng), len = (int)(tc_plan_mix(rng++) % 8);
+            uint64_t when = tc_plan_mix(rng++) % 4000;
             tc_make_bcast(add(s), src, tree, len, tag++, when);
         }
         for (int i = 0; i < 8; i++) { /* reduces and allreduces among the broadcasts */
-            int tree = (int)(mix(rng++) % TC_TREES), op = (int)(mix(rng++) % TC_OPS);
-            int lane = (int)(mix(rng++) % 2), dst = member(t, rows, tree, &rng);
-            int len = 1 + (int)(mix(rng++) % (uint64_t)(p->red_flits < 2 ? p->red_flits : 2));
-            uint64_t when = mix(rng++) % 4000;
+            int tree = (int)(tc_plan_mix(rng++) % TC_TREES), op = (int)(tc_plan_mix(rng++) % TC_OPS);
+            int lane = (int)(tc_plan_mix(rng++) % 2), dst = member(t, rows, tree, &rng);
+            int len = 1 + (int)(tc_plan_mix(rng++) % (uint64_t)(p->red_flits < 2 ? p->red_flits : 2));
+            uint64_t when = tc_plan_mix(rng++) % 4000;
             tc_add_reduce(s, t, rows, i % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree, op, lane, len, dst, when,
                           seed * 100 + (uint64_t)i);
         }
         for (int k = 0; k < t->n; k++)
-            if (mix(rng++) % 4 == 0) {
-                uint64_t from = mix(rng++) % 3000;
-                s->stall[k] = (tc_stall){from, from + mix(rng++) % 2000};
+            if (tc_plan_mix(rng++) % 4 == 0) {
+                uint64_t from = tc_plan_mix(rng++) % 3000;
+                s->stall[k] = (tc_stall){from, from + tc_plan_mix(rng++) % 2000};
             }
         /* and a barrier of a random mode that every PE enters after its packets */
         uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
-        int mode = (int)(mix(rng++) % 4);
+        int mode = (int)(tc_plan_mix(rng++) % 4);
         for (int k = 0; k < t->n; k++)
-            when[k] = mix(rng++) % 4000;
-        tc_add_barrier(s, t, mode, 1 + (int)(mix(rng++) % 8), when, 0, 0);
+            when[k] = tc_plan_mix(rng++) % 4000;
+        tc_add_barrier(s, t, mode, 1 + (int)(tc_plan_mix(rng++) % 8), when, 0, 0);
         free(when);
     } else if (!strcmp(name, "soak")) {
         build_soak(s, t, rows, seed, p->red_flits, &rng);
@@ -839,7 +830,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         /* nodes enter at random cycles over 1500; a full barrier (2K phases, K named) */
         uint64_t *when = malloc(sizeof(uint64_t) * (size_t)t->n);
         for (int k = 0; k < t->n; k++)
-            when[k] = mix(rng++) % 1500;
+            when[k] = tc_plan_mix(rng++) % 1500;
         tc_add_barrier(s, t, TC_BAR_FULL, tc_diameter(t), when, 0, 0);
         free(when);
     } else if (!strcmp(name, "barrier_b2b")) {
@@ -849,7 +840,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         uint32_t b = 0;
         /* a broadcast from tree 0's root just before the first, a half-barrier: its
          * paths are at most K = diameter hops, so it must reach every PE first */
-        tc_make_bcast(add(s), tree_root(t, 0), 0, 2, tag, 0);
+        tc_make_bcast(add(s), tc_plan_root(t, 0), 0, 2, tag, 0);
         for (int i = 0; i < 4; i++) {
             b = tc_add_barrier(s, t, mode[i], tc_diameter(t) + i % 2, NULL, 0, b);
             if (i == 0)
@@ -868,26 +859,26 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
          * node would be 3N^2 deliveries, 3.2e9 on 32768 nodes */
         int nsrc = t->n < 64 ? t->n : 64;
         for (int i = 0; i < 3 * nsrc; i++) {
-            int tree = (int)(mix(rng++) % 8), len = 4 + (int)(mix(rng++) % 4);
+            int tree = (int)(tc_plan_mix(rng++) % 8), len = 4 + (int)(tc_plan_mix(rng++) % 4);
             int src = (int)((int64_t)(i % nsrc) * t->n / nsrc);
-            tc_make_bcast(add(s), src, tree, len, tag++, mix(rng++) % 100); /* trees 0-7 have every PE */
+            tc_make_bcast(add(s), src, tree, len, tag++, tc_plan_mix(rng++) % 100); /* trees 0-7 have every PE */
         }
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 4, TC_OP_MAX, TC_LANE_32, 1, 0, 100, seed);
         int nbefore = s->nexp;
         for (int k = 0; k < t->n; k++)
-            when[k] = 100 + mix(rng++) % 300;
+            when[k] = 100 + tc_plan_mix(rng++) % 300;
         uint32_t b = tc_add_barrier(s, t, TC_BAR_FULL | TC_BAR_DIAM, 0, when, 0, 0);
         for (int i = first; i < nbefore; i++)
             s->exp[i].before = b;
         for (int k = 1; k < t->n; k += 3)
-            s->stall[k] = (tc_stall){200, 2000 + mix(rng++) % 1500};
+            s->stall[k] = (tc_stall){200, 2000 + tc_plan_mix(rng++) % 1500};
         tag = (uint32_t)s->nexp + 1;
         for (int i = 0; i < 8; i++) { /* in flight during the barrier: no promise */
-            int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
-            tc_make_bcast(add(s), src, tree, len, tag++, 1200 + mix(rng++) % 400);
+            int tree = (int)(tc_plan_mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(tc_plan_mix(rng++) % 8);
+            tc_make_bcast(add(s), src, tree, len, tag++, 1200 + tc_plan_mix(rng++) % 400);
         }
         for (int i = 0; i < 8; i++) { /* after the barrier */
-            int tree = (int)(mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(mix(rng++) % 8);
+            int tree = (int)(tc_plan_mix(rng++) % TC_TREES), src = member(t, rows, tree, &rng), len = (int)(tc_plan_mix(rng++) % 8);
             tc_pkt *p = add(s);
             tc_make_bcast(p, src, tree, len, tag++, 0);
             p->after = b;

@@ -14,22 +14,13 @@ int tc_plan_find(const char *name)
     return -1;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static int even_root(const tc_topo *t, int tree) { return (int)(((long)tree * t->n) / TC_TREES); }
 
 static void testbench(const tc_topo *t, tc_row *rows, uint8_t *pe)
 {
     for (int tree = 0; tree < TC_TREES; tree++) {
-        int root = even_root(t, tree);
+        int root = tc_plan_root(t, tree);
         for (int k = 0; k < t->n; k++)
-            pe[k] = tree < 8 ? 1 : tree < 15 ? (mix((uint64_t)(tree * 65536 + k)) % 3 != 0) : 0;
+            pe[k] = tree < 8 ? 1 : tree < 15 ? (tc_plan_mix((uint64_t)(tree * 65536 + k)) % 3 != 0) : 0;
         int members = 0;
         for (int k = 0; k < t->n; k++)
             members += pe[k];
@@ -45,7 +36,7 @@ static void spread(const tc_topo *t, tc_row *rows, uint8_t *pe, uint64_t seed, i
 {
     uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 1;
     for (int tree = 0; tree < TC_TREES; tree++) {
-        int root = even_root(t, tree);
+        int root = tc_plan_root(t, tree);
         for (int k = 0; k < t->n; k++) { /* xorshift: a member with the given chance */
             rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
             pe[k] = rng % 100 < (uint64_t)members;
@@ -64,38 +55,38 @@ static int random_split(void *ctx, int k, const int c[TC_MAX_DIMS], int size)
 {
     uint64_t ring = *(const uint64_t *)ctx ^ (uint64_t)k * 0x1000193u; /* the ring: coordinates below k */
     for (int d = 0; d < k; d++)
-        ring = mix(ring + (uint64_t)c[d]);
-    return (int)(mix(ring) % (uint64_t)size);
+        ring = tc_plan_mix(ring + (uint64_t)c[d]);
+    return (int)(tc_plan_mix(ring) % (uint64_t)size);
 }
 
 static void random_table(const tc_topo *t, tc_row *rows, uint8_t *pe, uint64_t seed)
 {
-    uint64_t rng = mix(seed ^ 0x72616e64u);
-    int full_tree = (int)(mix(rng++) % TC_TREES); /* at least this one has every PE */
+    uint64_t rng = tc_plan_mix(seed ^ 0x72616e64u);
+    int full_tree = (int)(tc_plan_mix(rng++) % TC_TREES); /* at least this one has every PE */
     char err[256];
 
     for (int tree = 0; tree < TC_TREES; tree++) {
-        int root = (int)(mix(rng++) % (uint64_t)t->n), kind = (int)(mix(rng++) % 8), members = 0;
+        int root = (int)(tc_plan_mix(rng++) % (uint64_t)t->n), kind = (int)(tc_plan_mix(rng++) % 8), members = 0;
         /* 0-2: every PE; 3-5: each PE with a random density; 6-7: one to three PEs */
-        uint64_t density = 1 + mix(rng++) % 7; /* in eighths */
+        uint64_t density = 1 + tc_plan_mix(rng++) % 7; /* in eighths */
         for (int k = 0; k < t->n; k++) {
             if (tree == full_tree || kind <= 2)
                 pe[k] = 1;
             else if (kind <= 5)
-                pe[k] = mix(rng++) % 8 < density;
+                pe[k] = tc_plan_mix(rng++) % 8 < density;
             else
                 pe[k] = 0;
         }
         if (tree != full_tree && kind >= 6)
-            for (int i = 1 + (int)(mix(rng++) % 3); i > 0; i--)
-                pe[mix(rng++) % (uint64_t)t->n] = 1;
-        if (tree != full_tree && kind > 2 && mix(rng++) % 2) /* a transit root, half the time */
+            for (int i = 1 + (int)(tc_plan_mix(rng++) % 3); i > 0; i--)
+                pe[tc_plan_mix(rng++) % (uint64_t)t->n] = 1;
+        if (tree != full_tree && kind > 2 && tc_plan_mix(rng++) % 2) /* a transit root, half the time */
             pe[root] = 0;
         for (int k = 0; k < t->n; k++)
             members += pe[k];
         if (!members)
             pe[root] = 1;
-        uint64_t ring_seed = mix(rng++);
+        uint64_t ring_seed = tc_plan_mix(rng++);
         tc_plan_tree_split(t, rows, tree, root, pe, random_split, &ring_seed);
     }
     if (tc_table_validate(t, rows, err, sizeof err)) {

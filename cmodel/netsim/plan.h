@@ -28,6 +28,17 @@ typedef enum {
     TC_PLAN_VARIANTS
 } tc_plan_variant;
 
+/* The root of tree `tree` in the testbench and spread variants: tree * n / 16. */
+static inline int tc_plan_root(const tc_topo *t, int tree) { return (int)(((long)tree * t->n) / TC_TREES); }
+/* The planner's hash (splitmix64's finalizer), for the draws that follow a seed. */
+static inline uint64_t tc_plan_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 /* The variants' names, by tc_plan_variant, NULL-terminated. */
 extern const char *const tc_plan_names[];
 
