@@ -396,6 +396,13 @@ int tc_config_progress(const tc_config *c)
     return e == 1 || (e == 2 && isatty(2));
 }
 
+int tc_config_seed(const tc_config *c, uint64_t *seed)
+{
+    char opt[80];
+    snprintf(opt, sizeof opt, "%s%sseed", c->tool ? c->tool : "", c->tool ? ": " : "");
+    return tc_parse_num(opt, tc_config_str(c, "seed"), 0, UINT64_MAX, seed);
+}
+
 int tc_config_given(const tc_config *c, const char *key) { return c->from[need(c, key)] != 0; }
 
 /* A numeric option: a decimal number in min..max, nothing else (decimal only, as the

@@ -73,6 +73,11 @@ extern const char *const tc_progress_names[]; /* off on auto */
 #define TC_PROGRESS_KEY {"progress", "auto", "progress on stderr now and then (auto: when stderr is a terminal)", 0, 0, tc_progress_names}
 /* Whether the progress key asks for it (auto: stderr is a terminal). */
 int tc_config_progress(const tc_config *c);
+/* The `seed` key of tcsim, tcnet and tccheck: 0..2^64-1 (a string key, checked by
+ * tc_config_seed). */
+#define TC_SEED_KEY(help) {"seed", "1", help ", 0..2^64-1", 1, 0, NULL}
+/* The seed's value; -1 with "TOOL: seed = 'x' is not an integer in 0..2^64-1" on stderr. */
+int tc_config_seed(const tc_config *c, uint64_t *seed);
 /* Whether key was given (in the file or on the command line). */
 int tc_config_given(const tc_config *c, const char *key);
 /* The near miss of word among n names (each stride bytes after the last, NULL ends

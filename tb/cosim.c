@@ -1189,7 +1189,7 @@ static const char *const fasts[] = {"off", "on", "check", NULL};
 static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", NULL};
 static const tc_key keys[] = {
     {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
-    {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
+    TC_SEED_KEY("random choices of the scenario and of a random table"),
     {"table", "default", "routing tables: the planner's 16 trees, or random trees from the seed", 0, 0, tables},
     {"wave", "", "a waveform into this directory: the RTL's of the scenario (a build with tracing: make wave), or "
                  "of a mismatch (the RTL's; tcsim's with fast = check)", 1, 0, NULL},
@@ -1273,9 +1273,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    char seedopt[40];
-    snprintf(seedopt, sizeof seedopt, "%s: seed", tool);
-    if (tc_parse_num(seedopt, tc_config_str(&cfg, "seed"), 0, UINT64_MAX, &o.seed))
+    if (tc_config_seed(&cfg, &o.seed))
         return 2;
     o.table_random = tc_config_enum(&cfg, "table");
     o.fast = tc_config_enum(&cfg, "fast");

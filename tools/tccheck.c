@@ -27,7 +27,7 @@ static const char *const onoff[] = {"off", "on", NULL};
 static const tc_key keys[] = {
     TC_TOPO_KEY,
     {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), another of cmodel/netsim/plan.h's (testbench, spread, members), or a table file", 1, 0, NULL},
-    {"seed", "1", "random and spread tables", 0, 1000000000, NULL},
+    TC_SEED_KEY("random and spread tables"),
 #include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},
     {"report", "3", "violations reported in full", 0, 1000000, NULL},
@@ -48,7 +48,10 @@ int main(int argc, char **argv)
     if (cr)
         return cr == 1 ? 0 : 2;
     const char *topo = tc_config_str(&cfg, "topo"), *table = tc_config_str(&cfg, "table");
-    long seed = tc_config_int(&cfg, "seed"), report = tc_config_int(&cfg, "report");
+    long report = tc_config_int(&cfg, "report");
+    uint64_t seed;
+    if (tc_config_seed(&cfg, &seed))
+        return 2;
     int plant = tc_config_enum(&cfg, "plant");
     static const int plant_bits[] = {0, TC_PLANT_REPORT_ONE, TC_PLANT_RESULT_SLOT, TC_PLANT_FIXED_PRIO};
     tc_params p;
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
     }
     int variant = !strcmp(table, "planner") ? TC_PLAN_TESTBENCH : tc_plan_find(table);
     if (variant >= 0) {
-        if (tc_plan_table(&t, rows, &(tc_plan){.variant = (tc_plan_variant)variant, .seed = (uint64_t)seed})) {
+        if (tc_plan_table(&t, rows, &(tc_plan){.variant = (tc_plan_variant)variant, .seed = seed})) {
             fprintf(stderr, "tccheck: out of memory for %d nodes\n", t.n);
             return 2;
         }
@@ -121,10 +124,10 @@ int main(int argc, char **argv)
         return 2;
     }
     char name[64];
-    printf("%s  tccheck %-12s table %-7s seed %-4ld%s trees %d  resources %ld  waits %ld  (well founded %ld)  rings %ld"
+    printf("%s  tccheck %-12s table %-7s seed %-4" PRIu64 "%s trees %d  resources %ld  waits %ld  (well founded %ld)  rings %ld"
            "  entries into rings %ld  credit-block wait %d  violations %ld  %.2f s\n",
            v ? "FAIL" : "PASS", tc_topo_name(&t, name, sizeof name), strcmp(table, "random") ? table : "random",
-           (long)seed, plant ? " planted bug" : "", trees, r.vertices, r.edges, r.founded, r.rings, r.entries, r.cb_wait,
+           seed, plant ? " planted bug" : "", trees, r.vertices, r.edges, r.founded, r.rings, r.entries, r.cb_wait,
            r.violations, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     tc_config_free(&cfg);
     return v ? 1 : 0;

@@ -42,7 +42,7 @@ static const tc_key keys[] = {
     {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/netsim/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
-    {"seed", "1", "random choices (members, table = random)", 0, 1000000000, NULL},
+    TC_SEED_KEY("random choices (members, table = random, values)"),
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"engine", "auto", "impl = hw: auto (the fastest exact: packet where it applies, else cycle), cycle (the cycle-exact model) or packet (bcast and allgather, exact: docs/simulator.md)", 0, 0, engines},
@@ -315,6 +315,9 @@ int main(int argc, char **argv)
         }
     }
     int p2p = tc_config_enum(&cfg, "impl"), engine = tc_config_enum(&cfg, "engine");
+    uint64_t seed;
+    if (tc_config_seed(&cfg, &seed))
+        return 2;
     if (tc_config_given(&cfg, "members") && strcmp(sval("table"), "planner") && tc_plan_find(sval("table")) < 0) {
         fprintf(stderr, "tcnet: members = %s does not apply to table = '%s': it is for the planner's tables (planner, "
                 "spread, random, testbench, members)\n", sval("members"), sval("table"));
@@ -370,7 +373,7 @@ int main(int argc, char **argv)
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
     int variant = !strcmp(sval("table"), "planner") ? TC_PLAN_SPREAD : tc_plan_find(sval("table"));
     if (variant >= 0) {
-        tc_plan plan = {.variant = (tc_plan_variant)variant, .seed = (uint64_t)ival("seed"), .members = (int)ival("members")};
+        tc_plan plan = {.variant = (tc_plan_variant)variant, .seed = seed, .members = (int)ival("members")};
         if (!rows || tc_plan_table(t, rows, &plan)) {
             fprintf(stderr, "tcnet: out of memory for the table of %d nodes\n", t->n);
             return 2;
@@ -532,7 +535,7 @@ int main(int argc, char **argv)
             mem[k] = TC_RGET(r, VALID) && TC_RGET(r, PE);
         }
         uint64_t nvals = bytes ? (uint64_t)bytes / vbytes : per;
-        if (!mem || tc_fpvec_init(&fv, (unsigned)w.op, (unsigned)w.lane, (unsigned)vdist - 1, (uint64_t)ival("seed"),
+        if (!mem || tc_fpvec_init(&fv, (unsigned)w.op, (unsigned)w.lane, (unsigned)vdist - 1, seed,
                                   (uint32_t)t->n, nvals, per, mem)) {
             fprintf(stderr, "tcnet: out of memory for %" PRIu64 " values on each of %d nodes\n", nvals, t->n);
             return 2;
