@@ -330,8 +330,8 @@ sim: $(B)/cosim_$(firstword $(NETS))
 SCEN ?= bcast_leaf
 ## wave: SCEN=bcast_leaf [NET=4x4]: an FST waveform and a GTKWave view in build/wave/ (docs/waves.md)
 wave: $(B)/tcsim | deps-sc
-	@$(B)/tcsim --list | grep -qx '$(SCEN)' || { echo "make wave: SCEN = '$(SCEN)' is not a scenario: one of:" \
-	  $$($(B)/tcsim --list) >&2; exit 2; }
+	@$(B)/tcsim --list | cut -d' ' -f1 | grep -qx '$(SCEN)' || { echo "make wave: SCEN = '$(SCEN)' is not a scenario: one of:" \
+	  $$($(B)/tcsim --list | cut -d' ' -f1) >&2; exit 2; }
 	@$(MAKE) -s $(B)/wave/cosim_$(NET)
 	@mkdir -p $(B)/wave
 	$(B)/wave/cosim_$(NET) --scen $(SCEN) --wave $(B)/wave

@@ -17,7 +17,8 @@
  * characters, a NUL byte (not a text file), or a read error (a directory). */
 int tc_read_line(FILE *f, char *buf, size_t size, char *err, size_t errlen);
 /* A numeric command-line option: a decimal number in min..max, nothing else; 0, or
- * -1 with a message naming opt on stderr. */
+ * -1 with a message on stderr: "OPT = 'v' is not an integer in min..max" (opt may
+ * start with the tool's name: "tcsim: seed"). */
 int tc_parse_num(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out);
 
 typedef struct {
@@ -33,6 +34,7 @@ typedef struct {
     size_t n;
     char (*val)[TC_VAL_MAX];
     int *from; /* where each value was set: 0 default, -1 the command line, else its line in the file */
+    const char *tool; /* set by tc_config_cli: messages name it */
 } tc_config;
 
 /* Every key at its default; -1 if out of memory. */
@@ -49,6 +51,39 @@ int tc_config_arg(tc_config *c, const char *arg, char *err, size_t errlen);
  * a bare `--key` of an off/on key turns it on. Moves *i past what it took. 0: taken;
  * 1: not an option (a configuration file, say), *i unmoved; -1: err says why. */
 int tc_config_argv(tc_config *c, int argc, char **argv, int *i, char *err, size_t errlen);
+/* The one command line of tcsim, tcnet and tccheck, and its one error format:
+ * `TOOL: what is wrong: what is allowed`, with a near miss suggested for an unknown key
+ * or name (": did you mean 'workload'?"). Each tool declares its keys and this: */
+typedef struct {
+    const char *tool;                  /* "tcnet": the messages' first word */
+    const char *args;                  /* the usage line after the tool's name */
+    size_t nusage;                     /* keys --help shows (0: all) */
+    int file;                          /* a configuration file may come first */
+    void (*list)(FILE *f);             /* --list prints names and descriptions (NULL: no --list) */
+    const char *(*hint)(const char *err); /* more words on a message, or "" (NULL: none) */
+} tc_cli;
+/* Takes every argument: `key=value`, `--key=value`, `--key value`; a bare `--key` of
+ * an off/on key is on, and the word after it (not an option) is its value, as
+ * --key=word would be; off/on keys also take yes/no, true/false. --help and --list
+ * print and return 1 (exit 0); a bad argument prints TOOL: message and returns 2 (exit
+ * 2); 0: go on. */
+int tc_config_cli(tc_config *c, const tc_cli *cli, int argc, char **argv);
+/* The `progress` key of tcsim and tcnet: a progress line on stderr now and then. */
+extern const char *const tc_progress_names[]; /* off on auto */
+#define TC_PROGRESS_KEY {"progress", "auto", "progress on stderr now and then (auto: when stderr is a terminal)", 0, 0, tc_progress_names}
+/* Whether the progress key asks for it (auto: stderr is a terminal). */
+int tc_config_progress(const tc_config *c);
+/* The `seed` key of tcsim, tcnet and tccheck: 0..2^64-1 (a string key, checked by
+ * tc_config_seed). */
+#define TC_SEED_KEY(help) {"seed", "1", help ", 0..2^64-1", 1, 0, NULL}
+/* The seed's value; -1 with "TOOL: seed = 'x' is not an integer in 0..2^64-1" on stderr. */
+int tc_config_seed(const tc_config *c, uint64_t *seed);
+/* Whether key was given (in the file or on the command line). */
+int tc_config_given(const tc_config *c, const char *key);
+/* The near miss of word among n names (each stride bytes after the last, NULL ends
+ * them early): the one name that word is a prefix of (none if several), else the one
+ * nearest name at edit distance <= 2 (and less than word's length); NULL if none. */
+const char *tc_suggest(const char *word, const char *const *names, size_t n, size_t stride);
 /* The first n keys with their defaults, help and names, one a line. */
 void tc_config_usage(FILE *f, const tc_config *c, size_t n);
 /* Index of key, or -1. */

@@ -20,6 +20,10 @@ int tc_topo_init(tc_topo *t, int ndims, const int *size, char *err, size_t errle
  * 65536 nodes. 0 on success; otherwise -1 and a message naming the string and what
  * is wrong with it. The one parser of tcsim --topo and tcnet topo=. */
 int tc_topo_parse(const char *s, tc_topo *t, char *err, size_t errlen);
+/* The torus of tcsim, tcnet and tccheck when none is given, and their one `topo` key
+ * (a tc_key of config.h) */
+#define TC_TOPO_DEFAULT "4x4"
+#define TC_TOPO_KEY {"topo", TC_TOPO_DEFAULT, "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL}
 void tc_coords(const tc_topo *t, int node, int c[TC_MAX_DIMS]);
 int tc_node_at(const tc_topo *t, const int c[TC_MAX_DIMS]);
 /* Neighbour in direction dir (0 = X+, 1 = X-, 2 = Y+, ...); on a size-1 dimension, the node itself. */

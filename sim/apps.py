@@ -220,8 +220,8 @@ def validate_hw(hw_large):
 
 
 def p2p_args(og):
-    """tcnet's keys for LogGP costs o, g (tcnet takes them with impl=p2p and a rule)."""
-    return [] if og == DEFAULT else ["impl=p2p", "p2p_alg=auto", f"o={og[0]}", f"g={og[1]}"]
+    """tcnet's keys for LogGP costs o, g (with the rule: the applications always time both networks)."""
+    return [] if og == DEFAULT else ["p2p_alg=auto", f"o={og[0]}", f"g={og[1]}"]
 
 
 def main():
@@ -547,8 +547,8 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     w("    APPS_CACHED_ONLY=1 make apps     # the subnet's all-gather simulated only where build/apps-exact/ has the run")
     w("    python3 sim/apps.py exact 8x8x8x4 80000   # one exact run of the subnet's all-gather (bytes a node) into the cache")
     w("    build/tcnet topo=8x8x8x4 workload=spmv [spmv_n= spmv_d= node_mflops= exact=auto|on|off exact_limit= hw_rate= p2p_rate=]")
-    w("    build/tcnet topo=8x8x8x4 workload=spmv impl=p2p p2p_alg=auto|ompi|mpich o=0 g=0   # other LogGP costs, a library's pick")
-    w("    build/tcnet topo=16x16x16x8 workload=heat heat_cells=163840000 [impl=p2p p2p_alg=auto o= g= red_mcyc=]")
+    w("    build/tcnet topo=8x8x8x4 workload=spmv p2p_alg=auto|ompi|mpich o=0 g=0   # other LogGP costs, a library's pick")
+    w("    build/tcnet topo=16x16x16x8 workload=heat heat_cells=163840000 [p2p_alg=auto o= g= red_mcyc=]")
     w("    build/tckern spmv ROWS N D; build/tckern heat CELLS")
     w("    make trace-demo; build/tcnet topo=8x8x8 workload=trace trace=build/heat_mpi.trace")
     w("    build/tcotf2 ARCHIVE.otf2 my.trace   # an OTF2 trace, then tcnet workload=trace trace=my.trace")

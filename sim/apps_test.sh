@@ -29,7 +29,7 @@ check "spmv at application size on 32768 nodes: the subnet's and the three p2p a
   "build/tcnet topo=16x16x16x8 workload=spmv progress=off | grep -E 'all-gather hw .*modelled|p2p (recursive_doubling|bruck|ring) .*modelled' | wc -l | grep -qx 4"
 check "spmv picks the fastest all-gather, or the library's with p2p_alg=mpich" bash -c \
   "build/tcnet topo=4x4x2x2 workload=spmv progress=off | grep -q 'all-gather p2p: ring (p2p_alg = auto' &&
-   build/tcnet topo=4x4x2x2 workload=spmv impl=p2p p2p_alg=mpich progress=off | grep -q \"all-gather p2p: ring (p2p_alg = mpich, the library's ring\""
+   build/tcnet topo=4x4x2x2 workload=spmv p2p_alg=mpich progress=off | grep -q \"all-gather p2p: ring (p2p_alg = mpich, the library's ring\""
 # heat: the gain is the allreduce's, the halo the same for both
 build/tcnet topo=8x8x8x8 workload=heat progress=off json=$A/heat.json >$A/heat.txt 2>&1
 check "heat on 4096 nodes: the subnet's allreduce faster, gains consistent with the times" /usr/bin/python3 -c "
@@ -179,12 +179,16 @@ check "OTF2: a malformed torcoll trace refused by --write" refuses "truncated" b
 check "spmv on a torus of 3 nodes (no power of two): recursive doubling folds, Bruck and the ring run" bash -c \
   "build/tcnet topo=3 workload=spmv spmv_n=3000 progress=off | grep -c 'p2p \(recursive_doubling\|bruck\|ring\) .*simulated' | grep -qx 3"
 check "spmv with p2p_alg=classic refused" refuses "p2p_alg = classic: workload = spmv times the MPI algorithms" \
-  build/tcnet workload=spmv impl=p2p p2p_alg=classic
-check "heat with sw_overhead refused" refuses "sw_overhead = 500: workload = heat times the MPI algorithms" \
+  build/tcnet workload=spmv p2p_alg=classic
+check "spmv with impl refused: it times both networks" \
+  refuses "impl = 'p2p' does not apply to workload = spmv: impl is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather" \
+  build/tcnet workload=spmv impl=p2p
+check "heat with sw_overhead refused" refuses "sw_overhead = '500' does not apply to workload = heat: sw_overhead is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather, trace" \
   build/tcnet workload=heat sw_overhead=500
-check "trace with p2p_alg refused" refuses "p2p_alg = auto: workload = trace replays with the classic set" \
-  build/tcnet workload=trace impl=p2p p2p_alg=auto trace=$A/demo.trace
+check "trace with p2p_alg refused" refuses "p2p_alg = 'auto' does not apply to workload = trace: p2p_alg is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather, spmv, heat" \
+  build/tcnet workload=trace p2p_alg=auto trace=$A/demo.trace
 check "exact=maybe refused" refuses "exact = 'maybe' is not one of" build/tcnet workload=spmv exact=maybe
 check "hw_rate=0 refused" refuses "hw_rate = '0' is not an integer in 1..1000" build/tcnet workload=spmv hw_rate=0
-check "csv with an application refused" refuses "csv: workload = heat writes json only" build/tcnet workload=heat csv=$A/c
+check "csv with an application refused" refuses "csv = '$A/c' does not apply to workload = heat: csv is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather" \
+  build/tcnet workload=heat csv=$A/c
 echo "apps tests: $PASSED passed, $FAILED failed"

@@ -16,12 +16,13 @@ RTL_NETS=$(for n in $(make -s print-nets) 8x8; do [ -x build/cosim_$n ] && echo 
 make -s build/tcnet
 stage "$dest"
 
-# tcnet M KEY=VALUE...: "cycles busiest link_util gbs flits wall" of a broadcast of M bytes
+# tcnet M KEY=VALUE...: "cycles busiest link_util gbs flits wall" of a broadcast of M bytes, on the
+# cycle-exact model (its speed is the wall column)
 bcast() {
   local topo=$1 bytes=$2 res
   shift 2
   progress "tcnet topo=$topo workload=bcast bytes=$bytes${*:+ $*}"
-  res=$( { /usr/bin/time -f "TIME %e %M" build/tcnet topo=$topo workload=bcast bytes=$bytes len=7 progress=off "$@"; } 2>&1 ) ||
+  res=$( { /usr/bin/time -f "TIME %e %M" build/tcnet topo=$topo workload=bcast bytes=$bytes len=7 engine=cycle progress=off "$@"; } 2>&1 ) ||
     { echo "tcnet topo=$topo bytes=$bytes $*: failed" >&2; echo "$res" >&2; return 1; }
   echo "tcnet topo=$topo bytes=$bytes $*: $res" >>"$log"
   echo "$res" | awk '/latency per operation/ { c = $6 }

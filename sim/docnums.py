@@ -52,7 +52,7 @@ def sim_stat(topo, scen, key, *opts):
 
 
 def scenarios():
-    return len(run("tcsim", "--list").split())
+    return len(run("tcsim", "--list").splitlines())  # a scenario a line, its description beside it
 
 
 def table_row(path, first_col, col):

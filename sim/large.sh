@@ -13,7 +13,7 @@ log=build/large.log
 tori=${*:-"16x16 15x17 8x8x8 4x4x4x4 16x16x16x8"}
 make -s build/tcsim
 : >"$log"
-scens=$(build/tcsim --list)
+scens=$(build/tcsim --list | cut -d' ' -f1)
 
 # one row a run: "topo scen cycles wall_s rss_kb"
 rows=$(mktemp)

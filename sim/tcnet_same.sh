@@ -35,7 +35,7 @@ runs=(
   "topo=8x8 workload=allreduce impl=p2p"
 )
 [ "${3:-}" = quick ] && runs=("${runs[@]:0:12}")
-strip() { sed -E 's/set-up [0-9.]+ s, run [0-9.]+ s.*//; s/"(setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)": [0-9.e+]+,? ?//g; s/, "engine": "[a-z]*"//; /flit-hops\/s/d' "$1"; }
+strip() { sed -E 's/set-up [0-9.]+ s, run [0-9.]+ s.*//; s/"(setup_s|run_s|cpu_s|node_cycles_per_s|flit_hops_per_s)": [0-9.e+]+,? ?//g; s/, "engine": "[a-z0-9]*"//; /flit-hops\/s/d' "$1"; }
 bad=0
 for r in "${runs[@]}"; do
   for b in old new; do

@@ -227,7 +227,7 @@ section "tcnet's link utilization and delivered bandwidth"
 # 586 packets of 7 data flits (65632 bytes) from the root of a 4x4 torus: link_util
 # is the busiest link's flits over the cycles, the bandwidth each PE's bytes over
 # the run's time (2 ns a cycle), the same in the report and in the JSON
-build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off json=$LOGDIR/bw.json >$LOGDIR/bw.txt
+build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=cycle json=$LOGDIR/bw.json >$LOGDIR/bw.txt
 bw_ok=$(awk '/simulated/ { c = $2; b = $9; gsub(/,/, "", b); u = $11; gsub(/\)/, "", u) }
              /delivered/ { g = $2 }
              END { print (c > 0 && b > 0 && sprintf("%.3f", b / c) == u && sprintf("%.3f", 65632 / (c * 2)) == g) ? "yes" : "no " c " " b " " u " " g }' $LOGDIR/bw.txt)
@@ -250,14 +250,14 @@ check "tcnet: a failed stream prints no operations per 1000 cycles (null in the 
    ! grep -q 'operations per 1000 cycles' $LOGDIR/failed_stream.txt && grep -q '\"ops_per_kcycle\": null' $LOGDIR/failed_stream.json"
 # a value whose products with the others would overflow is refused before the run
 # (exit 2), naming the key, the value and the range that fits on that torus
-for bad in "workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..8589934464 (with 64 nodes" \
+for bad in "topo=4x4x4 workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..8589934464 (with 64 nodes" \
            "topo=2 workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..7516192740 (with 2 nodes" \
            "topo=16x16 workload=allgather bytes=1073741824 len=1:bytes = '1073741824' is not an integer in 0..269488144 (with 256 nodes and len = 1"; do
   check "tcnet ${bad%%:*} refused before the run (exit 2)" bash -c \
     "timeout 10 build/tcnet ${bad%%:*} progress=off 2>&1 | tee /dev/stderr | grep -qF \"${bad#*:}\"; test \${PIPESTATUS[0]} = 2"
 done
 
-section "tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery)"
+section "tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery); engine=auto runs them"
 build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=packet json=$LOGDIR/pkt.json >$LOGDIR/pkt.txt
 # same_run A B: tcnet's reports ($LOGDIR/A.txt, B.txt) and JSON (A.json, B.json) equal
 # but for the engine and the times
@@ -267,9 +267,16 @@ same_run() {
     diff <(sed -E "$j" "$LOGDIR/$1.json") <(sed -E "$j" "$LOGDIR/$2.json")
 }
 check "tcnet engine=packet: the 64 KiB bcast's report and JSON as engine=cycle's (speed apart)" same_run bw pkt
-build/tcnet topo=4x4x3 workload=allgather bytes=1024 len=7 progress=off json=$LOGDIR/ag.json >$LOGDIR/ag.txt
+build/tcnet topo=4x4x3 workload=allgather bytes=1024 len=7 progress=off engine=cycle json=$LOGDIR/ag.json >$LOGDIR/ag.txt
 build/tcnet topo=4x4x3 workload=allgather bytes=1024 len=7 progress=off engine=packet json=$LOGDIR/agp.json >$LOGDIR/agp.txt
 check "tcnet engine=packet: the allgather's report and JSON as engine=cycle's (speed apart; test_pkt_allgather.c checks every delivery)" same_run ag agp
+build/tcnet topo=4x4x3 workload=allgather bytes=1024 len=7 progress=off json=$LOGDIR/aga.json >$LOGDIR/aga.txt
+check "tcnet engine=auto: the allgather on the packet engine, its report and JSON as engine=cycle's" bash -c \
+  "grep -q 'engine packet\$' $LOGDIR/aga.txt && grep -q '\"engine\": \"packet\"' $LOGDIR/aga.json && \
+   grep -q 'engine cycle\$' $LOGDIR/ag.txt && LOGDIR=$LOGDIR; $(declare -f same_run); same_run ag aga"
+check "tcnet engine=auto: the cycle-exact model where the packet engine does not apply (mcast=serial, allreduce)" bash -c \
+  "build/tcnet topo=4x4 workload=bcast mcast=serial progress=off | grep -q 'engine cycle\$' && \
+   build/tcnet topo=4x4 progress=off | grep -q 'engine cycle\$'"
 check "tcnet engine=packet refuses workload=allreduce (exit 2, naming what it covers)" bash -c \
   "build/tcnet topo=4x4 workload=allreduce engine=packet progress=off 2>&1 >/dev/null | grep -q 'exact for workload = bcast or allgather'; test \${PIPESTATUS[0]} = 2"
 
@@ -342,13 +349,18 @@ for bad in 4x4x4x4x4:"more than 4 dimensions" 4xx4:"a size is missing" 0:"size 0
   check "tcsim --topo '${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcsim --topo "${bad%%:*}" --scen bcast_leaf
   check "tcnet topo='${bad%%:*}' refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet "topo=${bad%%:*}" progress=off
 done
-for bad in "--seed -1:seed '-1': not an integer" "--seed abc:seed 'abc': not an integer" \
-           "--seed 18446744073709551616:seed '18446744073709551616': not an integer" "--seed 0x10:seed '0x10': not an integer" \
+for bad in "--seed -1:tcsim: seed = '-1' is not an integer in 0..18446744073709551615" \
+           "--seed abc:tcsim: seed = 'abc' is not an integer in 0..18446744073709551615" \
+           "--seed 18446744073709551616:seed = '18446744073709551616' is not an integer in 0..18446744073709551615" \
+           "--seed 0x10:seed = '0x10' is not an integer" \
            "--link-lat 0:link_lat = '0' is not an integer in 1..100000" "--inj-lat -5:inj_lat = '-5' is not an integer" \
            "ej_lat=1e3:ej_lat = '1e3' is not an integer" "--link-lat=4294967336:link_lat = '4294967336' is not an integer" \
-           "--events 70000:events = '70000' is not an integer in -1..65535" "--fast maybe:'maybe': expected --key value" \
+           "--events 70000:events = '70000' is not an integer in -1..65535" \
+           "--fast maybe:tcsim: fast = 'maybe' is not one of: off on check" "--fast=maybe:tcsim: fast = 'maybe' is not one of: off on check" \
+           "fast=maybe:tcsim: fast = 'maybe' is not one of: off on check" \
+           "--tabel random:tcsim: unknown key 'tabel': did you mean 'table'?" "--table=rand:table = 'rand' is not one of: default random: did you mean 'random'?" \
            "--table=other:table = 'other' is not one of: default random" "--topo:option '--topo' needs a value" \
-           "--bogus 1:unknown option '--bogus'" "stray:'stray': expected --key value or key=value"; do
+           "--bogus 1:tcsim: unknown key 'bogus': tcsim --help lists the keys" "stray:tcsim: 'stray': expected --key value or key=value"; do
   check "tcsim ${bad%%:*} refused" refuses "${bad#*:}" build/tcsim ${bad%%:*} --scen bcast_leaf
 done
 # the floating-point sum's values: what they need, said by name
@@ -368,10 +380,22 @@ check "tcsim: a scenario written for the planner's trees refused on random table
   build/tcsim --scen bcast_root --table random
 check "tcsim --events beyond the torus refused" refuses "events = 5: not a node of the 2-node torus" \
   build/tcsim --topo 2 --events 5 --scen bcast_leaf
-check "tcsim --wavedrom into a missing directory refused first" refuses "wavedrom '$R/none/x': cannot write there: No such file" \
+check "tcsim --wavedrom into a missing directory refused first" refuses "tcsim: wavedrom = '$R/none/x': cannot write there: No such file" \
   build/tcsim --wavedrom $R/none/x --scen all
 check "tcsim --wavedrom onto a file refused first" refuses "cannot write there: Not a directory" build/tcsim --wavedrom $R/binary
-check "tcsim --wave into a missing path refused first" refuses "wave '$R/none/x': cannot write there" build/tcsim --wave $R/none/x
+check "tcsim --wavedrom with a scenario it draws nothing of refused" \
+  refuses "tcsim: wavedrom = '$R/dir' does not apply to scen = soak: the reference diagrams are of scen = bcast_leaf" \
+  build/tcsim --wavedrom $R/dir --scen soak
+check "tcsim --wave into a missing path refused first" refuses "tcsim: wave = '$R/none/x': cannot write there" \
+  build/tcsim --wave $R/none/x --fast check
+check "tcsim --wave without fast = check refused, before making the directory" bash -c \
+  "out=\$(build/tcsim --wave $R/nowave --scen bcast_leaf 2>&1); echo \"\$out\"; \
+   grep -qF \"tcsim: wave = '$R/nowave' does not apply: build/tcsim writes a waveform only of a mismatch\" <<<\"\$out\" && [ ! -e $R/nowave ]"
+check "tcsim --list: every scenario with a line beside it" bash -c \
+  "build/tcsim --list | awk 'NF < 3 { bad = 1 } END { exit bad || NR < 20 }'"
+check "tcsim --fast yes is --fast=yes is fast=on" bash -c \
+  "a=\$(build/tcsim --topo 3x2 --scen allreduce --fast yes | head -1); b=\$(build/tcsim --topo 3x2 --scen allreduce --fast=yes | head -1); \
+   c=\$(build/tcsim topo=3x2 scen=allreduce fast=on | head -1); echo \"\$a\"; [ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$c\" ]"
 # one command-line style: tcsim, tcnet and tccheck take --key value, --key=value and key=value alike
 check "tcsim takes key=value, --key=value and --key value alike" bash -c \
   "a=\$(build/tcsim --topo 3x2 --link-lat 7 --scen allreduce --fast | head -1); \
@@ -393,9 +417,30 @@ for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc
            "window=17:window = 17, trees = 1 from tree = 0: at most 16 operations in flight a tree (window <= 16 x trees)" \
            "window=0:window = '0' is not an integer in 1..256 (the operations a PE has in flight" \
            "window=257:window = '257' is not an integer in 1..256" \
-           "window=4 workload=bcast:window = 4: a stream is of workload = allreduce or tree_barrier"; do
+           "window=4 workload=bcast:tcnet: window = '4' does not apply to workload = bcast: window is for workload = allreduce, tree_barrier" \
+           "wokload=bcast:tcnet: unknown key 'wokload': did you mean 'workload'?" \
+           "op=fsun:tcnet: op = 'fsun' is not one of: sum min max minu maxu and or xor minloc maxloc fsum: did you mean 'fsum'?" \
+           "workload=barrier bytes=64:tcnet: bytes = '64' does not apply to workload = barrier: bytes is for workload = bcast, reduce, allreduce, allgather" \
+           "workload=allgather tree=3:tree = '3' does not apply to workload = allgather: tree is for workload = bcast, reduce, allreduce, tree_barrier" \
+           "workload=bcast op=max:op = 'max' does not apply to workload = bcast" \
+           "workload=allreduce dst=3:dst = '3' does not apply to workload = allreduce: dst is for workload = reduce" \
+           "workload=heat spmv_n=100:spmv_n = '100' does not apply to workload = heat: spmv_n is for workload = spmv" \
+           "impl=p2p engine=cycle:tcnet: engine = cycle does not apply to impl = p2p: it is for impl = hw" \
+           "sw_overhead=10:sw_overhead = 10 applies to impl = p2p, not impl = hw" \
+           "impl=p2p p2p_alg=ring sw_overhead=10:sw_overhead = 10 does not apply to p2p_alg = ring: it is for p2p_alg = classic" \
+           "members=50 table=/dev/null:members = 50 does not apply to table = '/dev/null'"; do
   check "tcnet ${bad%%:*} refused" refuses "${bad#*:}" build/tcnet topo=4x4 progress=off ${bad%%:*}
 done
+check "tcsim: a scenario's near miss suggested" \
+  refuses "tcsim: unknown scenario 'bcast_lea': tcsim --list names them, or all: did you mean 'bcast_leaf'?" build/tcsim --scen bcast_lea
+check "tcnet --progress maybe refused as progress=maybe is" refuses "tcnet: progress = 'maybe' is not one of: off on auto (or yes, no)" \
+  build/tcnet --progress maybe
+check "tcnet --list: every workload with a line beside it" bash -c \
+  "build/tcnet --list | awk 'NF < 3 { bad = 1 } END { exit bad || NR < 9 }'"
+check "tccheck --premises yes is --premises=on" bash -c \
+  "[ \"\$(build/tccheck --topo 3x3 --premises yes | cut -c1-40)\" = \"\$(build/tccheck --topo 3x3 --premises=on | cut -c1-40)\" ]"
+check "tccheck: a near miss suggested" refuses "tccheck: plant = 'report_one' is not one of: none report-one result-slot fixed-priority: did you mean 'report-one'?" \
+  build/tccheck --plant report_one
 check "tcnet topo given twice refused" refuses "key 'topo' is given twice" build/tcnet topo=4x4 topo=2
 check "tcnet configuration /dev/zero refused" refuses "/dev/zero:1: a NUL byte" build/tcnet /dev/zero
 check "tcnet configuration: a directory refused" refuses "$R/dir:1: read error: Is a directory" build/tcnet $R/dir

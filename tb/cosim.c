@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cmodel/config.h"
@@ -293,11 +294,33 @@ typedef struct {
     tc_params p;
     const char *mis_dir;   /* write a mismatch's view (tc_wave_mismatch_view) here, or NULL */
     int plant_rid_twice;   /* --plant rid-twice (plant_rid_twice) */
+    int progress;          /* a progress line on stderr every few seconds */
+    const char *tool;      /* tcsim or cosim: the messages' first word */
     /* out: the first delivery (the waveform's key event): cycle, node, the packet's
      * source (a reduce's result: its tree's root) and first injection; key_node -1 if none */
     uint64_t key_cycle, key_inj, key_out; /* key_out: the router granted its PE output (UINT64_MAX: unknown) */
     int key_node, key_src;
 } run_opts;
+
+/* A progress line on stderr, every 5 s of a scenario's run: the network, the
+ * scenario, its cycles so far and the seconds since it started. */
+static void show_progress(const run_opts *o, uint64_t t)
+{
+    static double start, last;
+    static const char *scen;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (scen != o->scen || !t) { /* a new scenario: its first line after 5 s */
+        scen = o->scen;
+        start = last = now;
+        return;
+    }
+    if (now - last < 5.0)
+        return;
+    last = now;
+    fprintf(stderr, "%s: %s %s: cycle %" PRIu64 ", %.0f s\n", o->tool, o->net_name, o->scen, t, now - start);
+}
 
 /* Runs one scenario; returns 0 on PASS, the cycle of a mismatch + 1 otherwise in *mis. */
 static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
@@ -406,6 +429,8 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
     for (int d = 0; d < nd; d++)
         sinks[d] = (tc_pe_sink){&sd[d], sb_inject, sb_eject, sb_deliver, sb_pe_error};
     for (t = 0; t < limit && !fail; t++) {
+        if (o->progress && !(t & 0xff))
+            show_progress(o, t);
         tc_pe_out out[MAX_DUTS];
         size_t before[MAX_DUTS];
         for (int d = 0; d < nd; d++)
@@ -657,53 +682,59 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
 }
 
 /* An output directory must be one we can write, before anything runs. */
-static int check_dir(const char *opt, const char *dir)
+static int check_dir(const char *tool, const char *opt, const char *dir)
 {
     struct stat st;
     if (stat(dir, &st) || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) || access(dir, W_OK | X_OK)) {
-        fprintf(stderr, "%s '%s': cannot write there: %s\n", opt, dir, strerror(errno));
+        fprintf(stderr, "%s: %s = '%s': cannot write there: %s\n", tool, opt, dir, strerror(errno));
         return -1;
     }
     return 0;
 }
 
 /* The options, in the one command-line style of tcsim, tcnet and tccheck
- * (tc_config_argv: --key value, --key=value or key=value). The keys after `events`
+ * (tc_config_cli: --key value, --key=value or key=value). The keys after `events`
  * are the C model's: a Verilated network has them fixed when it is built. */
 static const char *const tables[] = {"default", "random", NULL};
 static const char *const fasts[] = {"off", "on", "check", NULL};
 static const char *const plants[] = {"none", "report-one", "result-slot", "rid-twice", NULL};
 static const tc_key keys[] = {
     {"scen", "all", "scenario, or all (--list names them)", 1, 0, NULL},
-    {"seed", "1", "random choices of the scenario and of a random table, 0..2^64-1", 1, 0, NULL},
+    TC_SEED_KEY("random choices of the scenario and of a random table"),
     {"table", "default", "routing tables: the planner's 16 trees, or random trees from the seed", 0, 0, tables},
-    {"wave", "", "RTL: write an FST and a GTKWave save file of the scenario into this directory", 1, 0, NULL},
+    {"wave", "", "a waveform into this directory: the RTL's of the scenario (a build with tracing: make wave), or "
+                 "of a mismatch (the RTL's; tcsim's with fast = check)", 1, 0, NULL},
     {"wavedrom", "", "write the scenario's reference timing diagrams (WaveDrom JSON) into this directory", 1, 0, NULL},
     {"events", "-1", "print this node's observed events after the run (-1: none)", -1, 65535, NULL},
     {"fast", "off", "on: no observation records, only PE deliveries checked (with RTL: the RTL alone); "
                     "check: that beside the full C model, PE ports equal every cycle", 0, 0, fasts},
-    {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
+    TC_PROGRESS_KEY,
+    TC_TOPO_KEY,
 #include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-static void usage(const tc_config *c, int use_rtl)
+/* The scenarios write_diagrams draws reference diagrams of (--wavedrom). */
+static const char *const diagram_scens[] = {"bcast_leaf", "all_trees", "allreduce", "credits", "barrier", NULL};
+
+static void list_scenarios(FILE *f)
 {
-    printf("usage: %s [--key value | --key=value | key=value ...] [--list] [--help]\n\n", use_rtl ? "cosim" : "tcsim");
-    tc_config_usage(stdout, c, use_rtl ? (size_t)tc_config_find(c, "topo") : c->n);
+    for (int k = 0; tc_scenario_names[k]; k++)
+        fprintf(f, "%-17s %s\n", tc_scenario_names[k], tc_scenario_descs[k]);
 }
 
 int main(int argc, char **argv)
 {
     run_opts o;
-    tc_config cfg;
+    static tc_config cfg; /* reachable to the end: an early exit leaks nothing */
     char err[256], net_name[32];
-    const char *scen, *wave_dir = NULL;
+    const char *scen, *wave_dir = NULL, *tool;
     int nfail = 0, npass = 0;
     tc_params rtl_p;
     tc_dut *probe;
 
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line out at once, also into a file or a pipe */
     memset(&o, 0, sizeof o);
     tc_params_default(&o.p);
     /* A binary with RTL compares it with the C model on the RTL's network. */
@@ -712,67 +743,87 @@ int main(int argc, char **argv)
         o.use_rtl = 1;
         o.p = rtl_p;
     } else if (*err) {
-        fprintf(stderr, "%s\n", err);
+        fprintf(stderr, "cosim: %s\n", err);
         return 2;
     }
+    o.tool = tool = o.use_rtl ? "cosim" : "tcsim";
     if (tc_config_init(&cfg, keys, NKEYS)) {
-        fprintf(stderr, "out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", tool);
         return 2;
     }
-    for (int i = 1; i < argc;) {
-        if (!strcmp(argv[i], "--list")) {
-            for (int k = 0; tc_scenario_names[k]; k++)
-                puts(tc_scenario_names[k]);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(&cfg, o.use_rtl);
-            return 0;
-        }
-        int r = tc_config_argv(&cfg, argc, argv, &i, err, sizeof err);
-        if (r) {
-            if (r > 0)
-                fprintf(stderr, "'%s': expected --key value or key=value (--help lists the keys)\n", argv[i]);
-            else
-                fprintf(stderr, "%s (--help lists the keys)\n", err);
-            return 2;
-        }
-    }
+    tc_cli cli = {tool, "[--key value | --key=value | key=value ...] [--list] [--help]",
+                  o.use_rtl ? (size_t)tc_config_find(&cfg, "topo") : 0, 0, list_scenarios, NULL};
+    int cr = tc_config_cli(&cfg, &cli, argc, argv);
+    if (cr)
+        return cr == 1 ? 0 : 2;
     for (size_t k = (size_t)tc_config_find(&cfg, "topo"); k < NKEYS && o.use_rtl; k++)
         if (cfg.from[k]) {
-            fprintf(stderr, "%s: this Verilated network's is fixed when it is built; build/tcsim (the C model) takes it\n",
-                    keys[k].key);
+            fprintf(stderr, "%s: %s = '%s' does not apply: this Verilated network's is fixed when it is built "
+                    "(build/tcsim, the C model, takes it)\n", tool, keys[k].key, cfg.val[k]);
             return 2;
         }
     if (o.use_rtl && tc_config_enum(&cfg, "fast") == 2) {
-        fprintf(stderr, "fast = check: the C model against itself, for build/tcsim\n");
+        fprintf(stderr, "%s: fast = check does not apply: it runs the C model against itself, in build/tcsim; "
+                "here: off or on\n", tool);
         return 2;
     }
     scen = tc_config_str(&cfg, "scen");
-    if (tc_parse_num("seed", tc_config_str(&cfg, "seed"), 0, UINT64_MAX, &o.seed))
-        return 2;
-    o.table_random = tc_config_enum(&cfg, "table");
-    o.fast = tc_config_enum(&cfg, "fast");
-    o.events_node = (int)tc_config_int(&cfg, "events");
-    if (*tc_config_str(&cfg, "wave")) {
-        wave_dir = tc_config_str(&cfg, "wave");
-        mkdir(wave_dir, 0777); /* as a mismatch's waveform would */
-        if (check_dir("wave", wave_dir))
-            return 2;
-        if (o.use_rtl && !tc_dut_rtl_traces()) {
-            fprintf(stderr, "wave: this build has no tracing; make wave NET=... SCEN=... builds one that has\n");
+    if (strcmp(scen, "all")) { /* a scenario by name: a near miss suggested */
+        int known = 0;
+        for (int k = 0; tc_scenario_names[k]; k++)
+            known |= !strcmp(scen, tc_scenario_names[k]);
+        if (!known) {
+            size_t ns = 0;
+            while (tc_scenario_names[ns])
+                ns++;
+            const char *near = tc_suggest(scen, tc_scenario_names, ns, sizeof *tc_scenario_names);
+            fprintf(stderr, "%s: unknown scenario '%s': %s --list names them, or all", tool, scen, tool);
+            if (near)
+                fprintf(stderr, ": did you mean '%s'?", near);
+            fprintf(stderr, "\n");
             return 2;
         }
     }
+    if (tc_config_seed(&cfg, &o.seed))
+        return 2;
+    o.table_random = tc_config_enum(&cfg, "table");
+    o.fast = tc_config_enum(&cfg, "fast");
+    o.progress = tc_config_progress(&cfg);
+    o.events_node = (int)tc_config_int(&cfg, "events");
+    if (*tc_config_str(&cfg, "wave")) {
+        wave_dir = tc_config_str(&cfg, "wave");
+        /* refused before the directory is made: a build that would write nothing there */
+        if (o.use_rtl && !tc_dut_rtl_traces()) {
+            fprintf(stderr, "%s: wave = '%s' does not apply: this build has no tracing; make wave NET=... SCEN=... "
+                    "builds one that has\n", tool, wave_dir);
+            return 2;
+        }
+        if (!o.use_rtl && o.fast != 2) {
+            fprintf(stderr, "%s: wave = '%s' does not apply: build/tcsim writes a waveform only of a mismatch between "
+                    "two models, with fast = check (the RTL's: make wave NET=... SCEN=...)\n", tool, wave_dir);
+            return 2;
+        }
+        mkdir(wave_dir, 0777); /* as a mismatch's waveform would */
+        if (check_dir(tool, "wave", wave_dir))
+            return 2;
+    }
     if (*tc_config_str(&cfg, "wavedrom")) {
         o.wavedrom = tc_config_str(&cfg, "wavedrom");
-        if (check_dir("wavedrom", o.wavedrom))
+        int draws = !strcmp(scen, "all");
+        for (int k = 0; diagram_scens[k]; k++)
+            draws |= !strcmp(scen, diagram_scens[k]);
+        if (!draws) {
+            fprintf(stderr, "%s: wavedrom = '%s' does not apply to scen = %s: the reference diagrams are of scen = "
+                    "bcast_leaf, all_trees, allreduce, credits, barrier (or all)\n", tool, o.wavedrom, scen);
+            return 2;
+        }
+        if (check_dir(tool, "wavedrom", o.wavedrom))
             return 2;
     }
     if (!o.use_rtl) {
         tc_topo t;
         if (tc_topo_parse(tc_config_str(&cfg, "topo"), &t, err, sizeof err)) {
-            fprintf(stderr, "topo: %s\n", err);
+            fprintf(stderr, "%s: topo: %s\n", tool, err);
             return 2;
         }
         o.p.ndims = t.ndims;
@@ -785,17 +836,17 @@ int main(int argc, char **argv)
     }
     tc_topo topo;
     if (tc_topo_init(&topo, o.p.ndims, o.p.size, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        fprintf(stderr, "%s: %s\n", tool, err);
         return 2;
     }
     o.net_name = tc_topo_name(&topo, net_name, sizeof net_name);
     if (o.events_node >= topo.n) {
-        fprintf(stderr, "events = %d: not a node of the %d-node torus\n", o.events_node, topo.n);
+        fprintf(stderr, "%s: events = %d: not a node of the %d-node torus: -1..%d\n", tool, o.events_node, topo.n, topo.n - 1);
         return 2;
     }
 
     if (o.table_random && tc_scenario_default_table_only(scen)) {
-        fprintf(stderr, "scen = %s: written for the planner's trees (table = default), not random tables\n", scen);
+        fprintf(stderr, "%s: scen = %s: written for the planner's trees (table = default), not random tables\n", tool, scen);
         return 2;
     }
     if (o.table_random && !strcmp(scen, "all")) {
@@ -808,7 +859,7 @@ int main(int argc, char **argv)
     char whybuf[160];
     const char *why = strcmp(scen, "all") ? tc_scenario_refuse(scen, &topo, &o.p, whybuf, sizeof whybuf) : NULL;
     if (why) {
-        fprintf(stderr, "scen = %s on the %d-node torus: %s\n", scen, topo.n, why);
+        fprintf(stderr, "%s: scen = %s on the %d-node torus: %s\n", tool, scen, topo.n, why);
         return 2;
     }
     for (int k = 0, any = 0; !strcmp(scen, "all") && tc_scenario_names[k]; k++)
@@ -887,7 +938,7 @@ int main(int argc, char **argv)
             npass++;
     }
     if (npass + nfail == 0) {
-        fprintf(stderr, "unknown scenario '%s' (--list shows them)\n", scen);
+        fprintf(stderr, "%s: unknown scenario '%s': %s --list names them\n", tool, scen, tool);
         return 2;
     }
     printf("%s: %d passed, %d failed\n", net_name, npass, nfail);

@@ -13,6 +13,32 @@ const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "stream",
                                          "reduce_dst", "reduce_ops", "fsum", "bad_reduce", "credits", "many_reduces",
                                          "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
                                          "bad_barrier", "tree_barrier", "soak", NULL};
+const char *const tc_scenario_descs[] = {
+    "one broadcast from tree 0's root: a lone packet against the reference timing",
+    "one broadcast from the node farthest from tree 0's root",
+    "64 KiB from tree 0's root in packets of 7 data flits, back to back",
+    "broadcasts through transit nodes on sparse trees (15, 8-11)",
+    "broadcasts on all 16 trees",
+    "32 broadcasts back to back",
+    "back_to_back with a third of the PEs stalled: the credits hold the senders",
+    "malformed packets refused with error reports, and the network goes on",
+    "a rogue PE that ignores its injection credits",
+    "one allreduce on tree 0",
+    "reduces to a destination node, on a sparse tree with transit nodes",
+    "the reduce operations and lane widths",
+    "floating-point sums of values from the seed",
+    "contributions that disagree, a ReduceId used again in flight: poisoned results and reports",
+    "a root's PE that contributes late: results held by the credits",
+    "16 trees x 16 ReduceIds in flight at once: 256 reduces",
+    "random broadcasts, reduces and a barrier from the seed",
+    "a half barrier, every node entering at once",
+    "a full barrier (2K phases), nodes entering at random cycles",
+    "four barriers back to back",
+    "a barrier with broadcasts in flight before and after it",
+    "refused barrier requests (K = 0, K too large, an unknown mode), then a barrier that works",
+    "the barrier as an allreduce without data on tree 0",
+    "the soak's random mix of every operation, from the seed",
+    NULL};
 
 int tc_scenario_default_table_only(const char *name)
 {

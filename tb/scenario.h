@@ -41,6 +41,7 @@ typedef struct {
 } tc_stim;
 
 extern const char *const tc_scenario_names[];
+extern const char *const tc_scenario_descs[]; /* a line on each, as tc_scenario_names */
 /* Whether the scenario is written for the testbench table's trees (cmodel/netsim/plan.h,
  * TC_PLAN_TESTBENCH: its roots, members and transit nodes), so that it cannot run on
  * random tables. */

@@ -4,7 +4,7 @@
  *
  *   tccheck --topo 4x4x4x4 [--table planner|random|FILE] [--seed N] [--slots N] [--inj-slots N]
  *           [--pe-credits N] [--red-flits N] [--link-lat N] [--inj-lat N] [--ej-lat N]
- *           [--plant report-one|result-slot|fixed-priority] [--report N] [--premises yes]
+ *           [--plant report-one|result-slot|fixed-priority] [--report N] [--premises]
  *                                                            (or topo=4x4x4x4 ..., --help)
  *
  * planner: the 16 trees the testbench uses (roots spread evenly, some transit nodes;
@@ -23,41 +23,35 @@
 #include "../cmodel/netsim/plan.h"
 
 static const char *const plants[] = {"none", "report-one", "result-slot", "fixed-priority", NULL};
-static const char *const yesno[] = {"no", "yes", NULL};
+static const char *const onoff[] = {"off", "on", NULL};
 static const tc_key keys[] = {
-    {"topo", "4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
+    TC_TOPO_KEY,
     {"table", "planner", "planner (the testbench's 16 trees), random (from the seed), another of cmodel/netsim/plan.h's (testbench, spread, members), or a table file", 1, 0, NULL},
-    {"seed", "1", "random and spread tables", 0, 1000000000, NULL},
+    TC_SEED_KEY("random and spread tables"),
 #include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug the check must find (docs/deadlock.md)", 0, 0, plants},
     {"report", "3", "violations reported in full", 0, 1000000, NULL},
-    {"premises", "no", "yes: print the premises of the argument and how each is established", 0, 0, yesno},
+    {"premises", "off", "on (or yes): print the premises of the argument and how each is established", 0, 0, onoff},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 int main(int argc, char **argv)
 {
     char err[256];
-    tc_config cfg;
+    static tc_config cfg; /* reachable to the end: an early exit leaks nothing */
     if (tc_config_init(&cfg, keys, NKEYS)) {
         fprintf(stderr, "tccheck: out of memory\n");
         return 2;
     }
-    for (int i = 1; i < argc;) {
-        int r = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ? 2 : tc_config_argv(&cfg, argc, argv, &i, err, sizeof err);
-        if (r) {
-            if (r < 2) {
-                fprintf(stderr, r < 0 ? "tccheck: %s (--help lists the keys)\n" : "tccheck: '%s': expected --key value or key=value\n",
-                        r < 0 ? err : argv[i]);
-                return 2;
-            }
-            printf("usage: tccheck [--key value | --key=value | key=value ...]\n\n");
-            tc_config_usage(stdout, &cfg, NKEYS);
-            return 0;
-        }
-    }
+    static const tc_cli cli = {"tccheck", "[--key value | --key=value | key=value ...] [--help]", 0, 0, NULL, NULL};
+    int cr = tc_config_cli(&cfg, &cli, argc, argv);
+    if (cr)
+        return cr == 1 ? 0 : 2;
     const char *topo = tc_config_str(&cfg, "topo"), *table = tc_config_str(&cfg, "table");
-    long seed = tc_config_int(&cfg, "seed"), report = tc_config_int(&cfg, "report");
+    long report = tc_config_int(&cfg, "report");
+    uint64_t seed;
+    if (tc_config_seed(&cfg, &seed))
+        return 2;
     int plant = tc_config_enum(&cfg, "plant");
     static const int plant_bits[] = {0, TC_PLANT_REPORT_ONE, TC_PLANT_RESULT_SLOT, TC_PLANT_FIXED_PRIO};
     tc_params p;
@@ -83,7 +77,7 @@ int main(int argc, char **argv)
     }
     int variant = !strcmp(table, "planner") ? TC_PLAN_TESTBENCH : tc_plan_find(table);
     if (variant >= 0) {
-        if (tc_plan_table(&t, rows, &(tc_plan){.variant = (tc_plan_variant)variant, .seed = (uint64_t)seed})) {
+        if (tc_plan_table(&t, rows, &(tc_plan){.variant = (tc_plan_variant)variant, .seed = seed})) {
             fprintf(stderr, "tccheck: out of memory for %d nodes\n", t.n);
             return 2;
         }
@@ -130,10 +124,10 @@ int main(int argc, char **argv)
         return 2;
     }
     char name[64];
-    printf("%s  tccheck %-12s table %-7s seed %-4ld%s trees %d  resources %ld  waits %ld  (well founded %ld)  rings %ld"
+    printf("%s  tccheck %-12s table %-7s seed %-4" PRIu64 "%s trees %d  resources %ld  waits %ld  (well founded %ld)  rings %ld"
            "  entries into rings %ld  credit-block wait %d  violations %ld  %.2f s\n",
            v ? "FAIL" : "PASS", tc_topo_name(&t, name, sizeof name), strcmp(table, "random") ? table : "random",
-           (long)seed, plant ? " planted bug" : "", trees, r.vertices, r.edges, r.founded, r.rings, r.entries, r.cb_wait,
+           seed, plant ? " planted bug" : "", trees, r.vertices, r.edges, r.founded, r.rings, r.entries, r.cb_wait,
            r.violations, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     tc_config_free(&cfg);
     return v ? 1 : 0;

@@ -21,12 +21,12 @@
 #include "../cmodel/netsim/workload.h"
 
 static const char *const modes[] = {"half", "full", NULL};
-static const char *const onoff[] = {"off", "on", NULL};
 static const char *const impls[] = {"hw", "p2p", NULL};
 static const char *const lanes[] = {"32", "64", NULL}; /* TC_LANE_* */
 static const char *const exacts[] = {"auto", "on", "off", NULL};
 static const char *const mcasts[] = {"passes", "serial", "fork", NULL}; /* TC_MCAST_* */
-static const char *const engines[] = {"cycle", "packet", NULL};
+static const char *const engines[] = {"auto", "cycle", "packet", NULL};
+enum { ENGINE_AUTO, ENGINE_CYCLE, ENGINE_PACKET };
 /* values: none, or tc_fpsum_dist_names[i - 1] */
 static const char *const valdists[] = {"none", "uniform", "wide", "cancel", "special", NULL};
 /* p2p_alg: the classic set, a rule, or one algorithm (tc_p2p_alg_names after the first 4) */
@@ -36,16 +36,16 @@ static const char *const p2p_algs[] = {"classic", "auto", "ompi", "mpich", "bino
 enum { P2P_RULES = 4 }; /* p2p_algs[i] for i >= P2P_RULES is tc_p2p_alg_names[i - P2P_RULES + 1] */
 
 static const tc_key keys[] = {
-    {"topo", "4x4x4", "torus sizes per dimension, 1 to 4 of them: 8x8x8, 16x16x16x8", 1, 0, NULL},
+    TC_TOPO_KEY,
     {"clock_mhz", "500", "router clock, for times in ns", 1, 10000, NULL},
 #include "../cmodel/param_keys.h"
     {"mcast", "passes", "a multicast's copies: passes (the design); serial, fork (alternatives, C model only; docs/bandwidth.md)", 0, 0, mcasts},
     {"table", "planner", "routing table: 'planner' (16 dimension-ordered trees, roots spread evenly: cmodel/netsim/plan.h's spread), another of its tables (testbench, random, members: all nodes) or a file", 1, 0, NULL},
     {"members", "100", "planner: percent of the PEs that take part in each tree (a random set, with the root and its farthest node)", 1, 100, NULL},
-    {"seed", "1", "random choices (members, table = random)", 0, 1000000000, NULL},
+    TC_SEED_KEY("random choices (members, table = random, values)"),
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
-    {"engine", "cycle", "hw: cycle (the cycle-exact model) or packet (bcast and allgather only, exact: docs/simulator.md)", 0, 0, engines},
+    {"engine", "auto", "impl = hw: auto (the fastest exact: packet where it applies, else cycle), cycle (the cycle-exact model) or packet (bcast and allgather, exact: docs/simulator.md)", 0, 0, engines},
     {"sw_overhead", "0", "p2p_alg = classic: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"p2p_alg", "classic", "p2p: the collective algorithm: classic (the fixed set, sw_overhead), auto (the fastest of all), ompi, mpich (their default pick) or one by name (docs/p2p.md)", 0, 0, p2p_algs},
     {"o", "750", "p2p_alg other than classic: LogGP overhead o, CPU cycles a message costs its sender and its receiver (LogGOPSim's 1500 ns)", 0, 10000000, NULL},
@@ -75,11 +75,73 @@ static const tc_key keys[] = {
     {"trace", "", "trace: the collective trace to replay (tools/pmpi, tools/tcotf2)", 1, 0, NULL},
     {"map", "", "trace: rank to node map, node of rank r on line r (default: rank r on node r)", 1, 0, NULL},
     {"max_cycles", "100000000", "give up after this many cycles", 1, 4000000000L, NULL},
-    {"progress", "on", "progress bar on stderr", 0, 0, onoff},
+    TC_PROGRESS_KEY,
     {"csv", "", "write per-operation, per-node and per-link results here (three files: .ops.csv, .nodes.csv, .links.csv)", 1, 0, NULL},
     {"json", "", "write a summary here", 1, 0, NULL},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
+
+/* The workloads, one entry each: what it is, the keys of its own that apply to it (the
+ * keys that apply to every workload, topo, the network's parameters, table, seed,
+ * max_cycles, json ..., are in none), how it is built and run, and its point-to-point
+ * plan. A key that some workload has and the chosen one has not is refused, naming the
+ * workloads it is for. A new workload: its kind (cmodel/netsim/workload.h), its name
+ * (workload.c), its entry here and its own code. */
+#define COLL "impl engine repeat csv mcast sw_overhead p2p_alg o g red_mcyc " /* every collective's */
+#define APP_P2P "p2p_alg o g red_mcyc " /* the applications' point-to-point side: the MPI algorithms */
+#define EXACT "exact exact_limit hw_rate p2p_rate " /* an application's all-gathers */
+enum { TREES_NONE, TREES_STREAM, TREES_NODES };       /* which trees a collective uses */
+enum { P2P_COLL, P2P_APP };
+typedef struct {
+    const char *desc; /* a line for --list */
+    const char *keys; /* its own keys, each followed by a blank */
+    int app;          /* 1: an application (cmodel/netsim/apps.c, tc_app_main), not run by tc_wl_run */
+    int trees;        /* TREES_NONE; TREES_STREAM: tree .. tree + trees - 1; TREES_NODES: node k on tree k % 16 */
+    /* its packet-level engine (exact where refuse says NULL), or NULL */
+    const char *(*pkt_refuse)(const tc_params *p, const tc_workload *w);
+    int (*pkt_run)(const tc_params *p, const tc_topo *t, const tc_row *rows, const tc_workload *w, tc_wl_result *res,
+                   uint64_t *link_flits);
+    int p2p;          /* P2P_COLL: impl = p2p runs one operation of software collectives (cmodel/netsim/p2p_coll.c),
+                         repeat times; P2P_APP: the application times both networks itself */
+} wl_desc;
+
+static const wl_desc workloads[TC_WL_KINDS] = {
+    [TC_WL_BCAST] = {"the root's PE of `tree` broadcasts len data flits (bytes: M bytes in packets of len flits)",
+                     COLL "tree len bytes ", 0, TREES_STREAM, tc_pkt_bcast_refuse, tc_pkt_bcast_run, P2P_COLL},
+    [TC_WL_REDUCE] = {"every PE of `tree` contributes len data flits, the result to dst (bytes: a long reduce)",
+                      COLL "tree len bytes op lane values values_out dst ", 0, TREES_STREAM, NULL, NULL, P2P_COLL},
+    [TC_WL_ALLREDUCE] = {"every PE of `tree` contributes, the result to every PE (bytes: a long one; window: a stream)",
+                         COLL "tree len bytes op lane values values_out window trees ", 0, TREES_STREAM, NULL, NULL,
+                         P2P_COLL},
+    [TC_WL_BARRIER] = {"every PE enters a multiphase barrier (barrier: half or full; barrier_k phases)",
+                       COLL "barrier barrier_k ", 0, TREES_NONE, NULL, NULL, P2P_COLL},
+    [TC_WL_TREE_BARRIER] = {"a barrier as an allreduce without data (AND) on `tree` (window: a stream)",
+                            COLL "tree window trees ", 0, TREES_STREAM, NULL, NULL, P2P_COLL},
+    [TC_WL_ALLGATHER] = {"every PE broadcasts len data flits (bytes: M bytes), node k on tree k mod 16",
+                         COLL "len bytes ", 0, TREES_NODES, tc_pkt_allgather_refuse, tc_pkt_allgather_run, P2P_COLL},
+    [TC_WL_SPMV] = {"application: sparse matrix-vector products, all-gathers of the vector (docs/applications.md)",
+                    APP_P2P EXACT "spmv_n spmv_d node_mflops ", 1, TREES_NONE, NULL, NULL, P2P_APP},
+    [TC_WL_HEAT] = {"application: a 2D heat equation, halo exchanges and an allreduce a step (docs/applications.md)",
+                    APP_P2P "heat_cells node_mflops ", 1, TREES_NONE, NULL, NULL, P2P_APP},
+    [TC_WL_TRACE] = {"replays a collective trace (tools/pmpi, tools/tcotf2) on the subnet and on point-to-point",
+                     EXACT "sw_overhead o g red_mcyc trace map ", 1, TREES_NONE, NULL, NULL, P2P_APP},
+};
+
+/* Whether key is one of the blank-separated keys of list. */
+static int in_list(const char *list, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = list; (p = strstr(p, key)); p += n)
+        if ((p == list || p[-1] == ' ') && p[n] == ' ')
+            return 1;
+    return 0;
+}
+
+static void list_workloads(FILE *f)
+{
+    for (int k = 0; k < TC_WL_KINDS; k++)
+        fprintf(f, "%-13s %s\n", tc_wl_names[k], workloads[k].desc);
+}
 
 static tc_config cfg; /* the values of keys[] */
 
@@ -111,18 +173,10 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void usage(FILE *f) /* tcnet --help */
-{
-    fprintf(f, "usage: tcnet [CONFIG_FILE] [--key value | --key=value | key=value ...] [--help]\n\n");
-    tc_config_usage(f, &cfg, NKEYS);
-}
-
 /* More words on a configuration error. */
 static const char *hint(const char *err)
 {
-    if (strstr(err, "unknown key"))
-        return " (tcnet --help lists them)";
-    if (strstr(err, "window = "))
+    if (strstr(err, "window = '"))
         return " (the operations a PE has in flight: at least 1; a tree's operations take its ReduceIds in turn, so more"
                " than 16 a tree would reuse a ReduceId still in flight)";
     return "";
@@ -234,34 +288,53 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: out of memory\n");
         return 2;
     }
-    for (int a = 1; a < argc;) {
-        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        int r = tc_config_argv(&cfg, argc, argv, &a, err, sizeof err);
-        if (r < 0) {
-            fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
+    static const tc_cli cli = {"tcnet", "[CONFIG_FILE] [--key value | --key=value | key=value ...] [--list] [--help]", 0,
+                               1, list_workloads, hint};
+    int cr = tc_config_cli(&cfg, &cli, argc, argv);
+    if (cr)
+        return cr == 1 ? 0 : 2;
+    for (int k = 0; k < TC_WL_KINDS; k++) /* every workload described */
+        if (!workloads[k].desc) {
+            fprintf(stderr, "tcnet: workload %s has no entry in the table\n", tc_wl_names[k]);
             return 2;
         }
-        if (r > 0 && a == 1) { /* a configuration file, before the options that override it */
-            FILE *f = fopen(argv[a], "r");
-            if (!f) {
-                fprintf(stderr, "tcnet: cannot open configuration '%s': %s\n", argv[a], strerror(errno));
-                return 2;
-            }
-            int bad = tc_config_read(&cfg, f, argv[a], err, sizeof err);
-            fclose(f);
-            if (bad) {
-                fprintf(stderr, "tcnet: %s%s\n", err, hint(err));
-                return 2;
-            }
-            a++;
-        } else if (r > 0) {
-            fprintf(stderr, "tcnet: '%s': expected --key value or key=value (a configuration file comes first; --help lists the keys)\n", argv[a]);
+    const wl_desc *wl = &workloads[tc_config_enum(&cfg, "workload")];
+    /* A key of some workloads' given to another is refused, naming those it is for. */
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (!cfg.from[i] || in_list(wl->keys, keys[i].key))
+            continue;
+        char for_[256] = "";
+        size_t o = 0;
+        for (int k = 0; k < TC_WL_KINDS && o < sizeof for_; k++)
+            if (in_list(workloads[k].keys, keys[i].key))
+                o += (size_t)snprintf(for_ + o, sizeof for_ - o, "%s%s", o ? ", " : "", tc_wl_names[k]);
+        if (o) {
+            fprintf(stderr, "tcnet: %s = '%s' does not apply to workload = %s: %s is for workload = %s\n", keys[i].key,
+                    cfg.val[i], sval("workload"), keys[i].key, for_);
             return 2;
         }
     }
+    int p2p = tc_config_enum(&cfg, "impl"), engine = tc_config_enum(&cfg, "engine");
+    uint64_t seed;
+    if (tc_config_seed(&cfg, &seed))
+        return 2;
+    if (tc_config_given(&cfg, "members") && strcmp(sval("table"), "planner") && tc_plan_find(sval("table")) < 0) {
+        fprintf(stderr, "tcnet: members = %s does not apply to table = '%s': it is for the planner's tables (planner, "
+                "spread, random, testbench, members)\n", sval("members"), sval("table"));
+        return 2;
+    }
+    if (tc_config_given(&cfg, "exact_limit") && tc_config_enum(&cfg, "exact")) {
+        fprintf(stderr, "tcnet: exact_limit = %s does not apply to exact = %s: it is for exact = auto\n",
+                sval("exact_limit"), sval("exact"));
+        return 2;
+    }
+    static const char *const hw_keys[] = {"engine", "mcast"};
+    for (size_t i = 0; i < 2 && p2p; i++)
+        if (tc_config_given(&cfg, hw_keys[i])) {
+            fprintf(stderr, "tcnet: %s = %s does not apply to impl = p2p: it is for impl = hw (the collective subnet)\n",
+                    hw_keys[i], sval(hw_keys[i]));
+            return 2;
+        }
 
     tc_params p;
     tc_topo topo;
@@ -288,7 +361,9 @@ int main(int argc, char **argv)
     tc_params_from_config(&p, &cfg);
     p.mcast = tc_config_enum(&cfg, "mcast");
     double t0 = now_s();
-    int packet = tc_config_enum(&cfg, "engine") == 1; /* the packet-level engines: no network of routers */
+    /* the packet-level engine of the workload, if it has one: forced, or (auto) where it is exact; it runs without
+     * a network of routers */
+    int packet = !p2p && wl->pkt_run && engine != ENGINE_CYCLE;
     tc_net *n = packet ? NULL : tc_net_new(&p, err, sizeof err);
     if (!n && !packet) {
         fprintf(stderr, "tcnet: %s\n", err);
@@ -298,7 +373,7 @@ int main(int argc, char **argv)
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
     int variant = !strcmp(sval("table"), "planner") ? TC_PLAN_SPREAD : tc_plan_find(sval("table"));
     if (variant >= 0) {
-        tc_plan plan = {.variant = (tc_plan_variant)variant, .seed = (uint64_t)ival("seed"), .members = (int)ival("members")};
+        tc_plan plan = {.variant = (tc_plan_variant)variant, .seed = seed, .members = (int)ival("members")};
         if (!rows || tc_plan_table(t, rows, &plan)) {
             fprintf(stderr, "tcnet: out of memory for the table of %d nodes\n", t->n);
             return 2;
@@ -347,9 +422,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "tcnet: trees = %d: the trees are a stream's (window >= 2)\n", w.trees);
         return 2;
     }
-    int ntrees = w.kind == TC_WL_BARRIER ? 0 : w.kind != TC_WL_ALLGATHER ? w.trees : t->n < TC_TREES ? t->n : TC_TREES;
+    int ntrees = wl->trees == TREES_NONE ? 0 : wl->trees == TREES_STREAM ? w.trees : t->n < TC_TREES ? t->n : TC_TREES;
     for (int i = 0; i < ntrees; i++) { /* allgather: node k broadcasts on tree k % 16 */
-        int tree = w.kind == TC_WL_ALLGATHER ? i : w.tree + i;
+        int tree = wl->trees == TREES_NODES ? i : w.tree + i;
         if (tc_tree_root(t, rows, tree) < 0) {
             fprintf(stderr, "tcnet: workload = %s uses tree %d, which no row of table = '%s' configures\n",
                     tc_wl_names[w.kind], tree, sval("table"));
@@ -367,21 +442,26 @@ int main(int argc, char **argv)
     }
     int p2p_rule = tc_config_enum(&cfg, "p2p_alg");
     tc_p2p_alg p2p_one = p2p_rule >= P2P_RULES ? (tc_p2p_alg)(p2p_rule - P2P_RULES + 1) : TC_P2P_CLASSIC;
-    static const char *const p2p_keys[] = {"p2p_alg", "o", "g", "red_mcyc"};
-    for (size_t i = 0; i < 4 && !tc_config_enum(&cfg, "impl"); i++)
+    static const char *const p2p_keys[] = {"p2p_alg", "o", "g", "red_mcyc", "sw_overhead"};
+    for (size_t i = 0; i < 5 && !wl->app && !p2p; i++)
         if (cfg.from[tc_config_find(&cfg, p2p_keys[i])]) {
             fprintf(stderr, "tcnet: %s = %s applies to impl = p2p, not impl = %s\n", p2p_keys[i], sval(p2p_keys[i]),
                     sval("impl"));
             return 2;
         }
-    for (size_t i = 1; i < 4 && p2p_rule == 0; i++)
+    for (size_t i = 1; i < 4 && p2p_rule == 0 && !wl->app; i++)
         if (cfg.from[tc_config_find(&cfg, p2p_keys[i])]) {
             fprintf(stderr, "tcnet: %s = %s applies to the MPI algorithms, not p2p_alg = classic (which has "
                     "sw_overhead); give p2p_alg = auto, ompi, mpich or an algorithm's name\n", p2p_keys[i],
                     sval(p2p_keys[i]));
             return 2;
         }
-    if (p2p_rule >= P2P_RULES && !tc_p2p_alg_fits(p2p_one, w.kind, t->n)) {
+    if (p2p_rule && !wl->app && tc_config_given(&cfg, "sw_overhead")) {
+        fprintf(stderr, "tcnet: sw_overhead = %s does not apply to p2p_alg = %s: it is for p2p_alg = classic (the MPI "
+                "algorithms have o, g)\n", sval("sw_overhead"), sval("p2p_alg"));
+        return 2;
+    }
+    if (p2p_rule >= P2P_RULES && !wl->app && !tc_p2p_alg_fits(p2p_one, w.kind, t->n)) {
         if (tc_p2p_alg_fits(p2p_one, w.kind, 1)) {
             fprintf(stderr, "tcnet: p2p_alg = %s needs a power of two of nodes, not %d\n", sval("p2p_alg"), t->n);
             return 2;
@@ -455,7 +535,7 @@ int main(int argc, char **argv)
             mem[k] = TC_RGET(r, VALID) && TC_RGET(r, PE);
         }
         uint64_t nvals = bytes ? (uint64_t)bytes / vbytes : per;
-        if (!mem || tc_fpvec_init(&fv, (unsigned)w.op, (unsigned)w.lane, (unsigned)vdist - 1, (uint64_t)ival("seed"),
+        if (!mem || tc_fpvec_init(&fv, (unsigned)w.op, (unsigned)w.lane, (unsigned)vdist - 1, seed,
                                   (uint32_t)t->n, nvals, per, mem)) {
             fprintf(stderr, "tcnet: out of memory for %" PRIu64 " values on each of %d nodes\n", nvals, t->n);
             return 2;
@@ -475,11 +555,7 @@ int main(int argc, char **argv)
     }
     if (check_sizes(t, &w))
         return 2;
-    if (w.kind >= TC_WL_SPMV) { /* the applications (cmodel/netsim/apps.c) */
-        if (*sval("csv")) {
-            fprintf(stderr, "tcnet: csv: workload = %s writes json only\n", sval("workload"));
-            return 2;
-        }
+    if (wl->app) { /* the applications (cmodel/netsim/apps.c) */
         rc = tc_app_main(&cfg, n, rows, json);
         if (json && (ferror(json) | fclose(json))) {
             fprintf(stderr, "tcnet: json: writing '%s' failed: %s\n", out_path[3], strerror(errno));
@@ -489,14 +565,22 @@ int main(int argc, char **argv)
         tc_net_free(n);
         return rc;
     }
-    /* the packet-level engine of the workload: the allgather's, else the broadcast's */
-    int pkt_ag = w.kind == TC_WL_ALLGATHER;
-    const char *why = pkt_ag ? tc_pkt_allgather_refuse(&p, &w) : tc_pkt_bcast_refuse(&p, &w);
-    if (packet && (tc_config_enum(&cfg, "impl") || why)) {
+    const char *why = wl->pkt_refuse ? wl->pkt_refuse(&p, &w) : "it has no packet-level engine";
+    if (engine == ENGINE_PACKET && (p2p || why)) {
         fprintf(stderr, "tcnet: engine = packet is exact for workload = bcast or allgather with impl = hw and mcast = passes only; "
                 "not for workload = %s, impl = %s, mcast = %s%s%s\n", tc_wl_names[w.kind], sval("impl"), sval("mcast"),
                 why ? ": " : "", why ? why : "");
         return 2;
+    }
+    if (packet && why) { /* auto, where the packet engine is not exact: the cycle-exact model */
+        packet = 0;
+        if (!(n = tc_net_new(&p, err, sizeof err))) {
+            fprintf(stderr, "tcnet: %s\n", err);
+            return 2;
+        }
+        for (int k = 0; k < t->n; k++)
+            for (int tree = 0; tree < TC_TREES; tree++)
+                tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
     }
     double t1 = now_s(), c1 = cpu_s();
     bar start = {now_s(), 0.0};
@@ -512,7 +596,7 @@ int main(int argc, char **argv)
     uint64_t p2p_t[TC_P2P_ALGS];
     for (int a = 0; a < TC_P2P_ALGS; a++)
         p2p_t[a] = UINT64_MAX;
-    if (tc_config_enum(&cfg, "impl")) { /* the point-to-point baseline: one operation, timed alone */
+    if (p2p && wl->p2p == P2P_COLL) { /* the point-to-point baseline: one operation, timed alone */
         tc_p2p m;
         if (tc_p2p_init(&m, &p, (uint64_t)ival("sw_overhead"), err, sizeof err)) {
             fprintf(stderr, "tcnet: %s\n", err);
@@ -552,12 +636,24 @@ int main(int argc, char **argv)
         tc_p2p_free(&m);
         rc = 0;
     } else if (packet) {
-        rc = (pkt_ag ? tc_pkt_allgather_run : tc_pkt_bcast_run)(&p, t, rows, &w, &res, lf);
-        if (tc_config_enum(&cfg, "progress") && !rc)
+        rc = wl->pkt_run(&p, t, rows, &w, &res, lf);
+        if (rc && engine == ENGINE_AUTO) { /* auto: a failed run (out of cycles, say) as the cycle-exact model has it */
+            tc_wl_result_free(&res);
+            packet = 0;
+            if (!(n = tc_net_new(&p, err, sizeof err))) {
+                fprintf(stderr, "tcnet: %s\n", err);
+                return 2;
+            }
+            for (int k = 0; k < t->n; k++)
+                for (int tree = 0; tree < TC_TREES; tree++)
+                    tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
+        } else if (tc_config_progress(&cfg) && !rc) {
             progress(&start, &(tc_wl_progress){res.cycles, res.op[0].deliveries * (uint64_t)w.repeat,
                                             res.op[0].deliveries * (uint64_t)w.repeat, w.repeat, w.repeat});
-    } else {
-        rc = tc_wl_run(n, rows, &w, &res, tc_config_enum(&cfg, "progress") ? progress : NULL, &start);
+        }
+    }
+    if (!p2p && !packet) {
+        rc = tc_wl_run(n, rows, &w, &res, tc_config_progress(&cfg) ? progress : NULL, &start);
         if (!rc && fv.err[0]) {
             snprintf(res.msg, sizeof res.msg, "%s", fv.err);
             rc = -1;
@@ -652,8 +748,9 @@ int main(int argc, char **argv)
      * a shared machine): node-cycles, and flit-hops (link flits) per second */
     double cpu = c2 - c1 > 1e-9 ? c2 - c1 : 1e-9, node_cps = (double)t->n * (double)res.cycles / cpu,
            hops_ps = (double)flits / cpu;
-    printf("  set-up %.3f s, run %.3f s (processor %.3f s): %.1f M node-cycles/s, %.2f M flit-hops/s\n", t1 - t0,
-           t2 - t1, c2 - c1, node_cps / 1e6, hops_ps / 1e6);
+    const char *ran = p2p ? "p2p" : packet ? "packet" : "cycle"; /* the engine that ran */
+    printf("  set-up %.3f s, run %.3f s (processor %.3f s): %.1f M node-cycles/s, %.2f M flit-hops/s; engine %s\n",
+           t1 - t0, t2 - t1, c2 - c1, node_cps / 1e6, hops_ps / 1e6, ran);
     if (rc)
         fprintf(stderr, "tcnet: FAILED: %s\n", res.msg);
 
@@ -674,8 +771,8 @@ int main(int argc, char **argv)
                         lf[(size_t)k * (size_t)np + (size_t)d]);
     }
     if (json) {
-        fprintf(json, "{\"topo\": \"%s\", \"nodes\": %d, \"workload\": \"%s\", \"repeat\": %d, \"ok\": %s,\n", name,
-                t->n, tc_wl_names[w.kind], w.repeat, rc ? "false" : "true");
+        fprintf(json, "{\"topo\": \"%s\", \"nodes\": %d, \"workload\": \"%s\", \"repeat\": %d, \"engine\": \"%s\", "
+                "\"ok\": %s,\n", name, t->n, tc_wl_names[w.kind], w.repeat, ran, rc ? "false" : "true");
         fprintf(json, " \"params\": {");
         for (size_t i = 0; i < NKEYS; i++) {
             fprintf(json, "%s\"%s\": ", i ? ", " : "", keys[i].key);
