@@ -13,8 +13,7 @@
 # one-shot one, so it hands over after 200 ms (combined_solver.solver2_timeout);
 # induction asks only at its depth K (-t K:K), not first at 0..K-1, whose attempts
 # (which fail here or pass only where K does) also switch z3 to the incremental
-# solver; write_smt2 without -wires (FORMAL_WIRES=1 puts them back, to see every wire
-# of a counterexample in its .vcd: the checks take 2x as long).
+# solver.
 # FORMAL_ONLY=REGEX runs only the proofs (and their refutations) whose names match it,
 # e.g. FORMAL_ONLY=fpsum bash sim/formal.sh; unset, all of them.
 set -u
@@ -24,7 +23,6 @@ OUT=build/formal
 mkdir -p $OUT
 RTL=$(ls rtl/*.v | grep -v tc_torus.v | tr '\n' ' ')
 SMTBMC="yosys-smtbmc -s z3 -S combined_solver.solver2_timeout=200 --unroll --noprogress"
-WIRES=${FORMAL_WIRES:+-wires}
 
 # selected NAME: the proof is run (FORMAL_ONLY unset, or NAME matches it)
 selected() { [ -z "${FORMAL_ONLY:-}" ] || grep -qE -- "$FORMAL_ONLY" <<<"$1"; }
@@ -39,7 +37,7 @@ smt2() {
   def=FORMAL_$(echo "$blk" | tr a-z A-Z)
   [ -n "$src" ] && files=$(echo "$RTL" | sed "s|rtl/$blk.v|$src|")
   yosys -q -p "read_verilog -D$def -formal -sv -Irtl $files; chparam $params $top; prep -top $top; \
-               async2sync; dffunmap; write_smt2 $WIRES $OUT/$name.smt2" 2>&1 | grep -v 'Replacing memory'
+               async2sync; dffunmap; write_smt2 -wires $OUT/$name.smt2" 2>&1 | grep -v 'Replacing memory'
   return "${PIPESTATUS[0]}"
 }
 smtbmc() { # FILE K [-i]: bounded, steps 0..K-1; or induction of depth K alone
