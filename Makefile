@@ -194,8 +194,7 @@ net_bad         = $(filter-out s% i% p% r% l% j% e%,$(call net_spec,$(1)))
 $(foreach n,$(DRAWN_NETS),$(if $(call net_bad,$(n)),$(error $(n): '$(call net_bad,$(n))' is none of s i p r l j e followed by a value)))
 # a drawn key is Verilated only once tccheck has taken the drawn net's every value
 $(foreach n,$(DRAWN_NETS),$(if $(filter $(call net_key,$(n)),$(foreach m,$(NODE_NETS),$(call net_key,$(m)))),,\
-  $(eval $(call VL_RULES,$(call key_net,$(call net_key,$(n))),$(B)/node_$(call net_key,$(n)),obj_node_$(call net_key,$(n)),$(VL_NODE),\
-  tb/dut_nodes.cpp,$(B)/tccheck,$(B)/tccheck $(call net_opts,$(n)) > $(B)/obj_$(n).tccheck.log 2>&1 || { cat $(B)/obj_$(n).tccheck.log; exit 1; }))))
+  $(eval $(call VL_RULES,$(call key_net,$(call net_key,$(n))),$(B)/node_$(call net_key,$(n)),obj_node_$(call net_key,$(n)),$(VL_NODE),tb/dut_nodes.cpp,$(B)/tccheck,$(B)/tccheck $(call net_opts,$(n)) > $(B)/obj_$(n).tccheck.log 2>&1 || { cat $(B)/obj_$(n).tccheck.log; exit 1; }))))
 $(foreach n,$(DRAWN_NETS),$(eval $(call VL_NET,$(n),$(B)/cosim_$(n))))
 # Verilator's own threads inside each node (--threads 2) against one (make bench,
 # sim/rtl_bench.sh threads): 8x8. Verilator warns that a node offers it too little to
