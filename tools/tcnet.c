@@ -280,6 +280,22 @@ static void progress(void *ctx, const tc_wl_progress *p)
         fputs("            ", stderr);
 }
 
+/* A network of routers with the table set rows loaded (NULL, said on stderr, if it
+ * cannot be made): engine = auto's cycle-exact model where the packet engine is not. */
+static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row *rows)
+{
+    char err[256];
+    tc_net *n = tc_net_new(p, err, sizeof err);
+    if (!n) {
+        fprintf(stderr, "tcnet: %s\n", err);
+        return NULL;
+    }
+    for (int k = 0; k < t->n; k++)
+        for (int tree = 0; tree < TC_TREES; tree++)
+            tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     char err[256];
@@ -574,13 +590,8 @@ int main(int argc, char **argv)
     }
     if (packet && why) { /* auto, where the packet engine is not exact: the cycle-exact model */
         packet = 0;
-        if (!(n = tc_net_new(&p, err, sizeof err))) {
-            fprintf(stderr, "tcnet: %s\n", err);
+        if (!(n = net_with_rows(&p, t, rows)))
             return 2;
-        }
-        for (int k = 0; k < t->n; k++)
-            for (int tree = 0; tree < TC_TREES; tree++)
-                tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
     }
     double t1 = now_s(), c1 = cpu_s();
     bar start = {now_s(), 0.0};
@@ -640,13 +651,8 @@ int main(int argc, char **argv)
         if (rc && engine == ENGINE_AUTO) { /* auto: a failed run (out of cycles, say) as the cycle-exact model has it */
             tc_wl_result_free(&res);
             packet = 0;
-            if (!(n = tc_net_new(&p, err, sizeof err))) {
-                fprintf(stderr, "tcnet: %s\n", err);
+            if (!(n = net_with_rows(&p, t, rows)))
                 return 2;
-            }
-            for (int k = 0; k < t->n; k++)
-                for (int tree = 0; tree < TC_TREES; tree++)
-                    tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
         } else if (tc_config_progress(&cfg) && !rc) {
             progress(&start, &(tc_wl_progress){res.cycles, res.op[0].deliveries * (uint64_t)w.repeat,
                                             res.op[0].deliveries * (uint64_t)w.repeat, w.repeat, w.repeat});

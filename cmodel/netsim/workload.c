@@ -207,6 +207,22 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
  * it has the results of operations 0 .. i - W, so at most W of its operations are
  * in flight. An operation starts when its first PE sends. Every result is checked:
  * its data equal the operation applied to every member's contribution, no POISON. */
+/* One cycle of the network: the PE inputs of the nodes touched, then cleared; -1 with
+ * the network's fault in res->msg. */
+static int step_touched(tc_net *n, tc_pe_in *in, const uint32_t *touched, size_t nt, tc_wl_result *res)
+{
+    for (size_t a = 0; a < nt; a++) {
+        tc_net_pe_in(n, (int)touched[a], &in[touched[a]]);
+        memset(&in[touched[a]], 0, sizeof in[0]);
+    }
+    tc_net_step(n, NULL);
+    if (tc_net_fault(n)) {
+        snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
+        return -1;
+    }
+    return 0;
+}
+
 static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result *res, pe_state *pe,
                       uint32_t *send, uint32_t *touched, uint64_t *stamp, tc_pe_in *in,
                       tc_wl_progress_fn progress, void *ctx)
@@ -342,13 +358,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
                 touched[nt++] = k;
             s++;
         }
-        for (size_t a = 0; a < nt; a++) {
-            tc_net_pe_in(n, (int)touched[a], &in[touched[a]]);
-            memset(&in[touched[a]], 0, sizeof in[0]);
-        }
-        tc_net_step(n, NULL);
-        if (tc_net_fault(n)) {
-            snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
+        if (step_touched(n, in, touched, nt, res)) {
             rc = -1;
             goto out;
         }
@@ -461,13 +471,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                     s++;
                 }
             }
-            for (size_t a = 0; a < nt; a++) {
-                tc_net_pe_in(n, (int)touched[a], &in[touched[a]]);
-                memset(&in[touched[a]], 0, sizeof in[0]);
-            }
-            tc_net_step(n, NULL);
-            if (tc_net_fault(n)) {
-                snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
+            if (step_touched(n, in, touched, nt, res)) {
                 rc = -1;
                 break;
             }
