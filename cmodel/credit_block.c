@@ -72,16 +72,19 @@ void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready,
                                0, 0};
 }
 
-/* Errors of this cycle: the Reducer's first, then dropped packets, then route
- * errors, lowest unit first. One is queued; the others are counted as lost. */
-void tc_credit_block_errors(const tc_credit_block *cb, int np, const tc_errrec *red, const tc_unit_sig *s,
+/* Errors of this cycle: the Reducer slices', lowest slice first, then dropped
+ * packets, then route errors, lowest unit first. One is queued; the others are
+ * counted as lost. */
+void tc_credit_block_errors(const tc_credit_block *cb, int np, int ns, const tc_errrec *red, const tc_unit_sig *s,
                             tc_credit_block_ev *ev)
 {
     unsigned nev = 0;
-    if (red->code) {
-        ev->err = *red;
-        nev++;
-    }
+    for (int k = 0; k < ns; k++)
+        if (red[k].code) {
+            if (!nev)
+                ev->err = red[k];
+            nev++;
+        }
     /* Only the link buffers and the PEGroup FIFO can drop: the result and report
      * buffers are written only into a reserved or free slot (as rtl/tc_router.v). */
     for (unsigned m = s->ovf & ((2u << TC_U_BCAST(np)) - 1); m; m &= m - 1, nev++) {
@@ -103,9 +106,8 @@ void tc_credit_block_errors(const tc_credit_block *cb, int np, const tc_errrec *
     ev->push = nev && cb->nerr < TC_ERRQ;
 }
 
-void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, const tc_row *table,
-                            const tc_unit_sig *s, unsigned complete, unsigned complete_tree, unsigned made,
-                            unsigned made_tree)
+void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, int ns, const tc_row *table,
+                            const tc_unit_sig *s, unsigned complete, unsigned made)
 {
     if (ev->gen_report) { /* a snapshot of the counters, as the report's header is made */
         memset(cb->gen_data, 0, sizeof cb->gen_data);
@@ -114,7 +116,7 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
     }
     /* Results counted as the Reducer completes them (reports), and as they enter the
      * result buffer (credits for the children; a credit of the parent used, if up). */
-    unsigned ur = (unsigned)TC_U_REPORT(np), got[TC_TREES] = {0}, any = complete || made || ev->gen_credit;
+    unsigned ur = (unsigned)TC_U_REPORT(np, ns), got[TC_TREES] = {0}, any = complete || made || ev->gen_credit;
     cb->rep_in = ev->gen_report || (cb->rep_in && !((s->route >> ur & 1) && TC_HGET(s->head[ur], TYPE) == TC_TYPE_REPORT));
     for (unsigned m = s->route & ((1u << 2 * np) - 1); m; m &= m - 1) { /* credits from the parent */
         unsigned u = (unsigned)__builtin_ctz(m);
@@ -122,7 +124,7 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
             got[TC_HGET(s->head[u], TREE)]++, any = 1;
     }
     for (int t = 0; t < TC_TREES && any; t++) {
-        unsigned res_now = complete && complete_tree == (unsigned)t, made_now = made && made_tree == (unsigned)t;
+        unsigned res_now = (complete >> t) & 1, made_now = (made >> t) & 1;
         cb->up_cred[t] = (uint8_t)(cb->up_cred[t] + TC_CREDIT_EVERY * got[t] - (made_now && !TC_RGET(table[t], ROOT)));
         unsigned since = cb->since[t] + made_now, due = cb->cred_due[t] - (ev->gen_credit && ev->cred_tree == (unsigned)t);
         if (since == TC_CREDIT_EVERY) {
@@ -134,9 +136,9 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
         cb->cred_due[t] = (uint8_t)due;
         cb->done[t] = (uint16_t)(cb->done[t] + res_now);
     }
-    unsigned total = cb->total + complete, cyc = cb->cyc + 1u;
-    cb->report_due = (uint8_t)((cb->report_due && !ev->gen_report) || total == TC_REPORT_RESULTS || cyc == TC_REPORT_CYCLES);
-    cb->total = (uint8_t)(total % TC_REPORT_RESULTS);
+    unsigned total = cb->total + (unsigned)__builtin_popcount(complete), cyc = cb->cyc + 1u; /* a slice each */
+    cb->report_due = (uint8_t)((cb->report_due && !ev->gen_report) || total >= TC_REPORT_RESULTS || cyc == TC_REPORT_CYCLES);
+    cb->total = (uint8_t)(total >= TC_REPORT_RESULTS ? total - TC_REPORT_RESULTS : total);
     cb->cyc = (uint16_t)(cyc % TC_REPORT_CYCLES);
     cb->seq = (uint16_t)((cb->seq + (ev->gen_report || ev->gen_credit)) & 0xfff);
     if (ev->pick < TC_CB_REQS && !cb->fixed)
@@ -178,7 +180,7 @@ int tc_credit_block_max_wait(unsigned fixed)
         memset(cb.cred_due, 1, sizeof cb.cred_due);
         tc_credit_block_ev ev;
         tc_credit_block_gen(&cb, 0, 1, &ph, &pe, &ev);
-        tc_credit_block_commit(&cb, &ev, 1, table, &s, 0, 0, 0, 0);
+        tc_credit_block_commit(&cb, &ev, 1, 1, table, &s, 0, 0);
         for (unsigned d = 0; ev.pick < TC_CB_REQS && d < TC_CB_REQS; d++) {
             waited[d] = d == ev.pick ? 0 : waited[d] + 1;
             most = waited[d] > most ? waited[d] : most;

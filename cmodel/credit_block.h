@@ -55,14 +55,14 @@ int tc_credit_block_max_wait(unsigned fixed);
 /* ready: the report buffer has a free slot; pe: the phase counters' send and done. */
 void tc_credit_block_gen(const tc_credit_block *cb, unsigned id, unsigned ready, const tc_phase *ph,
                          const tc_phase_ev *pe, tc_credit_block_ev *ev);
-/* red: the Reducer's error (code 0: none); the units' drops and route errors. */
-void tc_credit_block_errors(const tc_credit_block *cb, int np, const tc_errrec *red, const tc_unit_sig *s,
+/* red[k]: Reducer slice k's error (code 0: none), k < ns; the units' drops and
+ * route errors. */
+void tc_credit_block_errors(const tc_credit_block *cb, int np, int ns, const tc_errrec *red, const tc_unit_sig *s,
                             tc_credit_block_ev *ev);
-/* complete: a reduce of tree complete_tree completes; made: a result of made_tree
- * enters the result buffer. */
-void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, const tc_row *table,
-                            const tc_unit_sig *s, unsigned complete, unsigned complete_tree, unsigned made,
-                            unsigned made_tree);
+/* complete, bit t: a reduce of tree t completes; made, bit t: a result of tree t
+ * enters its slice's result buffer (a tree has one slice: one of each a cycle). */
+void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, int np, int ns, const tc_row *table,
+                            const tc_unit_sig *s, unsigned complete, unsigned made);
 /* No error queued, no report or credit due, none being written: with neither a phase
  * packet nor a completion to send (tc_phase_ev's send, done), tc_credit_block_gen()
  * writes nothing (the event is all 0). */

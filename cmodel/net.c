@@ -199,6 +199,10 @@ int tc_params_check(const tc_params *p, char *err, size_t errlen)
     }
 #include "params.def"
 #undef TC_PARAM
+    if (TC_TREES % p->red_slices) {
+        snprintf(err, errlen, "red_slices %d does not divide the %d trees: 1, 2 or 4", p->red_slices, TC_TREES);
+        return -1;
+    }
     return 0;
 }
 
@@ -262,14 +266,14 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     }
     int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
-        tc_router_reset(&n->r[k], (int)k, (int)np, p->slots, p->inj_slots, p->pe_credits, p->red_flits, NULL,
-                        n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
+        tc_router_reset(&n->r[k], (int)k, (int)np, p->red_slices, p->slots, p->inj_slots, p->pe_credits,
+                        p->red_flits, NULL, n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
         n->r[k].mcast = (uint8_t)p->mcast;
         /* the result and report buffers are written inside the router's cycle: theirs
          * now; the link inputs' and the PEGroup FIFO's as their first flits come */
-        for (int u = TC_U_RESULT((int)np); u <= TC_U_REPORT((int)np); u++)
+        for (int u = TC_U_RESULT((int)np, 0); u <= TC_U_REPORT((int)np, p->red_slices); u++)
             if (!take_mem(n, &n->r[k].u[u])) {
                 snprintf(err, errlen, "out of memory for %zu nodes", nn);
                 tc_net_free(n);
@@ -466,7 +470,7 @@ static void run_router(tc_net *n, uint32_t k, uint64_t c0, int nb, uint32_t *obs
         if (mem && !obs && !any && !busy) /* idle since its last cycle, which busy is of */
             tc_router_idle_cycle(r);
         else if (mem)
-            tc_router_cycle(r, &in, obs ? obs + k * (size_t)TC_OBS_WORDS(n->np) : NULL);
+            tc_router_cycle(r, &in, obs ? obs + k * (size_t)TC_OBS_WORDS(n->np, n->p.red_slices) : NULL);
         if (any) {
             for (; ports; ports &= ports - 1) {
                 memset(&in.link[__builtin_ctz(ports)], 0, sizeof in.link[0]);
@@ -617,20 +621,20 @@ static const char *const wait_names[TC_WAIT_KINDS] = {
     "a neighbour's phase packet", "an earlier ReduceId of its tree"};
 
 /* Vertices of the wait-for graph: node * NV + unit, where unit TC_NUNITS is the
- * credit block and phase counters, TC_NUNITS + 1 the Reducer's held results. */
-#define NV(np) (TC_NUNITS(np) + 2)
+ * credit block and phase counters, TC_NUNITS + 1 + k Reducer slice k's held results. */
+#define NV(np, ns) (TC_NUNITS(np, ns) + 1 + (ns))
 
 /* The vertex a wait points to, or -1 for a wait on a PE. */
 static long wait_target(const tc_net *n, uint32_t k, const tc_wait *w)
 {
-    long nv = NV(n->np), np = n->np;
+    long ns = n->p.red_slices, nv = NV(n->np, ns), np = n->np, nu = TC_NUNITS(np, ns);
     switch (w->kind) {
     case TC_WAIT_LINK:
         return n->nbr[k * np + w->out] * nv + 2 * (w->out ^ 1) + w->vc;
-    case TC_WAIT_UPCRED: /* the parent's Reducer: its results of the tree bring the credit */
-        return n->nbr[k * np + w->out] * nv + TC_NUNITS(np) + 1;
+    case TC_WAIT_UPCRED: /* the parent's Reducer slice: its results of the tree bring the credit */
+        return n->nbr[k * np + w->out] * nv + nu + 1 + w->tree % ns;
     case TC_WAIT_PHASE:
-        return n->nbr[k * np + w->out] * nv + TC_NUNITS(np);
+        return n->nbr[k * np + w->out] * nv + nu;
     case TC_WAIT_RESULT:
     case TC_WAIT_REPORT:
     case TC_WAIT_FENCE:
@@ -641,23 +645,29 @@ static long wait_target(const tc_net *n, uint32_t k, const tc_wait *w)
     return -1;
 }
 
-static const char *vertex_name(int np, int u, char *buf, size_t len)
+static const char *vertex_name(int np, int ns, int u, char *buf, size_t len)
 {
-    return u == TC_NUNITS(np) ? "credit block" : u == TC_NUNITS(np) + 1 ? "Reducer" : tc_unit_name(np, u, buf, len);
+    int nu = TC_NUNITS(np, ns);
+    if (u == nu)
+        return "credit block";
+    if (u > nu && ns > 1)
+        return snprintf(buf, len, "Reducer %d", u - nu - 1), buf;
+    return u > nu ? "Reducer" : tc_unit_name(np, ns, u, buf, len);
 }
 
 static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
 {
-    long nv = NV(n->np);
+    int ns = n->p.red_slices;
+    long nv = NV(n->np, ns);
     char a[32], b[32], c[40];
     int k = (int)(v / nv), u = (int)(v % nv);
-    fprintf(f, "    node %d %s %s", k, tc_coord_name(&n->topo, k, c, sizeof c), vertex_name(n->np, u, a, sizeof a));
+    fprintf(f, "    node %d %s %s", k, tc_coord_name(&n->topo, k, c, sizeof c), vertex_name(n->np, ns, u, a, sizeof a));
     if (w && w->kind == TC_WAIT_LINK)
         fprintf(f, " head tag %u (tree %u) needs link credits %s for %s (%u of %u)", w->tag, w->tree,
-                w->vc == TC_VC_UP ? "VCUp" : "VCDown", tc_out_name(n->np, w->out, b, sizeof b), w->have, w->need);
+                w->vc == TC_VC_UP ? "VCUp" : "VCDown", tc_out_name(n->np, ns, w->out, b, sizeof b), w->have, w->need);
     else if (w && w->kind == TC_WAIT_PE)
         fprintf(f, " head tag %u (tree %u) needs an ejection credit: the PE takes no packet", w->tag, w->tree);
-    else if (w && w->kind == TC_WAIT_RESULT && (int)(v % nv) < TC_NUNITS(n->np))
+    else if (w && w->kind == TC_WAIT_RESULT && (int)(v % nv) < TC_NUNITS(n->np, ns))
         fprintf(f, " head tag %u (tree %u) needs %s", w->tag, w->tree, wait_names[w->kind]);
     else if (w && (w->kind == TC_WAIT_UPCRED || w->kind == TC_WAIT_RESULT))
         fprintf(f, " holds the result tag %u (tree %u), waits for %s", w->tag, w->tree, wait_names[w->kind]);
@@ -665,8 +675,8 @@ static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
         fprintf(f, " holds the result tag %u (tree %u) behind ReduceId %u of its tree, which is not complete here",
                 w->tag, w->tree, w->have);
     else if (w && w->kind == TC_WAIT_FENCE)
-        fprintf(f, " waits for the barrier fence: %s holds %u fenced packets", vertex_name(n->np, w->out, b, sizeof b),
-                w->have);
+        fprintf(f, " waits for the barrier fence: %s holds %u fenced packets",
+                vertex_name(n->np, ns, w->out, b, sizeof b), w->have);
     else if (w)
         fprintf(f, " waits for %s%s", wait_names[w->kind],
                 w->kind == TC_WAIT_PHASE ? (snprintf(b, sizeof b, " from %s", tc_dir_name(w->out)), b) : "");
@@ -676,7 +686,7 @@ static void print_vertex(const tc_net *n, FILE *f, long v, const tc_wait *w)
 int tc_net_explain(const tc_net *n, FILE *f)
 {
     enum { MAXW = 64 };
-    long nn = n->topo.n, nvn = NV(n->np), nv = nn * nvn;
+    long nn = n->topo.n, nvn = NV(n->np, n->p.red_slices), nv = nn * nvn;
     unsigned long count[TC_WAIT_KINDS] = {0};
     long *first = malloc((size_t)nv * sizeof *first), *next = NULL, *dst = NULL, ne = 0, cap = 0;
     tc_wait *wl = NULL, w[MAXW];
@@ -769,7 +779,7 @@ int tc_net_explain(const tc_net *n, FILE *f)
 const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len)
 {
     size_t at = 0;
-    int nu = TC_NUNITS(n->np), no = TC_NOUTS(n->np);
+    int ns = n->p.red_slices, nu = TC_NUNITS(n->np, ns), no = TC_NOUTS(n->np, ns);
     char a[32];
     buf[0] = 0;
     for (int k = 0; k < n->topo.n; k++) {
@@ -778,11 +788,11 @@ const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len)
             for (int s = 0; s < r->u[u].nslots; s++)
                 if (r->u[u].full[s] && TC_HGET(&r->u[u].mem[s * TC_SLOT_FLITS], TAG) == tag && at < len)
                     at += (size_t)snprintf(buf + at, len - at, "%snode %d %s", at ? ", " : "", k,
-                                           tc_unit_name(n->np, u, a, sizeof a));
+                                           tc_unit_name(n->np, ns, u, a, sizeof a));
         for (int o = 0; o < no; o++)
             if (r->o[o].q.valid && r->o[o].cnt == 1 && TC_HGET(&r->o[o].q.flit, TAG) == tag && at < len)
                 at += (size_t)snprintf(buf + at, len - at, "%snode %d output %s", at ? ", " : "", k,
-                                       tc_out_name(n->np, o, a, sizeof a));
+                                       tc_out_name(n->np, ns, o, a, sizeof a));
     }
     return buf;
 }

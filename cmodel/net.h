@@ -23,6 +23,7 @@ typedef struct {
     int inj_slots;  /* packet slots in the PEGroup FIFO */
     int pe_credits; /* packets the PE's ejection buffer holds */
     int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) */
+    int red_slices; /* Reducer slices: tree t is reduced by slice t mod red_slices */
     int plant;      /* planted bugs, TC_PLANT_* (0: none; for the tests of the checkers) */
     int mcast;      /* TC_MCAST_*: the multicast alternatives the C model can measure (0: the design) */
 } tc_params;
@@ -60,7 +61,7 @@ void tc_net_cfg(tc_net *n, int node, int tree, tc_row row);
 void tc_net_pe_out(const tc_net *n, int node, tc_pe_out *out);
 void tc_net_pe_in(tc_net *n, int node, const tc_pe_in *in);
 /* Ends the PEs' cycle. Observation records of this cycle are written if obs is not
- * NULL: node k's record starts at obs + k * TC_OBS_WORDS(nports). */
+ * NULL: node k's record starts at obs + k * TC_OBS_WORDS(nports, red_slices). */
 void tc_net_step(tc_net *n, uint32_t *obs);
 /* Lookahead: nothing a router does reaches another router or a PE sooner than the
  * smallest of the latencies, so with it on (1) the routers lag the PEs and are

@@ -18,11 +18,11 @@ unsigned tc_phase_err(const tc_phase *ph, unsigned diam, int np, int u, const tc
     return TC_ERR_NONE;
 }
 
-void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_unit_sig *s,
+void tc_phase_eval(const tc_phase *ph, int np, int ns, const tc_unit *units, const tc_unit_sig *s,
                    unsigned res_fenced, unsigned red_fenced, tc_phase_ev *ev)
 {
-    int bu = TC_U_BCAST(np), ur = TC_U_RESULT(np);
-    unsigned all_cnt = 1, clear = 1, ahead = 0, route = s->route, free = s->free;
+    int bu = TC_U_BCAST(np);
+    unsigned all_cnt = 1, clear = 1, route = s->route, free = s->free;
     unsigned *fence_n = ev->fence_n;
     ev->enter = ((route >> bu) & 1) && !s->err[bu] && TC_HGET(s->head[bu], TYPE) == TC_TYPE_BARRIER;
     ev->arr = 0;
@@ -47,7 +47,9 @@ void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_un
         ev->nmask |= (fence_n[u] != 0) << u;
     }
     clear &= !red_fenced;
-    if (res_fenced) {
+    for (unsigned m = res_fenced & ((1u << ns) - 1); m; m &= m - 1) { /* bit k: slice k's result buffer */
+        int ur = TC_U_RESULT(np, __builtin_ctz(m));
+        unsigned ahead = 0;
         for (unsigned k = 0; k < units[ur].nslots; k++)
             ahead += units[ur].full[k];
         ahead -= (free >> ur) & 1;
@@ -61,7 +63,7 @@ void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_un
     ev->done = ph->done_due && clear;
 }
 
-void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, const tc_unit *units,
+void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, int ns, const tc_unit *units,
                      const tc_unit_sig *s, unsigned diam, unsigned gen_phase, unsigned gen_done)
 {
     if (ev->enter) {
@@ -90,7 +92,7 @@ void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, const tc_unit 
     /* a new fence counts the packets in each unit after this cycle */
     if (ev->snap) {
         ph->fmask = 0;
-        for (int u = 0; u <= TC_U_RESULT(np); u++) {
+        for (int u = 0; u < TC_U_REPORT(np, ns); u++) { /* all but the report buffer */
             ph->fence[u] = (uint8_t)tc_vc_unit_npkt(&units[u]);
             ph->fmask |= (ph->fence[u] != 0u) << u;
         }

@@ -30,9 +30,10 @@ typedef struct {
 unsigned tc_phase_err(const tc_phase *ph, unsigned diam, int np, int u, const tc_flit *h);
 /* src_fenced_o: the contribution the Reducer takes from unit src is fenced. */
 static inline unsigned tc_phase_src_fenced(const tc_phase *ph, unsigned src) { return ph->fence[src] != 0; }
-/* res_fenced: a fenced result enters the result buffer; red_fenced: the Reducer holds
- * a fenced result or makes one now (tc_reducer.v's res_fenced_o, fenced_o). */
-void tc_phase_eval(const tc_phase *ph, int np, const tc_unit *units, const tc_unit_sig *s,
+/* res_fenced, bit k: a fenced result enters the result buffer of Reducer slice k;
+ * red_fenced: a slice holds a fenced result or makes one now (tc_reducer.v's
+ * res_fenced_o, fenced_o); ns: the slices. */
+void tc_phase_eval(const tc_phase *ph, int np, int ns, const tc_unit *units, const tc_unit_sig *s,
                    unsigned res_fenced, unsigned red_fenced, tc_phase_ev *ev);
 /* No barrier under way, no fence, and no head routed (route: the units' bits) that
  * the counters take (a barrier request at the Broadcaster, a phase packet at a
@@ -45,7 +46,7 @@ static inline unsigned tc_phase_quiet(const tc_phase *ph, int np, unsigned route
 }
 /* After the units' commit: a new fence counts the packets in each unit after this
  * cycle. gen_phase, gen_done: the credit block wrote the phase packet, the completion. */
-void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, const tc_unit *units,
+void tc_phase_commit(tc_phase *ph, const tc_phase_ev *ev, int np, int ns, const tc_unit *units,
                      const tc_unit_sig *s, unsigned diam, unsigned gen_phase, unsigned gen_done);
 void tc_phase_obs(const tc_phase *ph, const tc_phase_ev *ev, unsigned gen_phase, unsigned gen_done, uint32_t *obs,
                   unsigned lsb);

@@ -10,19 +10,23 @@
  * for them frees the children's next ReduceIds here. The PE's contributions must
  * come in that order too (pe_nxt): one out of turn is ignored (ERR_RID_ORDER).
  * The memory (tc_sram.v) is rd->data, read in the cycle its word is used (the
- * RTL gives its synchronous read the address a cycle ahead). */
+ * RTL gives its synchronous read the address a cycle ahead). A slice of ns takes
+ * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * 16 + rid. */
 #include "reducer.h"
 
 #include "alu.h"
 
+static unsigned entry(const tc_reducer *rd, unsigned tree, unsigned rid) { return tree / rd->ns * TC_RIDS + rid; }
+
 /* A held result the Reducer can copy into the result buffer: its tree's next (nxt),
  * one that goes down from the root, or up with a credit of the parent (credit
- * block). Round-robin over the 16 trees from cp_ptr, as the RTL's tc_rr_arb; the
- * entry (tree, nxt of the tree). */
+ * block). Round-robin over the slice's trees from cp_ptr, as the RTL's tc_rr_arb;
+ * the entry (tree, nxt of the tree). */
 static int pick(const tc_reducer *rd, const tc_reducer_in *in)
 {
-    for (unsigned i = 0; i < TC_TREES; i++) {
-        unsigned t = (rd->cp_ptr + i) % TC_TREES, s = t * TC_RIDS + rd->nxt[t];
+    unsigned nt = TC_TREES / rd->ns;
+    for (unsigned i = 0; i < nt; i++) {
+        unsigned lt = (rd->cp_ptr + i) % nt, t = lt * rd->ns + rd->slice, s = lt * TC_RIDS + rd->nxt[t];
         if (rd->ent[s].ready && (TC_RGET(in->table[t], ROOT) || in->up_cred[t]))
             return (int)s;
     }
@@ -41,7 +45,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         ev->tree = TC_HGET(h, TREE);
         ev->rid = TC_HGET(h, RID);
         ev->len = TC_HGET(h, LEN);
-        const tc_red_entry *e = &rd->ent[ev->tree * TC_RIDS + ev->rid];
+        const tc_red_entry *e = &rd->ent[entry(rd, ev->tree, ev->rid)];
         ev->bit = in->src < 2u * in->np ? in->src >> 1 : 8;
         ev->first = e->cnt == 0;
         /* the PE out of turn; a result still held; or that source gave */
@@ -65,7 +69,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         }
     } else if (rin->valid && !ev->first) {
         /* combine; a contribution that disagreed keeps the stored value */
-        const tc_flit *prev = &rd->data[(ev->tree * TC_RIDS + ev->rid) * ew + rd->idx];
+        const tc_flit *prev = &rd->data[entry(rd, ev->tree, ev->rid) * ew + rd->idx];
         if (rd->keep)
             ev->val = *prev;
         else if (rd->idx % 2 == 0) /* data flits are 1..len: an FSUM element's flit 1 */
@@ -89,7 +93,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
     }
     /* a result enters the result buffer: it counts for the credit block */
     ev->made = (ev->hdr && ev->last && ev->fast) || cp_start;
-    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / TC_RIDS : ev->tree;
+    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / TC_RIDS * rd->ns + rd->slice : ev->tree;
     ev->fenced_in = ev->hdr && ev->last && in->src_fenced;
     ev->cp_fenced = cp_start && rd->ent[ev->cp_pick].fenced;
     ev->res_fenced = (ev->fenced_in && ev->fast) || ev->cp_fenced;
@@ -99,10 +103,10 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
 void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap)
 {
     const tc_wire *rin = &in->in;
-    unsigned ew = 1u + in->red_flits, base = (ev->tree * TC_RIDS + ev->rid) * ew;
+    unsigned ew = 1u + in->red_flits, base = entry(rd, ev->tree, ev->rid) * ew;
     if (ev->hdr) {
         const tc_flit *h = &rin->flit;
-        tc_red_entry *e = &rd->ent[ev->tree * TC_RIDS + ev->rid];
+        tc_red_entry *e = &rd->ent[entry(rd, ev->tree, ev->rid)];
         if (!ev->skip) {
             if (ev->first) {
                 e->type = (uint8_t)TC_HGET(h, TYPE);
@@ -153,7 +157,7 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         rd->cp_slot = (uint8_t)ev->cp_pick;
         rd->cp_idx = 0;
         rd->cp_left = (uint8_t)(TC_HGET(&rd->data[(unsigned)ev->cp_pick * ew], LEN) + 1);
-        rd->cp_ptr = (uint8_t)((unsigned)ev->cp_pick / TC_RIDS + 1) % TC_TREES;
+        rd->cp_ptr = (uint8_t)(((unsigned)ev->cp_pick / TC_RIDS + 1) % (TC_TREES / rd->ns));
         rd->nready--;
         c->ready = c->fenced = 0;
     }
@@ -163,7 +167,7 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
     if (rin->valid)
         rd->idx = (uint8_t)(ev->tail ? 0 : rd->idx + 1);
     if (snap) { /* the results held in the Reducer are in the router too */
-        for (int s = 0; rd->nready && s < TC_TREES * TC_RIDS; s++)
+        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(rd->ns); s++)
             rd->ent[s].fenced = rd->ent[s].ready;
         rd->nfenced = rd->nready;
     }

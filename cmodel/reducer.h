@@ -17,11 +17,13 @@ typedef struct {
     uint16_t seen, dst;
 } tc_red_entry;
 
-/* The Reducer: entries and partial results; the contribution being received; the
- * copy of a held result into the result buffer. */
+/* A Reducer slice: entries and partial results of its trees (TreeId mod ns = slice,
+ * the slice's own tree t / ns indexes them); the contribution being received; the
+ * copy of a held result into its result buffer. */
 typedef struct {
-    tc_red_entry *ent; /* [tree][rid] */
-    tc_flit *data;     /* [tree][rid][1 + red_flits]: a held result's header, then the data flits */
+    uint8_t slice, ns; /* tc_reducer.v's Slice, Slices */
+    tc_red_entry *ent; /* [tree / ns][rid] */
+    tc_flit *data;     /* [tree / ns][rid][1 + red_flits]: a held result's header, then the data flits */
     uint8_t idx;       /* flit of the contribution expected next; 0: a header */
     uint8_t tree, rid, len, op, lane, first, last;
     uint8_t skip; /* a reused ReduceId, or the PE's out of turn: the contribution is ignored */
@@ -29,7 +31,7 @@ typedef struct {
     uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
     tc_flit a0, b0; /* the stored and the incoming flit 0 of the FSUM element being combined */
     uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin
-                                                 pointer (a tree) */
+                                                 pointer (a tree of the slice, tree / ns) */
     uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */
     uint8_t pe_nxt[TC_TREES]; /* per tree: the ReduceId the PE contributes to next */
     uint16_t nready, nfenced; /* entries ready, and fenced */
@@ -53,13 +55,16 @@ typedef struct {
 typedef struct {
     tc_wire res;
     tc_flit val;
-    unsigned hdr, first, last, fast, skip, tail, err, bit, tree, rid, len;
+    unsigned hdr, first, last, fast, skip, tail, err, bit, tree, rid, len; /* tree: the TreeId */
     unsigned block;                 /* a held result is being copied: hold the input */
     unsigned made, made_tree;       /* a result enters the result buffer, of this tree */
     unsigned fenced_in, cp_fenced;  /* a fenced contribution completes a reduce; a fenced held result's copy begins */
     unsigned res_fenced, fenced;    /* a fenced result enters the result buffer; one is held, or made now */
-    int cp_pick;                    /* the held result whose copy begins, or -1 */
+    int cp_pick;                    /* the held result whose copy begins (its entry), or -1 */
 } tc_reducer_ev;
+
+/* A slice's entries, TC_RED_ENTRIES(ns), and its memory words, that times 1 + red_flits. */
+#define TC_RED_ENTRIES(ns) ((unsigned)TC_TREES / (unsigned)(ns) * TC_RIDS)
 
 void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev);
 /* No flit in (in_valid: the Reducer output's register), no result held, being copied

@@ -7,27 +7,33 @@
 #include <stdio.h>
 #include <string.h>
 
-size_t tc_router_buf_flits(int nports, int slots, int inj_slots)
+size_t tc_router_buf_flits(int nports, int slices, int slots, int inj_slots)
 {
-    return ((size_t)(TC_NUNITS(nports) - 1) * (size_t)slots + (size_t)inj_slots) * TC_SLOT_FLITS;
+    return ((size_t)(TC_NUNITS(nports, slices) - 1) * (size_t)slots + (size_t)inj_slots) * TC_SLOT_FLITS;
 }
 size_t tc_router_red_flits(int red_flits) { return (size_t)TC_TREES * TC_RIDS * (size_t)(1 + red_flits); }
 
-void tc_router_reset(tc_router *r, int id, int nports, int slots, int inj_slots, int pe_credits, int red_flits,
-                     tc_flit *buf, tc_flit *red, tc_red_entry *ent)
+void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, int inj_slots, int pe_credits,
+                     int red_flits, tc_flit *buf, tc_flit *red, tc_red_entry *ent)
 {
     memset(r, 0, sizeof *r);
     r->id = (uint16_t)id;
     r->nports = (uint8_t)nports;
+    r->nslices = (uint8_t)slices;
     r->slots = (uint8_t)slots;
     r->red_flits = (uint8_t)red_flits;
-    for (int u = 0; u < TC_NUNITS(nports); u++) { /* the PEGroup FIFO covers the PE's credit loop */
+    for (int u = 0; u < TC_NUNITS(nports, slices); u++) { /* the PEGroup FIFO covers the PE's credit loop */
         r->u[u].nslots = (uint8_t)(u == TC_U_BCAST(nports) ? inj_slots : slots);
         r->u[u].mem = buf; /* NULL: the owner gives it before the unit's first flit */
         buf += buf ? (size_t)r->u[u].nslots * TC_SLOT_FLITS : 0;
     }
-    r->red.data = red;
-    r->red.ent = ent;
+    for (int k = 0; k < slices; k++) {
+        tc_reducer *rd = &r->red[k];
+        rd->slice = (uint8_t)k;
+        rd->ns = (uint8_t)slices;
+        rd->data = red + (size_t)k * TC_RED_ENTRIES(slices) * (size_t)(1 + red_flits);
+        rd->ent = ent + (size_t)k * TC_RED_ENTRIES(slices);
+    }
     for (int o = 0; o < nports; o++)
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
     r->o[TC_O_PE(nports)].cred[0] = (uint16_t)pe_credits;
@@ -39,16 +45,18 @@ void tc_router_reset(tc_router *r, int id, int nports, int slots, int inj_slots,
  * or a phase packet (tc_phase.v's err_o). */
 unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *mask, unsigned *vc)
 {
-    return tc_vc_unit_route(r->row, r->id, r->nports, r->red_flits, u, tc_phase_err(&r->ph, r->diam, r->nports, u, h),
-                            h, mask, vc);
+    return tc_vc_unit_route(r->row, r->id, r->nports, r->nslices, r->red_flits, u,
+                            tc_phase_err(&r->ph, r->diam, r->nports, u, h), h, mask, vc);
 }
 
 int tc_router_idle(const tc_router *r)
 {
     int np = r->nports;
     const tc_phase *ph = &r->ph;
-    if (r->o[TC_O_RED(np)].q.valid || r->red.idx || r->red.nready || r->red.cp_left || r->cb.nerr || r->cb.gen_idx ||
-        r->cb.report_due || r->inj_cred_q || ph->send_due || ph->done_due)
+    for (int k = 0; k < r->nslices; k++)
+        if (r->o[TC_O_RED(np, k)].q.valid || r->red[k].idx || r->red[k].nready || r->red[k].cp_left)
+            return 0;
+    if (r->cb.nerr || r->cb.gen_idx || r->cb.report_due || r->inj_cred_q || ph->send_due || ph->done_due)
         return 0;
     if (r->live) /* a unit with a packet or a read pending */
         return 0;
@@ -71,16 +79,16 @@ void tc_router_idle_cycle(tc_router *r) { tc_credit_block_idle_cycle(&r->cb); }
  * FIFO, the result or the report buffer) needs two free slots there, so that every
  * ring keeps one for the packets already in it; a copy that continues along its
  * ring needs one. The PE is not a ring. */
-unsigned tc_credits_need(int np, unsigned plant, int u, int o, unsigned vc)
+unsigned tc_credits_need(int np, int ns, unsigned plant, int u, int o, unsigned vc)
 {
     unsigned cont = o >= np || (u < 2 * np && o == ((u >> 1) ^ 1) && vc == (unsigned)(u & 1)) ||
-                    (u == TC_U_REPORT(np) && (plant & TC_PLANT_REPORT_ONE));
+                    (u == TC_U_REPORT(np, ns) && (plant & TC_PLANT_REPORT_ONE));
     return cont ? 1u : 2u;
 }
 
 unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc)
 {
-    return tc_credits_need(r->nports, r->plant, u, o, vc);
+    return tc_credits_need(r->nports, r->nslices, r->plant, u, o, vc);
 }
 
 unsigned tc_router_red_waits_slot(const tc_router *r) { return r->plant & TC_PLANT_RESULT_SLOT; }
@@ -90,21 +98,24 @@ static unsigned credits_needed(const tc_router *r, int u, int o)
     return tc_router_credits(r, u, o, o >= r->nports ? 0 : r->u[u].out_vc);
 }
 
-/* Output o may take unit u's copy: the Reducer's input when it is not blocked (and,
- * with the planted bug, a result slot is free); any other with its credits. */
+/* Output o may take unit u's copy: a Reducer slice's input when the slice is not
+ * blocked (and, with the planted bug, a slot of its result buffer is free); any other
+ * with its credits. */
 static unsigned can_grant(const tc_router *r, const tc_reducer_ev *re, int u, int o)
 {
-    const tc_unit *resu = &r->u[TC_U_RESULT(r->nports)];
-    if (o == TC_O_RED(r->nports))
-        return !re->block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot]);
+    int k = o - TC_O_RED(r->nports, 0);
+    if (k >= 0) {
+        const tc_unit *resu = &r->u[TC_U_RESULT(r->nports, k)];
+        return !re[k].block && (!tc_router_red_waits_slot(r) || !resu->full[resu->wr_slot]);
+    }
     return r->o[o].cred[o >= r->nports ? 0 : r->u[u].out_vc] >= credits_needed(r, u, o);
 }
 
 /* One cycle's signals between the stages of tc_router_cycle, as the RTL's wires. */
 typedef struct {
     tc_unit_sig s;           /* the units' signals: RC, FR, BW, SA grants, reads */
-    tc_reducer_in ri;
-    tc_reducer_ev re;
+    tc_reducer_in ri[TC_MAX_SLICES]; /* per Reducer slice */
+    tc_reducer_ev re[TC_MAX_SLICES];
     tc_phase_ev pe;
     tc_credit_block_ev ce;
     unsigned busy_from;      /* units with a pass that still has flits to read */
@@ -113,24 +124,37 @@ typedef struct {
     /* Speed only (the same results without them): the units evaluated (every one with
      * observation records, else the live ones and those written), and the blocks that
      * are quiet this cycle, whose evaluation makes nothing and whose commit changes
-     * nothing (but the credit block's report timer, cb_still). */
+     * nothing (but the credit block's report timer, cb_still). red_quiet: bit k, slice k. */
     unsigned act, red_quiet, ph_quiet, cb_quiet, cb_still;
+    /* the slices' signals to the phase counters and the credit block, bit k (res_fenced)
+     * or bit t, a tree (complete, made) */
+    unsigned res_fenced, red_fenced, complete, made;
 } router_cyc;
 
-/* The Reducer: fed by its output register (committed after it), writes the result buffer. */
+/* The Reducer's slices: each fed by its output register (committed after it), writes
+ * its result buffer. */
 static void stage_reducer(const tc_router *r, router_cyc *c, const uint32_t *obs)
 {
     int np = r->nports;
-    const tc_unit *resu = &r->u[TC_U_RESULT(np)];
-    const tc_outp *rop = &r->o[TC_O_RED(np)];
-    c->red_quiet = !obs && tc_reducer_quiet(&r->red, rop->q.valid);
-    if (c->red_quiet) {
-        c->re = (tc_reducer_ev){.cp_pick = -1};
-        return;
+    c->red_quiet = c->res_fenced = c->red_fenced = c->complete = c->made = 0;
+    for (int k = 0; k < r->nslices; k++) {
+        const tc_unit *resu = &r->u[TC_U_RESULT(np, k)];
+        const tc_outp *rop = &r->o[TC_O_RED(np, k)];
+        tc_reducer_ev *re = &c->re[k];
+        if (!obs && tc_reducer_quiet(&r->red[k], rop->q.valid)) {
+            c->red_quiet |= 1u << k;
+            *re = (tc_reducer_ev){.cp_pick = -1};
+            continue;
+        }
+        c->ri[k] = (tc_reducer_in){r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner,
+                                   rop->busy, !resu->full[resu->wr_slot],
+                                   (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
+        tc_reducer_eval(&r->red[k], &c->ri[k], re);
+        c->res_fenced |= re->res_fenced << k;
+        c->red_fenced |= re->fenced;
+        c->complete |= (re->hdr && re->last) << re->tree;
+        c->made |= re->made << re->made_tree;
     }
-    c->ri = (tc_reducer_in){r->id, (uint8_t)np, r->red_flits, r->row, r->cb.up_cred, rop->q, rop->owner, rop->busy,
-                            !resu->full[resu->wr_slot], (uint8_t)tc_phase_src_fenced(&r->ph, rop->owner)};
-    tc_reducer_eval(&r->red, &c->ri, &c->re);
 }
 
 /* The units: FR (a head packet's slot freed) and RC (the route of the head packet,
@@ -141,7 +165,7 @@ static void stage_route_free(const tc_router *r, router_cyc *c, const uint32_t *
     s->route = s->free = s->ovf = s->drop = s->ahead = 0;
     memset(s->err, 0, sizeof s->err);
     memset(s->grant, 0, sizeof s->grant);
-    c->act = obs ? (1u << TC_NUNITS(r->nports)) - 1 : r->live;
+    c->act = obs ? (1u << TC_NUNITS(r->nports, r->nslices)) - 1 : r->live;
     for (unsigned m = c->act; m; m &= m - 1) {
         int u = __builtin_ctz(m);
         const tc_unit *un = &r->u[u];
@@ -164,12 +188,12 @@ static void stage_route_free(const tc_router *r, router_cyc *c, const uint32_t *
 static void stage_barrier_reports(const tc_router *r, router_cyc *c, const uint32_t *obs)
 {
     int np = r->nports;
-    const tc_unit *repu = &r->u[TC_U_REPORT(np)];
-    c->ph_quiet = c->red_quiet && tc_phase_quiet(&r->ph, np, c->s.route);
+    const tc_unit *repu = &r->u[TC_U_REPORT(np, r->nslices)];
+    c->ph_quiet = c->red_quiet == (1u << r->nslices) - 1 && tc_phase_quiet(&r->ph, np, c->s.route);
     if (c->ph_quiet)
         c->pe = (tc_phase_ev){0, 0, 0, 0, 0, 0, {0}, 0};
     else
-        tc_phase_eval(&r->ph, np, r->u, &c->s, c->re.res_fenced, c->re.fenced, &c->pe);
+        tc_phase_eval(&r->ph, np, r->nslices, r->u, &c->s, c->res_fenced, c->red_fenced, &c->pe);
     c->cb_quiet = !obs && !c->pe.send && !c->pe.done && tc_credit_block_quiet(&r->cb);
     if (c->cb_quiet)
         c->ce = (tc_credit_block_ev){.pick = TC_CB_REQS};
@@ -181,7 +205,7 @@ static void stage_barrier_reports(const tc_router *r, router_cyc *c, const uint3
  * a credit returns to; then the errors of this cycle into the credit block. */
 static void stage_write(const tc_router *r, const tc_router_in *in, router_cyc *c)
 {
-    int np = r->nports;
+    int np = r->nports, ns = r->nslices;
     tc_unit_sig *s = &c->s;
     uint64_t cb8; /* a bit per byte of in->cred that is not 0, gathered by a multiply */
     _Static_assert(sizeof in->cred == 8, "a credit byte per port, 8 ports");
@@ -196,21 +220,29 @@ static void stage_write(const tc_router *r, const tc_router_in *in, router_cyc *
             c->wr |= 1u << (2 * p + in->link[p].vc);
         }
     s->wr[TC_U_BCAST(np)] = in->inj.valid ? &in->inj : NULL;
-    s->wr[TC_U_RESULT(np)] = c->re.res.valid ? &c->re.res : NULL;
-    s->wr[TC_U_REPORT(np)] = c->ce.rep.valid ? &c->ce.rep : NULL;
-    c->wr |= (unsigned)in->inj.valid << TC_U_BCAST(np) | (unsigned)c->re.res.valid << TC_U_RESULT(np) |
-             (unsigned)c->ce.rep.valid << TC_U_REPORT(np);
+    c->wr |= (unsigned)in->inj.valid << TC_U_BCAST(np);
+    unsigned red_err = 0;
+    for (int k = 0; k < ns; k++) {
+        s->wr[TC_U_RESULT(np, k)] = c->re[k].res.valid ? &c->re[k].res : NULL;
+        c->wr |= (unsigned)c->re[k].res.valid << TC_U_RESULT(np, k);
+        red_err |= c->re[k].err;
+    }
+    s->wr[TC_U_REPORT(np, ns)] = c->ce.rep.valid ? &c->ce.rep : NULL;
+    c->wr |= (unsigned)c->ce.rep.valid << TC_U_REPORT(np, ns);
     for (unsigned m = c->wr; m; m &= m - 1)
         tc_vc_unit_bw(&r->u[__builtin_ctz(m)], __builtin_ctz(m), s);
     c->act |= c->wr;
     /* no error, no credit from a parent, no result: the credit block's commit is the report timer's tick */
-    c->cb_still = c->cb_quiet && !s->ovf && !s->route && !c->re.err && !(c->re.hdr && c->re.last) && !c->re.made;
+    c->cb_still = c->cb_quiet && !s->ovf && !s->route && !red_err && !c->complete && !c->made;
     if (!c->cb_still) {
-        tc_errrec red_err = {0, 0, 0, 0, 0};
-        const tc_outp *rop = &r->o[TC_O_RED(np)];
-        if (c->re.err)
-            red_err = (tc_errrec){c->re.err, c->re.tree, c->re.rid, rop->owner, (uint32_t)TC_HGET(&rop->q.flit, TAG)};
-        tc_credit_block_errors(&r->cb, np, &red_err, s, &c->ce);
+        tc_errrec errs[TC_MAX_SLICES] = {{0, 0, 0, 0, 0}};
+        for (int k = 0; k < ns; k++) {
+            const tc_outp *rop = &r->o[TC_O_RED(np, k)];
+            if (c->re[k].err)
+                errs[k] = (tc_errrec){c->re[k].err, c->re[k].tree, c->re[k].rid, rop->owner,
+                                      (uint32_t)TC_HGET(&rop->q.flit, TAG)};
+        }
+        tc_credit_block_errors(&r->cb, np, ns, errs, s, &c->ce);
     }
 }
 
@@ -218,7 +250,7 @@ static void stage_write(const tc_router *r, const tc_router_in *in, router_cyc *
  * mcast = fork, all of a packet's copies at once or none); then each unit's read. */
 static void stage_switch(tc_router *r, router_cyc *c)
 {
-    int nu = TC_NUNITS(r->nports), no = TC_NOUTS(r->nports);
+    int nu = TC_NUNITS(r->nports, r->nslices), no = TC_NOUTS(r->nports, r->nslices);
     tc_unit_sig *s = &c->s;
     for (int o = 0; o < no; o++)
         c->grant_u[o] = ~0u;
@@ -228,7 +260,7 @@ static void stage_switch(tc_router *r, router_cyc *c)
             int u = (r->fork_ptr + i) % nu;
             unsigned pend = r->u[u].routed ? r->u[u].pend : 0, ok = pend && !((c->busy_from >> u) & 1) && !(pend & taken);
             for (unsigned m = pend; m && ok; m &= m - 1)
-                ok = !r->o[__builtin_ctz(m)].busy && can_grant(r, &c->re, u, __builtin_ctz(m));
+                ok = !r->o[__builtin_ctz(m)].busy && can_grant(r, c->re, u, __builtin_ctz(m));
             if (!ok)
                 continue;
             taken |= pend;
@@ -254,7 +286,7 @@ static void stage_switch(tc_router *r, router_cyc *c)
                 continue;
             for (unsigned m = req[o] & ~c->busy_from; m; m &= m - 1) { /* the read port streams one pass at a time */
                 int u = __builtin_ctz(m);
-                if (can_grant(r, &c->re, u, o))
+                if (can_grant(r, c->re, u, o))
                     elig |= 1u << u;
             }
             if (elig) {
@@ -273,8 +305,8 @@ static void stage_switch(tc_router *r, router_cyc *c)
 /* The observation record of the cycle (tc_router.v's obs). */
 static void observe(const tc_router *r, const router_cyc *c, uint32_t *obs)
 {
-    int np = r->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np);
-    memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np));
+    int np = r->nports, ns = r->nslices, nu = TC_NUNITS(np, ns), no = TC_NOUTS(np, ns);
+    memset(obs, 0, sizeof(uint32_t) * TC_OBS_WORDS(np, ns));
     for (int u = 0; u < nu; u++)
         tc_vc_unit_obs(&r->u[u], u, &c->s, obs);
     for (int o = 0; o < no; o++) {
@@ -284,8 +316,9 @@ static void observe(const tc_router *r, const router_cyc *c, uint32_t *obs)
             tc_bv_put(obs, b + TC_OBS_O_SRC_LSB, 5, c->grant_u[o]);
         }
     }
-    tc_reducer_obs(&r->red, &c->ri, &c->re, obs, TC_OBS_RED_LSB(np));
-    tc_phase_obs(&r->ph, &c->pe, c->ce.gen_phase, c->ce.gen_done, obs, TC_OBS_PH_LSB(np));
+    for (int k = 0; k < ns; k++)
+        tc_reducer_obs(&r->red[k], &c->ri[k], &c->re[k], obs, TC_OBS_RED_LSB(np, ns, k));
+    tc_phase_obs(&r->ph, &c->pe, c->ce.gen_phase, c->ce.gen_done, obs, TC_OBS_PH_LSB(np, ns));
 }
 
 /* The outputs' commit, first: they read head packets before any slot is freed. Credit
@@ -294,7 +327,7 @@ static void observe(const tc_router *r, const router_cyc *c, uint32_t *obs)
  * so not streaming) do not change. */
 static void commit_outputs(tc_router *r, const tc_router_in *in, const router_cyc *c)
 {
-    int np = r->nports, nu = TC_NUNITS(np);
+    int np = r->nports, nu = TC_NUNITS(np, r->nslices);
     unsigned qv = 0;
     for (unsigned om = r->qmask | c->granted | c->cm; om; om &= om - 1) {
         int o = __builtin_ctz(om);
@@ -343,15 +376,15 @@ static void commit_blocks(tc_router *r, const router_cyc *c)
             tc_vc_unit_commit(&r->u[u], u, s);
         r->live = (r->live & ~(1u << u)) | tc_vc_unit_live(&r->u[u]) << u; /* only the commit changes a unit */
     }
-    if (!c->red_quiet)
-        tc_reducer_commit(&r->red, &c->ri, &c->re, c->pe.snap);
+    for (int k = 0; k < r->nslices; k++)
+        if (!((c->red_quiet >> k) & 1))
+            tc_reducer_commit(&r->red[k], &c->ri[k], &c->re[k], c->pe.snap);
     if (c->cb_still)
         tc_credit_block_idle_cycle(&r->cb);
     else
-        tc_credit_block_commit(&r->cb, &c->ce, np, r->row, s, c->re.hdr && c->re.last, c->re.tree, c->re.made,
-                               c->re.made_tree);
+        tc_credit_block_commit(&r->cb, &c->ce, np, r->nslices, r->row, s, c->complete, c->made);
     if (!c->ph_quiet || c->ce.gen_phase || c->ce.gen_done)
-        tc_phase_commit(&r->ph, &c->pe, np, r->u, s, r->diam, c->ce.gen_phase, c->ce.gen_done);
+        tc_phase_commit(&r->ph, &c->pe, np, r->nslices, r->u, s, r->diam, c->ce.gen_phase, c->ce.gen_done);
     if (r->cqmask || (s->free & ((1u << 2 * np) - 1))) { /* else every cred_q is 0 and stays 0 */
         r->cqmask = 0;
         for (int p = 0; p < np; p++) {
@@ -369,7 +402,6 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
 {
     router_cyc c;
     c.busy_from = c.granted = c.wr = 0;
-    c.ri = (tc_reducer_in){0};
     stage_reducer(r, &c, obs);
     stage_route_free(r, &c, obs);
     stage_barrier_reports(r, &c, obs);
@@ -381,25 +413,29 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs)
     commit_blocks(r, &c);
 }
 
-const char *tc_unit_name(int nports, int unit, char *buf, size_t len)
+const char *tc_unit_name(int nports, int slices, int unit, char *buf, size_t len)
 {
     if (unit == TC_U_BCAST(nports))
         snprintf(buf, len, "Broadcaster");
-    else if (unit == TC_U_RESULT(nports))
-        snprintf(buf, len, "Result");
-    else if (unit == TC_U_REPORT(nports))
+    else if (unit == TC_U_REPORT(nports, slices))
         snprintf(buf, len, "Report");
+    else if (unit > TC_U_BCAST(nports) && slices > 1)
+        snprintf(buf, len, "Result %d", unit - TC_U_RESULT(nports, 0));
+    else if (unit > TC_U_BCAST(nports))
+        snprintf(buf, len, "Result");
     else
         snprintf(buf, len, "%s %s", (unit & 1) == TC_VC_DOWN ? "VCDown" : "VCUp",
                  tc_dir_name((unsigned)unit >> 1));
     return buf;
 }
 
-const char *tc_out_name(int nports, int out, char *buf, size_t len)
+const char *tc_out_name(int nports, int slices, int out, char *buf, size_t len)
 {
     if (out == TC_O_PE(nports))
         snprintf(buf, len, "PE");
-    else if (out == TC_O_RED(nports))
+    else if (out > TC_O_PE(nports) && slices > 1)
+        snprintf(buf, len, "Reducer %d", out - TC_O_RED(nports, 0));
+    else if (out > TC_O_PE(nports))
         snprintf(buf, len, "Reducer");
     else
         snprintf(buf, len, "link %s", tc_dir_name((unsigned)out));
@@ -408,7 +444,7 @@ const char *tc_out_name(int nports, int out, char *buf, size_t len)
 
 int tc_router_waits(const tc_router *r, tc_wait *w, int max)
 {
-    int np = r->nports, nu = TC_NUNITS(np), n = 0;
+    int np = r->nports, ns = r->nslices, nu = TC_NUNITS(np, ns), n = 0;
 #define WAIT(...)                          \
     do {                                   \
         if (n < max)                       \
@@ -421,12 +457,12 @@ int tc_router_waits(const tc_router *r, tc_wait *w, int max)
             continue;
         const tc_flit *h = tc_vc_unit_head(un);
         for (unsigned m = un->pend; m; m &= m - 1) {
-            int o = __builtin_ctz(m);
+            int o = __builtin_ctz(m), k = o - TC_O_RED(np, 0);
             unsigned vc = o >= np ? 0 : un->out_vc, need = credits_needed(r, u, o);
-            if (o == TC_O_RED(np)) { /* served after a copy; with the planted bug, waits for a result slot */
-                const tc_unit *resu = &r->u[TC_U_RESULT(np)];
+            if (k >= 0) { /* served after a copy; with the planted bug, waits for a result slot */
+                const tc_unit *resu = &r->u[TC_U_RESULT(np, k)];
                 if (tc_router_red_waits_slot(r) && resu->full[resu->wr_slot])
-                    WAIT(TC_WAIT_RESULT, (uint8_t)u, (uint8_t)TC_U_RESULT(np), 0, (uint8_t)TC_HGET(h, TREE), 1, 0,
+                    WAIT(TC_WAIT_RESULT, (uint8_t)u, (uint8_t)TC_U_RESULT(np, k), 0, (uint8_t)TC_HGET(h, TREE), 1, 0,
                          (uint32_t)TC_HGET(h, TAG));
                 continue;
             }
@@ -436,35 +472,38 @@ int tc_router_waits(const tc_router *r, tc_wait *w, int max)
                  (uint8_t)need, (uint8_t)r->o[o].cred[vc], (uint32_t)TC_HGET(h, TAG));
         }
     }
-    const tc_unit *resu = &r->u[TC_U_RESULT(np)];
-    for (int s = 0; r->red.nready && s < TC_TREES * TC_RIDS; s++) { /* results held in the Reducer */
-        unsigned t = (unsigned)s / TC_RIDS;
-        if (!r->red.ent[s].ready)
-            continue;
-        if ((unsigned)s % TC_RIDS != r->red.nxt[t] && !r->red.ent[t * TC_RIDS + r->red.nxt[t]].ready)
-            WAIT(TC_WAIT_ORDER, (uint8_t)(nu + 1), 0, 0, (uint8_t)t, 0, r->red.nxt[t],
-                 (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
-        else if ((unsigned)s % TC_RIDS != r->red.nxt[t])
-            continue; /* behind its tree's next, which is held: that one's wait is the tree's */
-        else if (!TC_RGET(r->row[t], ROOT) && !r->cb.up_cred[t])
-            WAIT(TC_WAIT_UPCRED, (uint8_t)(nu + 1), (uint8_t)TC_RGET(r->row[t], TOROOT), 0, (uint8_t)t, 1, 0,
-                 (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
-        else if (resu->full[resu->wr_slot])
-            WAIT(TC_WAIT_RESULT, (uint8_t)(nu + 1), (uint8_t)TC_U_RESULT(np), 0, (uint8_t)t, 1, 0,
-                 (uint32_t)TC_HGET(&r->red.data[(size_t)s * (1u + r->red_flits)], TAG));
+    for (int k = 0; k < ns; k++) { /* results held in the Reducer's slices */
+        const tc_reducer *rd = &r->red[k];
+        const tc_unit *resu = &r->u[TC_U_RESULT(np, k)];
+        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(ns); s++) {
+            unsigned t = s / TC_RIDS * (unsigned)ns + (unsigned)k, nxt = s / TC_RIDS * TC_RIDS + rd->nxt[t];
+            uint32_t tag = (uint32_t)TC_HGET(&rd->data[(size_t)s * (1u + r->red_flits)], TAG);
+            if (!rd->ent[s].ready)
+                continue;
+            if (s != nxt && !rd->ent[nxt].ready)
+                WAIT(TC_WAIT_ORDER, (uint8_t)(nu + 1 + k), 0, 0, (uint8_t)t, 0, rd->nxt[t], tag);
+            else if (s != nxt)
+                continue; /* behind its tree's next, which is held: that one's wait is the tree's */
+            else if (!TC_RGET(r->row[t], ROOT) && !r->cb.up_cred[t])
+                WAIT(TC_WAIT_UPCRED, (uint8_t)(nu + 1 + k), (uint8_t)TC_RGET(r->row[t], TOROOT), 0, (uint8_t)t, 1, 0,
+                     tag);
+            else if (resu->full[resu->wr_slot])
+                WAIT(TC_WAIT_RESULT, (uint8_t)(nu + 1 + k), (uint8_t)TC_U_RESULT(np, k), 0, (uint8_t)t, 1, 0, tag);
+        }
     }
-    const tc_unit *ru = &r->u[TC_U_REPORT(np)];
+    const tc_unit *ru = &r->u[TC_U_REPORT(np, ns)];
     unsigned duty = r->cb.nerr || r->cb.report_due || r->ph.send_due || r->ph.done_due;
     for (int t = 0; t < TC_TREES; t++)
         duty |= r->cb.cred_due[t] != 0;
     if (duty && !r->cb.gen_idx && ru->full[ru->wr_slot])
-        WAIT(TC_WAIT_REPORT, (uint8_t)nu, (uint8_t)TC_U_REPORT(np), 0, 0, 1, 0, 0);
+        WAIT(TC_WAIT_REPORT, (uint8_t)nu, (uint8_t)TC_U_REPORT(np, ns), 0, 0, 1, 0, 0);
     if (r->ph.send_due || r->ph.done_due) {
-        for (int u = 0; u <= TC_U_RESULT(np); u++)
+        for (int u = 0; u < TC_U_REPORT(np, ns); u++)
             if (r->ph.fence[u])
                 WAIT(TC_WAIT_FENCE, (uint8_t)nu, (uint8_t)u, 0, 0, 0, r->ph.fence[u], r->ph.tag);
-        if (r->red.nfenced)
-            WAIT(TC_WAIT_FENCE, (uint8_t)nu, (uint8_t)(nu + 1), 0, 0, 0, (uint8_t)r->red.nfenced, r->ph.tag);
+        for (int k = 0; k < ns; k++)
+            if (r->red[k].nfenced)
+                WAIT(TC_WAIT_FENCE, (uint8_t)nu, (uint8_t)(nu + 1 + k), 0, 0, 0, (uint8_t)r->red[k].nfenced, r->ph.tag);
     }
     if (r->ph.active && !r->ph.send_due && !r->ph.done_due)
         for (int p = 0; p < np; p++)

@@ -13,12 +13,12 @@
 #include "reducer.h"
 #include "vc_unit.h"
 
-/* Observation record: the units', the outputs', the Reducer's, the phase counters' fields. */
-#define TC_OBS_RED_LSB(np) (TC_NUNITS(np) * TC_OBS_UNIT_W + TC_NOUTS(np) * TC_OBS_OUT_W)
-#define TC_OBS_PH_LSB(np) (TC_OBS_RED_LSB(np) + TC_OBS_RED_W)
-#define TC_OBS_BITS(np) (TC_OBS_PH_LSB(np) + TC_OBS_PH_W)
-#define TC_OBS_WORDS(nports) ((TC_OBS_BITS(nports) + 31) / 32)
-#define TC_OBS_MAX_WORDS TC_OBS_WORDS(TC_MAX_PORTS)
+/* Observation record: the units', the outputs', the Reducer slices', the phase counters' fields. */
+#define TC_OBS_RED_LSB(np, ns, k) (TC_NUNITS(np, ns) * TC_OBS_UNIT_W + TC_NOUTS(np, ns) * TC_OBS_OUT_W + (k) * TC_OBS_RED_W)
+#define TC_OBS_PH_LSB(np, ns) TC_OBS_RED_LSB(np, ns, ns)
+#define TC_OBS_BITS(np, ns) (TC_OBS_PH_LSB(np, ns) + TC_OBS_PH_W)
+#define TC_OBS_WORDS(np, ns) ((TC_OBS_BITS(np, ns) + 31) / 32)
+#define TC_OBS_MAX_WORDS TC_OBS_WORDS(TC_MAX_PORTS, TC_MAX_SLICES)
 
 typedef struct {
     uint8_t busy, owner, cnt, len, ptr;
@@ -52,7 +52,7 @@ typedef struct {
     /* What every cycle of a busy router reads, first and together (a few cache lines);
      * the units, most of them empty, last. */
     uint16_t id;
-    uint8_t nports, slots, red_flits;
+    uint8_t nports, nslices, slots, red_flits;
     uint8_t plant; /* TC_PLANT_* bits: 0 but in the planted-bug tests */
     uint8_t mcast, fork_ptr; /* TC_MCAST_*; FORK: the unit the allocator visits first */
     uint32_t live; /* bit u: unit u holds or receives a packet, or has a read pending (tc_unit_live); the
@@ -63,7 +63,7 @@ typedef struct {
     uint16_t qmask;  /* bit o: o[o].q is valid (so is every output that streams) */
     uint8_t inj_cred_q;
     tc_outp o[TC_MAX_OUTS];
-    tc_reducer red;
+    tc_reducer red[TC_MAX_SLICES]; /* the Reducer's slices: tree t is reduced by red[t % nslices] */
     tc_credit_block cb;
     tc_phase ph;
     tc_row row[TC_TREES];
@@ -74,11 +74,12 @@ typedef struct {
  * NULL: the caller sets each unit's mem, nslots * TC_SLOT_FLITS flits, before a flit is
  * written into it);
  * red for the Reducer's partial results, tc_router_red_flits() flits; ent,
- * TC_TREES * TC_RIDS entries. diam is set to 1; a network sets it to its diameter. */
-size_t tc_router_buf_flits(int nports, int slots, int inj_slots);
+ * TC_TREES * TC_RIDS entries (the slices share both out, TC_TREES / slices trees
+ * each). diam is set to 1; a network sets it to its diameter. */
+size_t tc_router_buf_flits(int nports, int slices, int slots, int inj_slots);
 size_t tc_router_red_flits(int red_flits);
-void tc_router_reset(tc_router *r, int id, int nports, int slots, int inj_slots, int pe_credits, int red_flits,
-                     tc_flit *buf, tc_flit *red, tc_red_entry *ent);
+void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, int inj_slots, int pe_credits,
+                     int red_flits, tc_flit *buf, tc_flit *red, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);
@@ -98,23 +99,25 @@ void tc_router_idle_cycle(tc_router *r);
 unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *mask, unsigned *vc);
 unsigned tc_router_credits(const tc_router *r, int u, int o, unsigned vc);
 /* The same for a router of np ports with the planted bugs plant (the packet engines). */
-unsigned tc_credits_need(int np, unsigned plant, int u, int o, unsigned vc);
+unsigned tc_credits_need(int np, int ns, unsigned plant, int u, int o, unsigned vc);
 unsigned tc_router_red_waits_slot(const tc_router *r);
 
 /* What a router waits for, for the progress watchdog: one record per head packet
- * that cannot leave its unit (or per credit-block duty that cannot be written). */
+ * that cannot leave its unit (or per credit-block duty that cannot be written).
+ * unit TC_NUNITS stands for the credit block and phase counters, TC_NUNITS + 1 + k
+ * for the results held in Reducer slice k. */
 enum {
     TC_WAIT_LINK,   /* a unit's head: credits of VC vc on link output out (the neighbour's input unit) */
-    TC_WAIT_UPCRED, /* a result held in the Reducer (unit = TC_NUNITS + 1) for the parent of tree, through
+    TC_WAIT_UPCRED, /* a result held in the Reducer (unit = TC_NUNITS + 1 + k) for the parent of tree, through
                        link out: a CREDIT from that parent */
     TC_WAIT_PE,     /* a unit's head: ejection credits (the PE takes no packet) */
-    TC_WAIT_RESULT, /* a result held in the Reducer (unit = TC_NUNITS + 1), or with TC_PLANT_RESULT_SLOT a
-                       contribution: a free result-buffer slot */
+    TC_WAIT_RESULT, /* a result held in the Reducer (unit = TC_NUNITS + 1 + k), or with TC_PLANT_RESULT_SLOT a
+                       contribution: a free slot in result buffer out */
     TC_WAIT_REPORT, /* the credit block (unit = TC_NUNITS): room in the report buffer */
-    TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out (TC_NUNITS + 1: the Reducer) holds
+    TC_WAIT_FENCE,  /* the phase counters (unit = TC_NUNITS): unit out (TC_NUNITS + 1 + k: slice k) holds
                        fenced packets */
     TC_WAIT_PHASE,  /* the phase counters (unit = TC_NUNITS): a phase packet from link input out */
-    TC_WAIT_ORDER,  /* a result held in the Reducer (unit = TC_NUNITS + 1): its tree's results leave in
+    TC_WAIT_ORDER,  /* a result held in the Reducer (unit = TC_NUNITS + 1 + k): its tree's results leave in
                        ReduceId order, and ReduceId have of tree (the tree's next) has not left: that reduce
                        still lacks contributions */
     TC_WAIT_KINDS
@@ -125,7 +128,7 @@ typedef struct {
 } tc_wait;
 /* Up to max waits of r into w; returns how many there are. */
 int tc_router_waits(const tc_router *r, tc_wait *w, int max);
-const char *tc_unit_name(int nports, int unit, char *buf, size_t len);
-const char *tc_out_name(int nports, int out, char *buf, size_t len);
+const char *tc_unit_name(int nports, int slices, int unit, char *buf, size_t len);
+const char *tc_out_name(int nports, int slices, int out, char *buf, size_t len);
 
 #endif

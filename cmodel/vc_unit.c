@@ -5,7 +5,7 @@
 #include "vc_unit.h"
 
 /* RC (tc_vc_unit.v, r_mask/r_vc/r_err). */
-unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red_flits, int u, unsigned ph_err,
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, int u, unsigned ph_err,
                           const tc_flit *h, unsigned *mask, unsigned *vc)
 {
     int port = u >> 1;
@@ -20,7 +20,7 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red
 
     *mask = 0;
     *vc = TC_VC_DOWN;
-    if (u == TC_U_REPORT(np)) { /* credits to the children, phase packets to every link, the rest to the PE */
+    if (u == TC_U_REPORT(np, ns)) { /* credits to the children, phase packets to every link, the rest to the PE */
         *mask = type == TC_TYPE_CREDIT ? dirs : type == TC_TYPE_PHASE ? (1u << np) - 1 : 1u << np;
         return TC_ERR_NONE;
     }
@@ -50,7 +50,7 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red
     if (type == TC_TYPE_CREDIT) {
         *mask = 0; /* taken by this node's credit block */
     } else if (red && (is_bcast || (is_link && !is_down))) {
-        *mask = 1u << TC_O_RED(np); /* a contribution: into the Reducer */
+        *mask = 1u << TC_O_RED(np, TC_HGET(h, TREE) % (unsigned)ns); /* a contribution: into its tree's Reducer slice */
         *vc = TC_VC_UP;
     } else if (TC_RGET(row, ROOT) || is_down) {
         *mask = dirs | pe_copy << np;

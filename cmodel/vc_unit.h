@@ -2,10 +2,12 @@
  * and the routing of its head packet (BW, RC, FR; SA is the router's).
  * Units: u = 2*port + vc is the VCUp (vc 0) or VCDown (vc 1) buffer of link input
  * `port`; u = 2*nports is the Broadcaster behind the PEGroup FIFO (PE injection);
- * u = 2*nports + 1 is the result buffer the Reducer writes; u = 2*nports + 2 holds
- * the credit block's packets (credits for the children, reports and errors for the PE).
+ * u = 2*nports + 1 + k is the result buffer of Reducer slice k (k < ns, the slices);
+ * u = 2*nports + 1 + ns holds the credit block's packets (credits for the children,
+ * reports and errors for the PE).
  * Outputs: o < nports are the links, o = nports the ejection port to the PE,
- * o = nports + 1 the Reducer's input. */
+ * o = nports + 1 + k the input of Reducer slice k. Slice k reduces the trees with
+ * TreeId mod ns = k. */
 #ifndef TC_VC_UNIT_H
 #define TC_VC_UNIT_H
 
@@ -15,15 +17,16 @@
 #include "table.h"
 #include "topo.h"
 
-#define TC_NUNITS(np) (2 * (np) + 3)
-#define TC_NOUTS(np) ((np) + 2)
+#define TC_MAX_SLICES 4
+#define TC_NUNITS(np, ns) (2 * (np) + 2 + (ns))
+#define TC_NOUTS(np, ns) ((np) + 1 + (ns))
 #define TC_U_BCAST(np) (2 * (np))
-#define TC_U_RESULT(np) (2 * (np) + 1)
-#define TC_U_REPORT(np) (2 * (np) + 2)
+#define TC_U_RESULT(np, k) (2 * (np) + 1 + (k))
+#define TC_U_REPORT(np, ns) (2 * (np) + 1 + (ns))
 #define TC_O_PE(np) (np)
-#define TC_O_RED(np) ((np) + 1)
-#define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS)
-#define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS)
+#define TC_O_RED(np, k) ((np) + 1 + (k))
+#define TC_MAX_UNITS TC_NUNITS(TC_MAX_PORTS, TC_MAX_SLICES)
+#define TC_MAX_OUTS TC_NOUTS(TC_MAX_PORTS, TC_MAX_SLICES)
 #define TC_MAX_SLOTS 64
 
 typedef struct {
@@ -93,7 +96,7 @@ static inline unsigned tc_vc_unit_live(const tc_unit *un)
 /* RC: the outputs (bit o) that unit u of router id sends a head packet with header h
  * to, the VC of its link copies; or the error that drops it. ph_err is tc_phase's
  * verdict on a barrier request or phase packet (tc_phase_err). */
-unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, unsigned red_flits, int u, unsigned ph_err,
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, int u, unsigned ph_err,
                           const tc_flit *h, unsigned *mask, unsigned *vc);
 /* BW of a flit s->wr[u] (not NULL): sets bit u of s->ovf (a header that finds no
  * free slot) and of s->drop (a flit of a dropped packet). */

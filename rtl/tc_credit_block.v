@@ -19,19 +19,22 @@
 
 module tc_credit_block #(
   parameter integer NU = 11,
-  localparam integer NP = (NU - 3) / 2,
+  parameter integer RedSlices = 1,
+  localparam integer NP = (NU - 2 - RedSlices) / 2,
+  localparam integer K = RedSlices,
   localparam integer FW = `TC_FLIT_W
 ) (
   input  wire             clk_i,
   input  wire             rst_ni,
   input  wire [15:0]      node_id_i,
   input  wire [`TC_TREES*`TC_ROW_W-1:0] table_i,
-  input  wire [3:0]       red_err_i,     // Reducer: mismatch or reuse
-  input  wire [4:0]       red_unit_i,
-  input  wire [FW-1:0]    red_hdr_i,
-  input  wire             red_last_i,    // a reduce of tree red_hdr_i.TREE completes
-  input  wire             made_i,        // a result enters the result buffer ...
-  input  wire [3:0]       made_tree_i,   // ... of this tree
+  // per Reducer slice k (at k * the field's width)
+  input  wire [K*4-1:0]   red_err_i,     // mismatch or reuse
+  input  wire [K*5-1:0]   red_unit_i,
+  input  wire [K*FW-1:0]  red_hdr_i,
+  input  wire [K-1:0]     red_last_i,    // a reduce of tree red_hdr_i.TREE completes
+  input  wire [K-1:0]     made_i,        // a result enters the slice's result buffer ...
+  input  wire [K*4-1:0]   made_tree_i,   // ... of this tree
   input  wire [NU-1:0]    drop_i,        // header found no free slot
   input  wire [NU*FW-1:0] wr_hdr_i,      // the header each unit is receiving
   input  wire [NU*4-1:0]  route_err_i,   // route decision errors
@@ -85,7 +88,7 @@ module tc_credit_block #(
   wire [NU-1:0] err_any;
   reg  [NU-1:0] drop_first, err_first;
   reg  [RecW-1:0] rec;
-  integer u;
+  integer u, s;
   always @* begin
     rec = {RecW{1'b0}};
     for (u = 0; u < NU; u = u + 1) begin
@@ -96,10 +99,15 @@ module tc_credit_block #(
                 | ({RecW{err_first[u]}} & {route_err_i[u*4 +: 4], head_i[u*FW + `TC_HDR_TREE_LSB +: 4],
                      head_i[u*FW + `TC_HDR_RID_LSB +: 4], u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]});
     end
-    if (red_err_i != 4'd0)
-      rec = {red_err_i, red_hdr_i[`TC_HDR_TREE_LSB +: 4], red_hdr_i[`TC_HDR_RID_LSB +: 4], red_unit_i,
-             red_hdr_i[`TC_HDR_TAG_LSB +: 32]};
+    for (s = K - 1; s >= 0; s = s - 1) // the Reducer slices' first, the lowest slice's first of all
+      if (red_err_i[s*4 +: 4] != 4'd0)
+        rec = {red_err_i[s*4 +: 4], red_hdr_i[s*FW + `TC_HDR_TREE_LSB +: 4], red_hdr_i[s*FW + `TC_HDR_RID_LSB +: 4],
+               red_unit_i[s*5 +: 5], red_hdr_i[s*FW + `TC_HDR_TAG_LSB +: 32]};
   end
+  reg [K-1:0] red_any;
+  always @*
+    for (s = 0; s < K; s = s + 1)
+      red_any[s] = red_err_i[s*4 +: 4] != 4'd0;
   genvar ge;
   generate
     for (ge = 0; ge < NU; ge = ge + 1) begin : g_err
@@ -120,7 +128,7 @@ module tc_credit_block #(
       ones = sum[5:0];
     end
   endfunction
-  wire [63:0] ev_bits = {{(63 - 2 * NU){1'b0}}, red_err_i != 4'd0, err_any, drop_i};
+  wire [63:0] ev_bits = {{(64 - 2 * NU - K){1'b0}}, red_any, err_any, drop_i};
   wire [5:0]  nev     = ones(ev_bits);
 
   // ---- what is written into the report buffer this cycle ----
@@ -217,8 +225,8 @@ module tc_credit_block #(
   end
 
   // ---- counters ----
-  wire [3:0]  red_tree = red_hdr_i[`TC_HDR_TREE_LSB +: 4];
-  wire [7:0]  total_n  = {1'b0, total_q} + {7'd0, red_last_i};
+  wire [5:0]  n_last   = ones({{(64 - K){1'b0}}, red_last_i}); // a reduce completes in each of these slices
+  wire [7:0]  total_n  = {1'b0, total_q} + {2'd0, n_last};
   wire [12:0] cyc_n    = {1'b0, cyc_q} + 13'd1;
   // errors counted as lost, both ways: pop (the late grant) only selects between them
   wire [8:0]  lost_keep = {1'b0, lost_q} + {3'd0, nev} - {8'd0, push};
@@ -268,8 +276,17 @@ module tc_credit_block #(
           cred[k] = cred_rx[k] && head_i[k*FW + `TC_HDR_TREE_LSB +: 4] == gt;
       wire [5:0] got = ones({{(64 - 2 * NP){1'b0}}, cred});
       wire       unused_got = got[5];
-      wire       res_now  = red_last_i && red_tree == gt;
-      wire       made_now = made_i && made_tree_i == gt;
+      // a tree has one slice: one reduce completes and one result is made at most
+      reg        res_now, made_now;
+      integer    sl;
+      always @* begin
+        res_now  = 1'b0;
+        made_now = 1'b0;
+        for (sl = 0; sl < K; sl = sl + 1) begin
+          res_now  = res_now || (red_last_i[sl] && red_hdr_i[sl*FW + `TC_HDR_TREE_LSB +: 4] == gt);
+          made_now = made_now || (made_i[sl] && made_tree_i[sl*4 +: 4] == gt);
+        end
+      end
       wire       sent     = made_now && !table_i[gt*`TC_ROW_W + `TC_ROW_ROOT_LSB]; // goes up
       wire [3:0] since    = {1'b0, since_q[gt]} + {3'd0, made_now};
       wire [1:0] due     = due_q[gt] - {1'b0, gen_credit && cred_tree == gt};
@@ -318,8 +335,14 @@ module tc_credit_block #(
   (* anyconst *) reg [3:0] f_tree;
   reg [2:0] f_cred;  // credit packets for f_tree this cycle
   reg [7:0] f_out;   // results of f_tree sent up and not yet paid for by a credit
-  wire      f_up = made_i && made_tree_i == f_tree && !table_i[f_tree*`TC_ROW_W + `TC_ROW_ROOT_LSB];
+  reg       f_made; // a result of f_tree enters its slice's result buffer
   integer f_k;
+  always @* begin
+    f_made = 1'b0;
+    for (f_k = 0; f_k < K; f_k = f_k + 1)
+      f_made = f_made || (made_i[f_k] && made_tree_i[f_k*4 +: 4] == f_tree);
+  end
+  wire      f_up = f_made && !table_i[f_tree*`TC_ROW_W + `TC_ROW_ROOT_LSB];
   always @* begin
     f_cred = 3'd0;
     for (f_k = 0; f_k < 2 * NP; f_k = f_k + 1)

@@ -21,6 +21,7 @@ module tc_node #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedSlices = `TC_DEFAULT_RED_SLICES,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (
@@ -107,7 +108,8 @@ module tc_node #(
     .out_o  (r_ej_cred)
   );
 
-  `TC_ROUTER #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_router (
+  `TC_ROUTER #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
+              .RedSlices(RedSlices)) u_router (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .node_id_i    (node_id_i),

@@ -13,9 +13,10 @@
 
 module tc_phase #(
   parameter integer NumPorts = 4,
+  parameter integer RedSlices = 1,          // the Reducer's slices, each with a result buffer
   parameter integer CW = 4,                 // width of a unit's packet count
-  localparam integer NU = 2 * NumPorts + 3,
-  localparam integer NF = 2 * NumPorts + 2, // fenced units: links, Broadcaster, result buffer
+  localparam integer NU = 2 * NumPorts + 2 + RedSlices,
+  localparam integer NF = NU - 1,           // fenced units: links, Broadcaster, result buffers
   localparam integer FW = `TC_FLIT_W
 ) (
   input  wire              clk_i,
@@ -25,11 +26,12 @@ module tc_phase #(
   input  wire [NU*FW-1:0]  head_i,       // each unit's head header
   input  wire [NU-1:0]     free_i,       // a unit frees its head packet's slot
   input  wire [NF*CW-1:0]  npkt_i,       // packets in each fenced unit after this cycle
-  input  wire [4:0]        red_src_i,    // the unit whose contribution the Reducer takes
-  output wire              src_fenced_o, // ... is fenced
-  input  wire              res_fenced_i, // a fenced result enters the result buffer ...
-  input  wire              res_copy_i,   // ... from the Reducer's memory (written from the next cycle)
-  input  wire              red_fenced_i, // the Reducer holds a fenced result, or makes one now
+  // per Reducer slice k, bit k (red_src_i: 5 bits at 5k)
+  input  wire [RedSlices*5-1:0] red_src_i, // the unit whose contribution slice k takes
+  output wire [RedSlices-1:0] src_fenced_o, // ... is fenced
+  input  wire [RedSlices-1:0] res_fenced_i, // a fenced result enters slice k's result buffer ...
+  input  wire [RedSlices-1:0] res_copy_i,   // ... from its memory (written from the next cycle)
+  input  wire              red_fenced_i, // a slice holds a fenced result, or makes one now
   output wire              snap_o,       // a new fence is taken this cycle
   input  wire              gen_phase_i,  // the phase packet is written this cycle
   input  wire              gen_done_i,   // the completion is written this cycle
@@ -43,7 +45,7 @@ module tc_phase #(
   output wire [`TC_OBS_PH_W-1:0] obs_o
 );
   localparam integer UB = 2 * NumPorts;     // the Broadcaster
-  localparam integer UR = 2 * NumPorts + 1; // the result buffer
+  localparam integer UR = 2 * NumPorts + 1; // the result buffer of slice 0 (of slice k: UR + k)
   localparam [15:0] KMax = `TC_BAR_KMAX;
   localparam [3:0] TypeBarrier = `TC_TYPE_BARRIER;
   localparam [3:0] TypePhase = `TC_TYPE_PHASE;
@@ -93,7 +95,7 @@ module tc_phase #(
   // ---- fence: packets that must leave before the next phase packet or completion ----
   reg [NF*CW-1:0] fence_n;
   reg            clear;
-  integer u;
+  integer u, k;
   // The fence is clear when every count is zero and the Reducer holds no fenced
   // result and makes none (red_fenced_i): a fenced result entering the result buffer
   // this cycle comes from one of those, so the counts need not wait for its place in
@@ -106,11 +108,18 @@ module tc_phase #(
       clear = clear && fence_n[u*CW +: CW] == {CW{1'b0}};
     end
     clear = clear && !red_fenced_i;
-    // a fenced result is fenced in the result buffer too, behind the packets there
-    if (res_fenced_i && fence_n[UR*CW +: CW] < npkt_i[UR*CW +: CW] + {{(CW-1){1'b0}}, res_copy_i})
-      fence_n[UR*CW +: CW] = npkt_i[UR*CW +: CW] + {{(CW-1){1'b0}}, res_copy_i};
+    // a fenced result is fenced in its result buffer too, behind the packets there
+    for (k = 0; k < RedSlices; k = k + 1)
+      if (res_fenced_i[k] && fence_n[(UR+k)*CW +: CW] < npkt_i[(UR+k)*CW +: CW] + {{(CW-1){1'b0}}, res_copy_i[k]})
+        fence_n[(UR+k)*CW +: CW] = npkt_i[(UR+k)*CW +: CW] + {{(CW-1){1'b0}}, res_copy_i[k]};
   end
-  assign src_fenced_o = {27'd0, red_src_i} < NF && fence_q[red_src_i*CW +: CW] != {CW{1'b0}};
+  genvar g;
+  generate
+    for (g = 0; g < RedSlices; g = g + 1) begin : g_src
+      wire [4:0] src = red_src_i[g*5 +: 5];
+      assign src_fenced_o[g] = {27'd0, src} < NF && fence_q[src*CW +: CW] != {CW{1'b0}};
+    end
+  endgenerate
   assign snap_o = enter || adv;
   assign send_o = send_q && clear;
   assign done_o = done_q && clear;

@@ -20,13 +20,21 @@
 // a child's result never finds its entry still in use by the reduce 16 before it.
 // For that the PEs use a tree's ReduceIds in turn, and this is where it is checked:
 // a contribution of the PE out of turn (pe_nxt_q) is ignored with ERR_RID_ORDER.
+// A Reducer of RedSlices slices is that many of these (Slice = 0 .. Slices-1), each
+// with its own input and result buffer, each taking the trees t with t mod Slices =
+// Slice: its entries are (t / Slices, ReduceId).
 // Its C twin: cmodel/reducer.c.
 `default_nettype none
 `include "tc_format.vh"
 
 module tc_reducer #(
   parameter integer NumPorts = 4,
-  parameter integer RedFlits = 2 // data flits held per (TreeId, ReduceId)
+  parameter integer RedFlits = 2, // data flits held per (TreeId, ReduceId)
+  parameter integer Slices = 1,   // 1, 2 or 4
+  parameter integer Slice = 0,
+  localparam integer NT = `TC_TREES / Slices, // the slice's trees
+  localparam integer TW = $clog2(NT),         // ... a local tree's width
+  localparam integer SW = TW + 4              // an entry's: {local tree, ReduceId}
 ) (
   input  wire                           clk_i,
   input  wire                           rst_ni,
@@ -53,26 +61,27 @@ module tc_reducer #(
   output wire [`TC_OBS_RED_W-1:0]       obs_o
 );
   localparam integer EW = RedFlits + 1; // memory words per (TreeId, ReduceId): a held result's header, data
-  localparam integer AW = $clog2(`TC_TREES * 16 * EW);
+  localparam integer AW = $clog2(NT * 16 * EW);
+  localparam integer NE = NT * 16;       // entries
 
   localparam integer AttrW = 4 + 4 + 2 + 3 + 16; // type, op, lane, len, dst
 
-  reg [3:0]            cnt_q  [0:255];   // contributions counted, valid where busy_q
-  reg [8:0]            seen_q [0:255];   // sources that contributed: link ports, bit 8 the PE
-  reg [AttrW-1:0]      attr_q [0:255];   // the first contribution's header fields
-  reg [255:0]          busy_q;           // a reduce in progress: no reset of the arrays needed
-  reg [255:0]          poison_q;
-  reg [255:0]          ready_q;          // complete, the result held here
-  reg [255:0]          fenced_q;         // ... and a barrier's phase packet waits for it
-  reg [63:0]           nxt_q;            // per tree, 4 bits: the ReduceId whose result leaves next
-  reg [63:0]           pe_nxt_q;         // per tree, 4 bits: the ReduceId the PE contributes to next
+  reg [3:0]            cnt_q  [0:NE-1];  // contributions counted, valid where busy_q
+  reg [8:0]            seen_q [0:NE-1];  // sources that contributed: link ports, bit 8 the PE
+  reg [AttrW-1:0]      attr_q [0:NE-1];  // the first contribution's header fields
+  reg [NE-1:0]         busy_q;           // a reduce in progress: no reset of the arrays needed
+  reg [NE-1:0]         poison_q;
+  reg [NE-1:0]         ready_q;          // complete, the result held here
+  reg [NE-1:0]         fenced_q;         // ... and a barrier's phase packet waits for it
+  reg [NT*4-1:0]       nxt_q;            // per local tree, 4 bits: the ReduceId whose result leaves next
+  reg [NT*4-1:0]       pe_nxt_q;         // per local tree, 4 bits: the ReduceId the PE contributes to next
   reg [2:0] idx_q, len_q;
   reg [3:0] tree_q, rid_q, op_q;
   reg [1:0] lane_q;
   reg       first_q, last_q, skip_q, keep_q, fast_q;
   reg       cp_on_q;                     // copying a held result into the result buffer
   reg [2:0] cp_idx_q, cp_len_q;          // the word written this cycle; the result's LEN
-  reg [7:0] cp_slot_q;
+  reg [SW-1:0] cp_slot_q;
 
   wire       hdr    = in_valid_i && idx_q == 3'd0;
   wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
@@ -83,13 +92,19 @@ module tc_reducer #(
                              in_flit_i[`TC_HDR_LANE_LSB +: 2], h_len, in_flit_i[`TC_HDR_DST_LSB +: 16]};
   wire [`TC_ROW_W-1:0] row = table_i[h_tree*`TC_ROW_W +: `TC_ROW_W];
   wire [4:0] expected = {4'd0, row[`TC_ROW_PE_LSB]} + {1'b0, row[`TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W]};
-  wire [7:0] h_slot = {h_tree, h_rid};
+  // a slice's tree t is its local tree t / Slices (the top TW bits of t)
+  wire [31:0]   h_lt32 = {28'd0, h_tree} >> $clog2(Slices);
+  wire [31:0]   q_lt32 = {28'd0, tree_q} >> $clog2(Slices);
+  wire [TW-1:0] h_lt   = h_lt32[TW-1:0];
+  wire [SW-1:0] h_slot = {h_lt, h_rid};
+  wire [SW-1:0] q_slot = {q_lt32[TW-1:0], rid_q}; // the entry of the contribution streaming
+  wire [2*(32-TW)-1:0] unused_lt = {h_lt32[31:TW], q_lt32[31:TW]};
   wire       h_busy = busy_q[h_slot];
   wire [3:0] h_cnt  = h_busy ? cnt_q[h_slot] : 4'd0;
   wire [AttrW-1:0] e_attr = attr_q[h_slot];
   wire [8:0] src_bit = ({27'd0, src_i} < 2 * NumPorts) ? 9'd1 << src_i[4:1] : 9'h100;
-  wire [3:0] h_nxt    = nxt_q[h_tree*4 +: 4];
-  wire [3:0] h_pe_nxt = pe_nxt_q[h_tree*4 +: 4];
+  wire [3:0] h_nxt    = nxt_q[h_lt*4 +: 4];
+  wire [3:0] h_pe_nxt = pe_nxt_q[h_lt*4 +: 4];
 
   // the PE's contribution out of turn: no contribution (the PE sends it again)
   wire       order    = hdr && src_bit[8] && h_rid != h_pe_nxt;
@@ -105,20 +120,22 @@ module tc_reducer #(
 
   // ---- the copy of a held result: while the input is idle and its register streams
   // nothing; round-robin over the trees whose next result is held and may leave ----
-  // A result (TreeId t, ReduceId) is at s = 16 t + ReduceId; only s = 16 t + nxt of a
-  // tree may leave, so the arbiter has 16 requests, not 256.
-  wire [15:0] cp_elig;
+  // A result (local tree l, ReduceId) is at s = 16 l + ReduceId; only s = 16 l + nxt of
+  // a tree may leave, so the arbiter has NT requests, not 16 NT.
+  wire [NT-1:0] cp_elig;
   genvar t;
   generate
-    for (t = 0; t < 16; t = t + 1) begin : g_elig
+    for (t = 0; t < NT; t = t + 1) begin : g_elig
       assign cp_elig[t] = ready_q[16*t + {28'd0, nxt_q[4*t +: 4]}]
-                          && (table_i[t*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t]);
+                          && (table_i[(t*Slices+Slice)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t*Slices+Slice]);
     end
   endgenerate
   wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
-  wire       cp_start;
-  wire [3:0] cp_tree;
-  wire [7:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
+  wire          cp_start;
+  wire [TW-1:0] cp_tree;  // a local tree
+  wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
+  wire [31:0]   cp_g32  = {{(32-TW){1'b0}}, cp_tree} * Slices + Slice; // its tree
+  wire [27:0]   unused_cp_g = cp_g32[31:4];
 `ifdef FORMAL_TC_REDUCER
   `define TC_REDUCER_ANY_PICK
 `elsif FORMAL_TC_ROUTER
@@ -127,15 +144,15 @@ module tc_reducer #(
 `ifdef TC_REDUCER_ANY_PICK
   // The proofs (this block's, the router's) hold whichever eligible tree is picked:
   // the solver picks any (which covers every arbiter).
-  (* anyseq *) reg [3:0] f_pick;
+  (* anyseq *) reg [TW-1:0] f_pick;
   (* anyseq *) reg       f_go;
   assign cp_start = f_go && cp_can && cp_elig[f_pick];
   assign cp_tree  = f_pick;
 `else
-  wire [3:0]  unused_ptr, unused_srch_idx;
-  wire        unused_srch_any;
-  wire [15:0] unused_late;
-  tc_rr_arb #(.N(16), .IdxW(4)) u_cp_arb (
+  wire [TW-1:0] unused_ptr, unused_srch_idx;
+  wire          unused_srch_any;
+  wire [NT-1:0] unused_late;
+  tc_rr_arb #(.N(NT), .IdxW(TW)) u_cp_arb (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .req_i      (cp_elig),
@@ -156,16 +173,16 @@ module tc_reducer #(
   // address is that of the next cycle's flit: data flit idx of the reduce then in
   // progress (none while a header is due), or the next word of a copy.
   wire [2:0]     idx_d  = !in_valid_i ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
-  wire [7:0]     slot_d = hdr ? h_slot : {tree_q, rid_q};
-  wire [31:0]    waddr_full = {24'd0, hdr ? h_slot : {tree_q, rid_q}} * EW + {29'd0, hdr ? 3'd0 : idx_q};
-  wire [31:0]    raddr_full = cp_start ? {24'd0, cp_pick} * EW
-                            : cp_on_q  ? {24'd0, cp_slot_q} * EW + {29'd0, cp_idx_q} + 32'd1
-                            : idx_d == 3'd0 ? 32'd0 : {24'd0, slot_d} * EW + {29'd0, idx_d};
+  wire [SW-1:0]  slot_d = hdr ? h_slot : q_slot;
+  wire [31:0]    waddr_full = {{(32-SW){1'b0}}, slot_d} * EW + {29'd0, hdr ? 3'd0 : idx_q};
+  wire [31:0]    raddr_full = cp_start ? {{(32-SW){1'b0}}, cp_pick} * EW
+                            : cp_on_q  ? {{(32-SW){1'b0}}, cp_slot_q} * EW + {29'd0, cp_idx_q} + 32'd1
+                            : idx_d == 3'd0 ? 32'd0 : {{(32-SW){1'b0}}, slot_d} * EW + {29'd0, idx_d};
   wire [AW-1:0]  waddr = waddr_full[AW-1:0];
   wire [AW-1:0]  raddr = raddr_full[AW-1:0];
   wire [2*(32-AW)-1:0] unused_addr = {waddr_full[31:AW], raddr_full[31:AW]};
   reg  [`TC_FLIT_W-1:0] red_flit; // the flit made from the input: the result's, or the partial one
-  tc_sram #(.Words(`TC_TREES * 16 * EW), .Width(`TC_FLIT_W)) u_mem (
+  tc_sram #(.Words(NE * EW), .Width(`TC_FLIT_W)) u_mem (
     .clk_i   (clk_i),
     .we_i    (hold || (in_valid_i && !hdr && !(last && fast) && !skip)),
     .waddr_i (waddr),
@@ -219,13 +236,13 @@ module tc_reducer #(
   assign block_o      = cp_start || cp_on_q;
   assign complete_o   = hdr && last;
   assign made_o       = (hdr && last && fast) || cp_start;
-  assign made_tree_o  = cp_start ? cp_tree : h_tree;
+  assign made_tree_o  = cp_start ? cp_g32[3:0] : h_tree;
   assign res_fenced_o = (hdr && last && fast && src_fenced_i) || (cp_start && fenced_q[cp_pick]);
   assign copy_o       = cp_start;
   assign err_o = !hdr ? 4'd0 : order ? `TC_ERR_RID_ORDER : skip ? `TC_ERR_RID_REUSE : mismatch ? `TC_ERR_MISMATCH : 4'd0;
 
   // held results: one more when a last contribution is held, one less when its copy begins
-  reg [255:0] ready_d, fenced_d;
+  reg [NE-1:0] ready_d, fenced_d;
   always @* begin
     ready_d  = ready_q;
     fenced_d = fenced_q;
@@ -238,18 +255,19 @@ module tc_reducer #(
       fenced_d[cp_pick] = 1'b0;
     end
   end
-  assign fenced_o = fenced_q != 256'd0 || (hdr && last && src_fenced_i);
+  assign fenced_o = fenced_q != {NE{1'b0}} || (hdr && last && src_fenced_i);
 
   // the turns: a tree's nxt moves on as its result enters the result buffer (made_o);
   // its pe_nxt as the PE's contribution is counted
-  reg [63:0] nxt_d, pe_nxt_d;
+  reg  [NT*4-1:0] nxt_d, pe_nxt_d;
+  wire [TW-1:0]   made_lt = cp_start ? cp_tree : h_lt;
   always @* begin
     nxt_d    = nxt_q;
     pe_nxt_d = pe_nxt_q;
     if (made_o)
-      nxt_d[made_tree_o*4 +: 4] = nxt_q[made_tree_o*4 +: 4] + 4'd1;
+      nxt_d[made_lt*4 +: 4] = nxt_q[made_lt*4 +: 4] + 4'd1;
     if (hdr && src_bit[8] && !skip)
-      pe_nxt_d[h_tree*4 +: 4] = h_pe_nxt + 4'd1;
+      pe_nxt_d[h_lt*4 +: 4] = h_pe_nxt + 4'd1;
   end
 
   always @(posedge clk_i) begin
@@ -263,17 +281,17 @@ module tc_reducer #(
 
   always @(posedge clk_i or negedge rst_ni)
     if (!rst_ni) begin
-      busy_q   <= 256'd0;
-      poison_q <= 256'd0;
-      ready_q  <= 256'd0;
-      fenced_q <= 256'd0;
-      nxt_q    <= 64'd0;
-      pe_nxt_q <= 64'd0;
+      busy_q   <= {NE{1'b0}};
+      poison_q <= {NE{1'b0}};
+      ready_q  <= {NE{1'b0}};
+      fenced_q <= {NE{1'b0}};
+      nxt_q    <= {NT*4{1'b0}};
+      pe_nxt_q <= {NT*4{1'b0}};
       fast_q   <= 1'b0;
       cp_on_q  <= 1'b0;
       cp_idx_q <= 3'd0;
       cp_len_q <= 3'd0;
-      cp_slot_q <= 8'd0;
+      cp_slot_q <= {SW{1'b0}};
       idx_q    <= 3'd0;
       len_q    <= 3'd0;
       tree_q   <= 4'd0;
@@ -336,8 +354,11 @@ module tc_reducer #(
   (* anyconst *) reg [15:0] f_node;
   always @* assume(rst_ni == !f_init && table_i == f_table && node_id_i == f_node);
 
-  (* anyconst *) reg [7:0] f_slot;
-  wire [`TC_ROW_W-1:0] f_row = table_i[f_slot[7:4]*`TC_ROW_W +: `TC_ROW_W];
+  (* anyconst *) reg [SW-1:0] f_slot;
+  wire [31:0] f_tree = {{(36-SW){1'b0}}, f_slot[SW-1:4]} * Slices + Slice;
+  wire [`TC_ROW_W-1:0] f_row = table_i[f_tree[3:0]*`TC_ROW_W +: `TC_ROW_W];
+  // the router gives a slice only its own trees' contributions
+  always @* if (hdr) assume({28'd0, h_tree} % Slices == Slice);
   wire [4:0] f_expected = {4'd0, f_row[`TC_ROW_PE_LSB]} + {1'b0, f_row[`TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W]};
   reg  [3:0] f_seen;
   integer f_k;
@@ -360,6 +381,6 @@ module tc_reducer #(
   // results leave in turn: one enters the result buffer only as its tree's nxt,
   // whether it goes straight there or is copied
   wire [3:0] f_made_rid = cp_start ? cp_pick[3:0] : h_rid;
-  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_tree_o*4 +: 4]);
+  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_lt*4 +: 4]);
 `endif
 endmodule

@@ -4,10 +4,11 @@
 // output (links, PE ejection, Reducer) a round-robin switch allocator with credit
 // counters and an output register.
 // Unit u = 2*port + vc for link inputs, u = 2*NumPorts the Broadcaster,
-// u = 2*NumPorts + 1 the result buffer, u = 2*NumPorts + 2 the packets of the
-// credit block and the phase counters (credits, phase packets, reports, errors,
-// barrier completions); output o < NumPorts is a link,
-// o = NumPorts the PE ejection port, o = NumPorts + 1 the Reducer.
+// u = 2*NumPorts + 1 + k the result buffer of Reducer slice k (k < RedSlices),
+// u = 2*NumPorts + 1 + RedSlices the packets of the credit block and the phase
+// counters (credits, phase packets, reports, errors, barrier completions); output
+// o < NumPorts is a link, o = NumPorts the PE ejection port, o = NumPorts + 1 + k the
+// input of Reducer slice k. Slice k reduces the trees t with t mod RedSlices = k.
 `default_nettype none
 `include "tc_format.vh"
 `include "tc_router_ports.vh"
@@ -19,16 +20,18 @@ module tc_router #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,   // packet slots in the PEGroup FIFO
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS, // packets the PE's ejection buffer holds
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,   // data flits of a reduce the Reducer holds
+  parameter integer RedSlices = `TC_DEFAULT_RED_SLICES, // the Reducer's slices: 1, 2 or 4
   localparam integer NP = 2 * NumDims,
-  localparam integer NU = 2 * NP + 3,
-  localparam integer NO = NP + 2,
+  localparam integer K = RedSlices,
+  localparam integer NU = 2 * NP + 2 + K,
+  localparam integer NO = NP + 1 + K,
   localparam integer UPe = 2 * NP,      // unit: the PEGroup FIFO and its Broadcaster (units below: links)
-  localparam integer URes = 2 * NP + 1, // unit: the result buffer
-  localparam integer URep = 2 * NP + 2, // unit: the report buffer (credit block, phase counters)
+  localparam integer URes = 2 * NP + 1, // unit: the result buffer of slice 0 (of slice k: URes + k)
+  localparam integer URep = NU - 1,     // unit: the report buffer (credit block, phase counters)
   localparam integer OPe = NP,          // output: the PE's ejection (outputs below: links)
-  localparam integer ORed = NP + 1,     // output: the Reducer
+  localparam integer ORed = NP + 1,     // output: the input of slice 0 (of slice k: ORed + k)
   localparam integer FW = `TC_FLIT_W,
-  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W
+  localparam integer OBSW = NU * `TC_OBS_UNIT_W + NO * `TC_OBS_OUT_W + K * `TC_OBS_RED_W + `TC_OBS_PH_W
 ) (
   `TC_ROUTER_PORTS
 );
@@ -76,39 +79,45 @@ module tc_router #(
   wire [NU-1:0]    unit_vc, free, stream;
   wire [NU*FW-1:0] unit_hdr, unit_dout; // each unit's head header and read port
 
-  // ---- Reducer: fed by its output register, writes the result buffer ----
-  wire             red_valid, res_valid, red_block;
-  wire [FW-1:0]    red_flit, res_flit;
-  wire [4:0]       red_src;
-  wire [3:0]       red_err, red_made_tree;
-  wire             red_complete, red_made, red_res_fenced, red_copy, red_fenced, src_fenced, ph_snap;
+  // ---- Reducer slices: each fed by its output register, writes its result buffer ----
+  wire [K-1:0]     red_valid, res_valid, red_block;
+  wire [K*FW-1:0]  red_flit, res_flit;
+  wire [K*5-1:0]   red_src;
+  wire [K*4-1:0]   red_err, red_made_tree;
+  wire [K-1:0]     red_complete, red_made, red_res_fenced, red_copy, red_fenced, src_fenced;
+  wire             ph_snap;
   wire [`TC_TREES-1:0] up_ok;
   wire [NO-1:0]    out_busy;
-  tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits)) u_reducer (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .node_id_i   (node_id_i),
-    .table_i     (red_table_q),
-    .in_valid_i  (red_valid),
-    .in_flit_i   (red_flit),
-    .src_i       (red_src),
-    .in_busy_i   (out_busy[ORed]),
-    .res_room_i  (unit_can_write[URes]),
-    .up_ok_i     (up_ok),
-    .src_fenced_i(src_fenced),
-    .snap_i      (ph_snap),
-    .res_valid_o (res_valid),
-    .res_flit_o  (res_flit),
-    .block_o     (red_block),
-    .err_o       (red_err),
-    .complete_o  (red_complete),
-    .made_o      (red_made),
-    .made_tree_o (red_made_tree),
-    .res_fenced_o(red_res_fenced),
-    .copy_o      (red_copy),
-    .fenced_o    (red_fenced),
-    .obs_o       (obs[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W +: `TC_OBS_RED_W])
-  );
+  genvar sl;
+  generate
+    for (sl = 0; sl < K; sl = sl + 1) begin : g_slice
+      tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits), .Slices(K), .Slice(sl)) u_reducer (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .node_id_i   (node_id_i),
+        .table_i     (red_table_q),
+        .in_valid_i  (red_valid[sl]),
+        .in_flit_i   (red_flit[sl*FW +: FW]),
+        .src_i       (red_src[sl*5 +: 5]),
+        .in_busy_i   (out_busy[ORed+sl]),
+        .res_room_i  (unit_can_write[URes+sl]),
+        .up_ok_i     (up_ok),
+        .src_fenced_i(src_fenced[sl]),
+        .snap_i      (ph_snap),
+        .res_valid_o (res_valid[sl]),
+        .res_flit_o  (res_flit[sl*FW +: FW]),
+        .block_o     (red_block[sl]),
+        .err_o       (red_err[sl*4 +: 4]),
+        .complete_o  (red_complete[sl]),
+        .made_o      (red_made[sl]),
+        .made_tree_o (red_made_tree[sl*4 +: 4]),
+        .res_fenced_o(red_res_fenced[sl]),
+        .copy_o      (red_copy[sl]),
+        .fenced_o    (red_fenced[sl]),
+        .obs_o       (obs[NU*`TC_OBS_UNIT_W + NO*`TC_OBS_OUT_W + sl*`TC_OBS_RED_W +: `TC_OBS_RED_W])
+      );
+    end
+  endgenerate
 
   // ---- credit block and error reports ----
   wire [NU*4-1:0]  unit_err;
@@ -125,14 +134,14 @@ module tc_router #(
   // and the credit block write them only when they have room. Leaving their drop signals out of the error reports keeps the
   // Reducer's and the credit block's writes off the credit block's error inputs: a
   // combinational path through the buffers, in timing only.
-  wire [1:0]       unused_buffer_drop = unit_drop[NU-1 -: 2];
+  wire [K:0]       unused_buffer_drop = unit_drop[NU-1:URes];
   wire [1:0]       ph_mode;
   wire [12:0]      ph_target;
   wire [31:0]      ph_tag;
   wire [15:0]      ph_total;
 
   // ---- phase counters of the multiphase barrier ----
-  tc_phase #(.NumPorts(NP), .CW(CW)) u_phase (
+  tc_phase #(.NumPorts(NP), .RedSlices(K), .CW(CW)) u_phase (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .diam_i      (diam_i),
@@ -144,7 +153,7 @@ module tc_router #(
     .src_fenced_o(src_fenced),
     .res_fenced_i(red_res_fenced),
     .res_copy_i  (red_copy),
-    .red_fenced_i(red_fenced),
+    .red_fenced_i(|red_fenced),
     .snap_o      (ph_snap),
     .gen_phase_i (gen_phase),
     .gen_done_i  (gen_done),
@@ -157,7 +166,7 @@ module tc_router #(
     .total_o     (ph_total),
     .obs_o       (obs[OBSW-1 -: `TC_OBS_PH_W])
   );
-  tc_credit_block #(.NU(NU)) u_credit_block (
+  tc_credit_block #(.NU(NU), .RedSlices(K)) u_credit_block (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .node_id_i   (node_id_i),
@@ -168,7 +177,7 @@ module tc_router #(
     .red_last_i  (red_complete),
     .made_i      (red_made),
     .made_tree_i (red_made_tree),
-    .drop_i      ({2'b00, unit_drop[UPe:0]}),
+    .drop_i      ({{(K+1){1'b0}}, unit_drop[UPe:0]}),
     .wr_hdr_i    (unit_wr_flit),
     .route_err_i (unit_err),
     .route_i     (unit_route),
@@ -191,22 +200,24 @@ module tc_router #(
   generate
     for (u = 0; u < NU; u = u + 1) begin : g_unit
       localparam integer Port = (u < 2 * NP) ? u / 2 : 0;
+      localparam integer RK = (u >= URes && u < URep) ? u - URes : 0; // a result buffer's slice
       wire wr_valid = (u == URep) ? rep_valid
-                    : (u == URes) ? res_valid
+                    : (u >= URes) ? res_valid[RK]
                     : (u == UPe)     ? inj_valid_i
                                         : link_valid_i[Port] && link_vc_i[Port] == u[0];
       wire [FW-1:0] wr_flit = (u == URep) ? rep_flit
-                            : (u == URes) ? res_flit
+                            : (u >= URes) ? res_flit[RK*FW +: FW]
                             : (u == UPe)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
       assign unit_wr_flit[u*FW +: FW] = wr_flit;
-      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .CW(CW)) u_unit (
+      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .RedSlices(K), .CW(CW))
+      u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
         .node_id_i   (node_id_i),
         .port_i      (Port[2:0]),
         .is_down_i   (u < 2 * NP && u[0] == 1'b1),
         .is_bcast_i  (u == UPe),
-        .is_result_i (u == URes),
+        .is_result_i (u >= URes && u < URep),
         .is_report_i (u == URep),
         .table_i     (u >= UPe ? table_q : u % 2 == 1 ? down_table_q : up_table_q),
         .ph_err_i    (ph_err[u*4 +: 4]),
@@ -236,7 +247,7 @@ module tc_router #(
   wire [NO*FW-1:0] out_flit;
   // credits in, bit 2o+vc: from the links and the PE (the Reducer takes every
   // contribution: its input needs none)
-  wire [2*NO-1:0]  cred_in = {3'b000, ej_cred_i, link_cred_i};
+  wire [2*NO-1:0]  cred_in = {{(2*K+1){1'b0}}, ej_cred_i, link_cred_i};
 
   generate
     for (o = 0; o < NO; o = o + 1) begin : g_out
@@ -253,8 +264,8 @@ module tc_router #(
       // Bubble flow control: a copy that enters a ring (new dimension, new VC, or from
       // the PEGroup FIFO, the result or the report buffer) needs two free slots, one
       // that continues along its ring needs one, so every ring keeps a free slot and
-      // cannot deadlock (docs/deadlock.md). The PE is not a ring; the Reducer takes
-      // every contribution, but not while it copies a held result.
+      // cannot deadlock (docs/deadlock.md). The PE is not a ring; a Reducer slice
+      // takes every contribution, but not while it copies a held result.
       reg [7:0] avail;
       reg       cont;
       always @* begin
@@ -262,12 +273,14 @@ module tc_router #(
           avail = (o >= OPe || !unit_vc[k]) ? cred0_q : cred1_q;
           cont = o >= OPe || (k < 2 * NP && o == ((k / 2) ^ 1) && unit_vc[k] == k[0]);
           elig[k] = !busy_q && req[k*NO + o] && !stream[k] && // one pass at a time through a read port
-                    (o == ORed || avail >= (cont ? 8'd1 : 8'd2));
+                    (o >= ORed || avail >= (cont ? 8'd1 : 8'd2));
         end
       end
 
-      // the Reducer's input grants nothing while a held result is copied (red_block,
-      // late in the cycle: it gates the grant, not the requests)
+      // a Reducer slice's input grants nothing while a held result is copied
+      // (red_block, late in the cycle: it gates the grant, not the requests)
+      localparam integer OK = (o >= ORed) ? o - ORed : 0; // a Reducer input's slice
+      wire slice_blocked = red_block[OK];
       wire [4:0]    unused_ptr, unused_srch_idx;
       wire          unused_srch_any;
       wire [NU-1:0] unused_late;
@@ -275,7 +288,7 @@ module tc_router #(
         .clk_i      (clk_i),
         .rst_ni     (rst_ni),
         .req_i      (elig),
-        .en_i       (o != ORed || !red_block),
+        .en_i       (o < ORed || !slice_blocked),
         .gnt_o      (gnt),
         .idx_o      (gidx),
         .ptr_o      (unused_ptr),
@@ -310,7 +323,7 @@ module tc_router #(
         vc_d    = vc_q;
         valid_d = 1'b0;
         flit_d  = {FW{1'b0}};
-        if (o == ORed) begin // the Reducer: no credits
+        if (o >= ORed) begin // a Reducer slice: no credits
           cred0_d = cred0_q;
           cred1_d = cred1_q;
         end else begin
@@ -395,8 +408,8 @@ module tc_router #(
 `endif
 
       assign out_busy[o] = busy_q;
-      if (o == ORed) begin : g_red_src // the unit a contribution comes from
-        assign red_src = owner_q;
+      if (o >= ORed) begin : g_red // a Reducer slice's input: the unit a contribution comes from
+        assign red_src[(o-ORed)*5 +: 5] = owner_q;
       end
       assign out_valid[o] = valid_q;
       assign out_vc[o] = vc_q;
@@ -420,14 +433,14 @@ module tc_router #(
 
   assign link_cred_o  = link_cred_q;
   assign inj_cred_o   = inj_cred_q;
-  assign red_valid    = out_valid[ORed];
-  assign red_flit     = out_flit[ORed*FW +: FW];
   assign link_valid_o = out_valid[NP-1:0];
   assign link_vc_o    = out_vc[NP-1:0];
   assign link_flit_o  = out_flit[NP*FW-1:0];
   assign ej_valid_o   = out_valid[OPe];
   assign ej_flit_o    = out_flit[OPe*FW +: FW];
-  wire [1:0] unused_vc = out_vc[ORed:OPe]; // the PE and the Reducer have one channel each
+  assign red_valid    = out_valid[NO-1:ORed];
+  assign red_flit     = out_flit[NO*FW-1:ORed*FW];
+  wire [K:0] unused_vc = out_vc[NO-1:OPe]; // the PE and the Reducer slices have one channel each
 
   // OBS_O_SRC must hold any unit index.
   initial if (NU > 31) $error("tc_router: %0d units do not fit the 5-bit observation field", NU);

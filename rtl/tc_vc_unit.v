@@ -20,7 +20,9 @@ module tc_vc_unit #(
   parameter integer NumPorts = 4,
   parameter integer Slots = `TC_DEFAULT_SLOTS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
-  parameter integer CW = 4           // width of the packet count npkt_o
+  parameter integer RedSlices = `TC_DEFAULT_RED_SLICES, // Reducer slices: tree t to slice t mod RedSlices
+  parameter integer CW = 4,          // width of the packet count npkt_o
+  localparam integer NO = NumPorts + 1 + RedSlices // links, PE, the Reducer's slices
 ) (
   input  wire                          clk_i,
   input  wire                          rst_ni,
@@ -34,8 +36,8 @@ module tc_vc_unit #(
   input  wire [3:0]                    ph_err_i,   // tc_phase's verdict on a barrier request or phase packet
   input  wire                          wr_valid_i,
   input  wire [`TC_FLIT_W-1:0]          wr_flit_i,
-  input  wire [NumPorts+1:0]           grant_i,    // outputs that took a copy this cycle
-  output wire [NumPorts+1:0]           req_o,
+  input  wire [NO-1:0]                 grant_i,    // outputs that took a copy this cycle
+  output wire [NO-1:0]                 req_o,
   output wire                          out_vc_o,
   output wire [`TC_FLIT_W-1:0]          hdr_o,      // the head packet's header: what a granted output loads
   output wire [`TC_FLIT_W-1:0]          dout_o,     // the read port's data: what a pass's outputs load
@@ -52,7 +54,6 @@ module tc_vc_unit #(
   localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is slot * 8 + index
   localparam integer SW = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer AW = SW + 3;                  // {slot, index}
-  localparam integer NO = NumPorts + 2; // links, PE, Reducer
   localparam integer FW = `TC_FLIT_W;
 
   reg [Slots-1:0] full_q, full_d;
@@ -169,6 +170,9 @@ module tc_vc_unit #(
   wire bad_op  = h_op >= `TC_OPS || h_lane > `TC_LANE_64 || {29'd0, h_len} > RedFlits
               || (h_op == `TC_OP_FSUM && h_len[0]); // FSUM: whole elements, two flits each
 
+  // the output of the Reducer slice of the head's tree (RedSlices a power of 2)
+  wire [31:0]   h_slice = {28'd0, h_tree} % RedSlices;
+  wire [NO-1:0] red_out = {{(NO-1){1'b0}}, 1'b1} << (NumPorts + 1 + h_slice);
   reg [NO-1:0] r_mask;
   reg          r_vc;
   reg [3:0]    r_err;
@@ -177,7 +181,8 @@ module tc_vc_unit #(
     r_vc = `TC_VC_DOWN;
     r_err = `TC_ERR_NONE;
     if (is_report_i) // credits to the children, phase packets to every link, the rest to the PE
-      r_mask = t_cr ? {2'b00, r_dirs} : t_ph ? {2'b00, {NumPorts{1'b1}}} : {2'b01, {NumPorts{1'b0}}};
+      r_mask = t_cr ? {{(NO-NumPorts){1'b0}}, r_dirs} : t_ph ? {{(NO-NumPorts){1'b0}}, {NumPorts{1'b1}}}
+             : {{(NO-NumPorts-1){1'b0}}, 1'b1, {NumPorts{1'b0}}};
     else if ((t_bar && is_bcast_i) || (t_ph && down))
       r_err = ph_err_i; // taken by the phase counters (tc_phase)
     else if (t_bar || t_ph)
@@ -199,12 +204,12 @@ module tc_vc_unit #(
     else if (t_cr)
       r_mask = {NO{1'b0}}; // taken by this node's credit block
     else if (t_red && (is_bcast_i || (link && !is_down_i))) begin
-      r_mask = {1'b1, {(NO-1){1'b0}}}; // a contribution: into the Reducer
+      r_mask = red_out; // a contribution: into its tree's Reducer slice
       r_vc = `TC_VC_UP;
     end else if (r_root || down)
-      r_mask = {1'b0, pe_copy, r_dirs};
+      r_mask = {{(NO-NumPorts-1){1'b0}}, pe_copy, r_dirs};
     else begin
-      r_mask = {2'b00, r_up};
+      r_mask = {{(NO-NumPorts){1'b0}}, r_up};
       r_vc = `TC_VC_UP;
     end
   end

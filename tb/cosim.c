@@ -107,9 +107,9 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
             tc_wavedrom_reducer(f, l, root, 1, len, "Reducer at the root: every contribution of one allreduce");
             fclose(f);
         }
-        write_diagram(dir, "result_leaf", l, leaf, TC_U_RESULT(np), 1, len,
+        write_diagram(dir, "result_leaf", l, leaf, TC_U_RESULT(np, 0), 1, len,
                       "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up");
-        write_diagram(dir, "result_root", l, root, TC_U_RESULT(np), 1, len,
+        write_diagram(dir, "result_root", l, root, TC_U_RESULT(np, 0), 1, len,
                       "Result buffer at the root: the allreduce result goes down and to the PE");
     } else if (!strcmp(scen, "barrier")) {
         FILE *f = open_diagram(dir, "phase");
@@ -117,7 +117,7 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
             tc_wavedrom_phase(f, l, root, "Phase counters of one node through a barrier (K = diameter)");
             fclose(f);
         }
-    } else if (!strcmp(scen, "credits") && (e = first_event(l, TC_EV_ARRIVE, -1, TC_U_REPORT(np), TC_TAG_CREDIT))) {
+    } else if (!strcmp(scen, "credits") && (e = first_event(l, TC_EV_ARRIVE, -1, TC_U_REPORT(np, l->nslices), TC_TAG_CREDIT))) {
         const tc_event made = *e;
         write_diagram(dir, "credit_block", l, made.node, made.idx, made.tag, 0,
                       "Credit block: a credit for the children after 8 results");
@@ -368,8 +368,8 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
     if (o->plant_rid_twice)
         plant_rid_twice(&st, rows);
 
-    int np = 2 * p.ndims;
-    size_t ow = (size_t)TC_OBS_WORDS(np);
+    int np = 2 * p.ndims, ns = p.red_slices;
+    size_t ow = (size_t)TC_OBS_WORDS(np, ns);
     enum { HIST = 64 }; /* the cycles a mismatch's view shows */
     uint32_t *hist[MAX_DUTS] = {NULL};
     for (int d = 0; d < nd; d++) {
@@ -378,7 +378,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
         s->obs = calloc((size_t)topo.n * ow, sizeof(uint32_t));
         if (o->mis_dir && nd == 2 && !s->noobs)
             hist[d] = calloc((size_t)HIST * (size_t)topo.n * ow, sizeof(uint32_t));
-        tc_evlog_init(&s->log, topo.n, np);
+        tc_evlog_init(&s->log, topo.n, np, ns);
         sb_init(&s->sb, &topo, rows, &st);
         s->err_seen = calloc((size_t)st.nexperr + 1, sizeof *s->err_seen);
         for (int k = 0; k < topo.n; k++) {
@@ -487,7 +487,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
                         mkdir(o->mis_dir, 0777);
                         snprintf(vcd, sizeof vcd, "%s/%s_%s_mismatch.vcd", o->mis_dir, o->net_name, o->scen);
                         snprintf(gtkw, sizeof gtkw, "%s/%s_%s_mismatch.gtkw", o->mis_dir, o->net_name, o->scen);
-                        tc_wave_mismatch_view(vcd, gtkw, (const uint32_t *const *)mine, HIST, np, k,
+                        tc_wave_mismatch_view(vcd, gtkw, (const uint32_t *const *)mine, HIST, np, ns, k,
                                             t >= HIST ? t - HIST + 1 : 0, t);
                         fprintf(stderr, "  both sides' records: %s (gtkwave %s)\n", vcd, gtkw);
                         free(mine[0]);
@@ -634,7 +634,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             }
         for (size_t i = 0; o->events_node >= 0 && i < ref->log.n; i++)
             if (ref->log.ev[i].node == o->events_node)
-                tc_event_print(stdout, np, &ref->log.ev[i]);
+                tc_event_print(stdout, np, ns, &ref->log.ev[i]);
     } else if (fail) {
         printf("FAIL  %-8s %-16s mismatch at cycle %" PRIu64 " node %d\n", o->net_name, o->scen,
                *mis_cycle - 1, *mis_node);

@@ -26,8 +26,8 @@ static void cm_step(tc_dut *d, uint32_t *obs)
     unsigned long long cycle;
     int node, bit;
     if (obs && plant && sscanf(plant, "%llu,%d,%d", &cycle, &node, &bit) == 3 && cycle == d->steps &&
-        node >= 0 && node < d->nodes && bit >= 0 && bit < 32 * TC_OBS_WORDS(d->nports))
-        obs[(size_t)node * (size_t)TC_OBS_WORDS(d->nports) + (size_t)bit / 32] ^= 1u << (bit % 32);
+        node >= 0 && node < d->nodes && bit >= 0 && bit < 32 * TC_OBS_WORDS(d->nports, d->p.red_slices))
+        obs[(size_t)node * (size_t)TC_OBS_WORDS(d->nports, d->p.red_slices) + (size_t)bit / 32] ^= 1u << (bit % 32);
     d->steps++;
 }
 static void cm_close(tc_dut *d)

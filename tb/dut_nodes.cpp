@@ -183,7 +183,7 @@ void nodes_pe_in(tc_dut *d, int node, const tc_pe_in *in)
 void nodes_step(tc_dut *d, uint32_t *obs)
 {
     tc_obs_to = obs; // each node's monitor writes its record of this cycle at the rising edge
-    tc_obs_words = TC_OBS_WORDS(d->nports);
+    tc_obs_words = TC_OBS_WORDS(d->nports, d->p.red_slices);
     cycle(nodes(d));
     tc_obs_to = nullptr;
 }

@@ -98,7 +98,7 @@ void rtl_step(tc_dut *d, uint32_t *obs)
     Rtl *r = rtl(d);
     r->top->eval(); // inputs of this cycle settle before the edge
     tc_obs_to = obs; // the monitors write the records of this cycle at its rising edge
-    tc_obs_words = TC_OBS_WORDS(d->nports);
+    tc_obs_words = TC_OBS_WORDS(d->nports, d->p.red_slices);
     half_cycle(r, 1);
     tc_obs_to = nullptr;
     half_cycle(r, 0);

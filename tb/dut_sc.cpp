@@ -112,7 +112,7 @@ void sc_step(tc_dut *d, uint32_t *obs)
     top->ej_cred.write(top->ej_cred_v);
     phase(false);
     if (obs && use_cm) { // the C model module drives its records at the falling edge
-        const int words = TC_OBS_WORDS(d->nports);
+        const int words = TC_OBS_WORDS(d->nports, d->p.red_slices);
         std::memset(obs, 0, sizeof(uint32_t) * words * d->nodes);
         const tc_sc_t<N * OBSW> o = top->obs.read();
         for (int n = 0; n < d->nodes; n++)
@@ -121,7 +121,7 @@ void sc_step(tc_dut *d, uint32_t *obs)
                     obs[n * words + (b >> 5)] |= 1u << (b & 31);
     }
     tc_obs_to = use_cm ? nullptr : obs; // the RTL's monitors write them at the rising edge
-    tc_obs_words = TC_OBS_WORDS(d->nports);
+    tc_obs_words = TC_OBS_WORDS(d->nports, d->p.red_slices);
     phase(true);
     tc_obs_to = nullptr;
 }

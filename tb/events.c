@@ -5,12 +5,13 @@
 
 #include "../cmodel/router.h"
 
-void tc_evlog_init(tc_evlog *l, int nodes, int nports)
+void tc_evlog_init(tc_evlog *l, int nodes, int nports, int nslices)
 {
     memset(l, 0, sizeof *l);
     l->nodes = nodes;
     l->nports = nports;
-    l->head_tag = calloc((size_t)nodes * (size_t)TC_NUNITS(nports), sizeof(uint32_t));
+    l->nslices = nslices;
+    l->head_tag = calloc((size_t)nodes * (size_t)TC_NUNITS(nports, nslices), sizeof(uint32_t));
 }
 
 void tc_evlog_free(tc_evlog *l)
@@ -31,7 +32,7 @@ void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int 
 
 void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
 {
-    int np = l->nports, nu = TC_NUNITS(np), no = TC_NOUTS(np);
+    int np = l->nports, ns = l->nslices, nu = TC_NUNITS(np, ns), no = TC_NOUTS(np, ns);
     for (int u = 0; u < nu; u++) {
         unsigned b = (unsigned)u * TC_OBS_UNIT_W;
         uint32_t wr_tag = (uint32_t)tc_bv_get(obs, b + TC_OBS_U_WRTAG_LSB, 32);
@@ -59,13 +60,16 @@ void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs)
                          u < nu ? l->head_tag[(size_t)node * (size_t)nu + (size_t)u] : 0);
         }
     }
-    unsigned b = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)no * TC_OBS_OUT_W;
-    if (tc_bv_get(obs, b + TC_OBS_R_HDR_LSB, 1) || tc_bv_get(obs, b + TC_OBS_R_COPY_LSB, 1))
-        tc_evlog_add(l, cycle, node, TC_EV_REDUCE,
-                     (int)(tc_bv_get(obs, b + TC_OBS_R_FIRST_LSB, 1) | tc_bv_get(obs, b + TC_OBS_R_LAST_LSB, 1) << 1 |
-                           tc_bv_get(obs, b + TC_OBS_R_HELD_LSB, 1) << 2 | tc_bv_get(obs, b + TC_OBS_R_COPY_LSB, 1) << 3),
-                     0, 0, (uint32_t)tc_bv_get(obs, b + TC_OBS_R_TAG_LSB, 32));
-    b = TC_OBS_PH_LSB(np);
+    for (int k = 0; k < ns; k++) { /* the Reducer's slices: the slice in src */
+        unsigned b = TC_OBS_RED_LSB(np, ns, k);
+        if (tc_bv_get(obs, b + TC_OBS_R_HDR_LSB, 1) || tc_bv_get(obs, b + TC_OBS_R_COPY_LSB, 1))
+            tc_evlog_add(l, cycle, node, TC_EV_REDUCE,
+                         (int)(tc_bv_get(obs, b + TC_OBS_R_FIRST_LSB, 1) | tc_bv_get(obs, b + TC_OBS_R_LAST_LSB, 1) << 1 |
+                               tc_bv_get(obs, b + TC_OBS_R_HELD_LSB, 1) << 2 |
+                               tc_bv_get(obs, b + TC_OBS_R_COPY_LSB, 1) << 3),
+                         k, 0, (uint32_t)tc_bv_get(obs, b + TC_OBS_R_TAG_LSB, 32));
+    }
+    unsigned b = TC_OBS_PH_LSB(np, ns);
     int ph = (int)tc_bv_get(obs, b, 4); /* ENTER, ADV, SEND, DONE: bits 0-3 */
     if (ph)
         tc_evlog_add(l, cycle, node, TC_EV_PHASE, ph, 0, 0,
@@ -79,7 +83,7 @@ const char *tc_ev_name(int kind)
     return kind >= 0 && kind < TC_EV_KINDS ? names[kind] : "?";
 }
 
-void tc_event_print(FILE *f, int nports, const tc_event *e)
+void tc_event_print(FILE *f, int nports, int nslices, const tc_event *e)
 {
     char a[32], b[32];
     fprintf(f, "cycle %6llu  node %3d  %-7s tag %-6u ", (unsigned long long)e->cycle, e->node,
@@ -89,17 +93,19 @@ void tc_event_print(FILE *f, int nports, const tc_event *e)
     case TC_EV_FULL:
     case TC_EV_FREE:
     case TC_EV_DROP:
-        fprintf(f, "%s", tc_unit_name(nports, e->idx, a, sizeof a));
+        fprintf(f, "%s", tc_unit_name(nports, nslices, e->idx, a, sizeof a));
         break;
     case TC_EV_ROUTE:
-        fprintf(f, "%s%s%s", tc_unit_name(nports, e->idx, a, sizeof a), e->err ? "  error: " : "",
+        fprintf(f, "%s%s%s", tc_unit_name(nports, nslices, e->idx, a, sizeof a), e->err ? "  error: " : "",
                 e->err ? tc_err_name(e->err) : "");
         break;
     case TC_EV_GRANT:
-        fprintf(f, "%s <- %s", tc_out_name(nports, e->idx, a, sizeof a),
-                tc_unit_name(nports, e->src, b, sizeof b));
+        fprintf(f, "%s <- %s", tc_out_name(nports, nslices, e->idx, a, sizeof a),
+                tc_unit_name(nports, nslices, e->src, b, sizeof b));
         break;
     case TC_EV_REDUCE:
+        if (nslices > 1)
+            fprintf(f, "slice %d: ", e->src);
         fprintf(f, "%s%s%s", e->idx & 1 ? "first " : "",
                 e->idx & 8 ? "held result copied out" : e->idx & 4 ? "last: result held" : "",
                 (e->idx & 6) == 2 ? "last: result out" : "");
@@ -157,7 +163,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                  tc_len_of len_of, void *ctx, FILE *f)
 {
     size_t n = l->n;
-    int np = l->nports, bad = 0;
+    int np = l->nports, ns = l->nslices, bad = 0;
     tc_event *ev = malloc(n * sizeof *ev + 1);
     memcpy(ev, l->ev, n * sizeof *ev);
     qsort(ev, n, sizeof *ev, by_tag);
@@ -168,7 +174,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
             fprintf(f, "  reference diagram violated: ");                         \
             fprintf(f, __VA_ARGS__);                                              \
             fprintf(f, "\n    at ");                                              \
-            tc_event_print(f, np, (e));                                           \
+            tc_event_print(f, np, ns, (e));                                       \
         }                                                                         \
     } while (0)
 
@@ -184,7 +190,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
             const tc_event *e = &g[i], *x;
             uint64_t c = e->cycle;
             /* error reports carry the tag of the packet they report, not its length */
-            if ((e->kind == TC_EV_GRANT ? e->src : e->idx) == TC_U_REPORT(np) && e->kind >= TC_EV_ARRIVE &&
+            if ((e->kind == TC_EV_GRANT ? e->src : e->idx) == TC_U_REPORT(np, ns) && e->kind >= TC_EV_ARRIVE &&
                 e->kind <= TC_EV_FREE)
                 continue;
             switch (e->kind) {
@@ -245,7 +251,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 break;
             case TC_EV_REDUCE:
                 if ((e->idx & 6) == 2 || (e->idx & 8)) {
-                    x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_RESULT(np), 0);
+                    x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_RESULT(np, e->src), 0);
                     if (!x || x->cycle != c)
                         VIOLATION(e, e->idx & 8 ? "a held result's header is written into the Result buffer as it is copied"
                                                 : "the result's header is written into the Result buffer as the last contribution's header reaches the Reducer");
@@ -260,7 +266,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 }
                 break;
             case TC_EV_PHASE:
-                x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_REPORT(np), 0);
+                x = find(g, gn, TC_EV_ARRIVE, e->node, TC_U_REPORT(np, ns), 0);
                 if ((e->idx & 4) && (!x || x->cycle != c))
                     VIOLATION(e, "the phase packet enters the report buffer as the phase counters send it");
                 break;
@@ -307,9 +313,9 @@ static int of_unit(const tc_event *e, int node, int unit, uint32_t tag)
 }
 
 /* An output's name without "link ": X+, PE, Reducer. */
-static const char *short_out(int nports, int out, char *buf, size_t len)
+static const char *short_out(int nports, int nslices, int out, char *buf, size_t len)
 {
-    tc_out_name(nports, out, buf, len);
+    tc_out_name(nports, nslices, out, buf, len);
     return strncmp(buf, "link ", 5) ? buf : buf + 5;
 }
 
@@ -348,15 +354,15 @@ void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, i
     int w = (int)(hi - lo + 1) < W ? (int)(hi - lo + 1) : W - 1, nr = 0;
     char rows[MAXR][W], names[MAXR][128], a[32], list[96] = "";
     for (int o = 0; o < nout; o++) /* the route's outputs, in grant order */
-        snprintf(list + strlen(list), sizeof list - strlen(list), " %s", short_out(l->nports, out[o], a, sizeof a));
+        snprintf(list + strlen(list), sizeof list - strlen(list), " %s", short_out(l->nports, l->nslices, out[o], a, sizeof a));
 #define ROW(name_fmt, ...) (snprintf(names[nr], sizeof names[nr], name_fmt, __VA_ARGS__), \
                             memset(rows[nr], '0', (size_t)w), rows[nr][w] = 0, nr++)
-    int r_in = ROW("flit in, %s", tc_unit_name(l->nports, unit, a, sizeof a));
+    int r_in = ROW("flit in, %s", tc_unit_name(l->nports, l->nslices, unit, a, sizeof a));
     int r_full = ROW("%s", "full");
     int r_route = ROW("route:%s", nout ? list : " none");
     int r_grant = nr;
     for (int o = 0; o < nout; o++)
-        ROW("grant %s", short_out(l->nports, out[o], a, sizeof a));
+        ROW("grant %s", short_out(l->nports, l->nslices, out[o], a, sizeof a));
     int r_pass = nr;
     for (int p = 0; p < npass; p++) {
         if (npass > 1)
@@ -460,7 +466,7 @@ void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int
     /* every cycle in which something happens: grant .. last data flit of each contribution */
     for (size_t i = 0; i < l->n && n < W - 8; i++) {
         const tc_event *e = &l->ev[i];
-        if (e->node != node || e->tag != tag || e->kind != TC_EV_GRANT || e->idx != TC_O_RED(np))
+        if (e->node != node || e->tag != tag || e->kind != TC_EV_GRANT || e->idx <= TC_O_PE(np)) /* to a Reducer slice */
             continue;
         for (int k = 0; k <= len + 2 && n < W; k++)
             if (!n || cyc[n - 1] < e->cycle + (uint64_t)k)
@@ -485,12 +491,12 @@ void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int
             const tc_event *e = &l->ev[i];
             if (e->node != node || e->tag != tag || e->cycle != cyc[k])
                 continue;
-            if (e->kind == TC_EV_GRANT && e->idx == TC_O_RED(np)) {
+            if (e->kind == TC_EV_GRANT && e->idx > TC_O_PE(np)) {
                 char b[24];
                 rows[0][k] = '3';
                 for (int d = 1; d <= len + 1 && k + d < n; d++)
                     rows[0][k + d] = '.';
-                snprintf(src[nd[0]], sizeof src[0], "%s @%llu", tc_unit_name(np, e->src, b, sizeof b),
+                snprintf(src[nd[0]], sizeof src[0], "%s @%llu", tc_unit_name(np, l->nslices, e->src, b, sizeof b),
                          (unsigned long long)e->cycle);
                 data[0][nd[0]] = src[nd[0]];
                 nd[0]++;

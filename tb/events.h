@@ -36,18 +36,18 @@ typedef struct {
 typedef struct {
     tc_event *ev;
     size_t n, cap;
-    int nodes, nports;
+    int nodes, nports, nslices;
     uint32_t *head_tag; /* [node][unit]: tag of the head packet, set at ROUTE */
 } tc_evlog;
 
-void tc_evlog_init(tc_evlog *l, int nodes, int nports);
+void tc_evlog_init(tc_evlog *l, int nodes, int nports, int nslices);
 void tc_evlog_free(tc_evlog *l);
 void tc_evlog_add(tc_evlog *l, uint64_t cycle, int node, int kind, int idx, int src, int err, uint32_t tag);
 /* Appends the events of one node's observation record of one cycle. */
 void tc_evlog_decode(tc_evlog *l, uint64_t cycle, int node, const uint32_t *obs);
 const char *tc_ev_name(int kind);
 /* "VCDown X-", "Broadcaster", "Result"; "link Y+", "PE", "Reducer" */
-void tc_event_print(FILE *f, int nports, const tc_event *e);
+void tc_event_print(FILE *f, int nports, int nslices, const tc_event *e);
 
 /* Packet lengths (data flits) by tag, needed by the reference diagram; -1: not
  * one length (the tag is not checked). */

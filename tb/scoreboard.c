@@ -119,7 +119,7 @@ void sb_deliver(void *ctx, int node, const tc_flit *f, int n, uint64_t cycle)
 void sb_check_lemma1(side *s, const tc_topo *t, const uint32_t *obs, size_t ow, uint64_t cycle)
 {
     int np = 2 * t->ndims;
-    unsigned b = TC_OBS_PH_LSB(np) + TC_OBS_P_TOTAL_LSB;
+    unsigned b = TC_OBS_PH_LSB(np, s->dut->p.red_slices) + TC_OBS_P_TOTAL_LSB;
     for (int k = 0; k < t->n; k++)
         for (int d = 0; d < np; d += 2) {
             int j = tc_neighbour(t, k, d);
@@ -199,7 +199,7 @@ void sb_check_drops(side *s)
                                       st->exp[e->tag - 1].src != st->rogue_node || e->node != st->rogue_node) &&
             !bad++)
             n = snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d %s dropped tag %u: credit violation", e->cycle,
-                         e->node, tc_unit_name(s->dut->nports, e->idx, un, sizeof un), e->tag);
+                         e->node, tc_unit_name(s->dut->nports, s->dut->p.red_slices, e->idx, un, sizeof un), e->tag);
     }
     if (bad > 1 && n > 0 && (size_t)n < sizeof msg)
         snprintf(msg + n, sizeof msg - (size_t)n, " (the first of %d such drops)", bad);
@@ -251,7 +251,7 @@ void sb_check_errors(side *s, int verbose)
                 seen[x]++;
             if (verbose && x >= 0)
                 printf("    expected error, reported to the PE of node %d at cycle %" PRIu64 ": %s, tag %u: %s\n", node,
-                       s->rep[i].cycle, tc_unit_name(s->dut->nports, (int)unit, un, sizeof un), tag, tc_err_name(code));
+                       s->rep[i].cycle, tc_unit_name(s->dut->nports, s->dut->p.red_slices, (int)unit, un, sizeof un), tag, tc_err_name(code));
             continue;
         }
         int k = code < ERR_KINDS ? (int)code : ERR_KINDS - 1;
@@ -268,7 +268,7 @@ void sb_check_errors(side *s, int verbose)
             n = snprintf(msg, sizeof msg, "node %d reports %u errors lost", r->node, (unsigned)(TC_HGET(&r->hdr, DST) >> 8));
         else
             n = snprintf(msg, sizeof msg, "cycle %" PRIu64 ": node %d reports %s, tag %u: %s", r->cycle, r->node,
-                         tc_unit_name(s->dut->nports, (int)unit, un, sizeof un), (unsigned)TC_HGET(&r->hdr, TAG),
+                         tc_unit_name(s->dut->nports, s->dut->p.red_slices, (int)unit, un, sizeof un), (unsigned)TC_HGET(&r->hdr, TAG),
                          tc_err_name(code));
         if (kinds[k] > 1 && n > 0 && (size_t)n < sizeof msg)
             snprintf(msg + n, sizeof msg - (size_t)n, " (the first of %d such reports)", kinds[k]);
@@ -301,7 +301,7 @@ int sb_is_report_tag(uint32_t tag) { return (tag & (TC_TAG_CREDIT | TC_TAG_REPOR
 void sb_check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles, int slots)
 {
     char msg[200];
-    int n = s->sb.topo->n, np = 2 * s->sb.topo->ndims, ur = TC_U_REPORT(np), by_results = 0;
+    int n = s->sb.topo->n, np = 2 * s->sb.topo->ndims, ur = TC_U_REPORT(np, s->dut->p.red_slices), by_results = 0;
     uint64_t nt = run_cycles / TC_REPORT_CYCLES + 2;
     uint8_t *timer = calloc((size_t)n * nt, 1);
     uint32_t *open = calloc((size_t)n * nt, sizeof *open); /* per window: cycles the report buffer could take one */
@@ -395,7 +395,7 @@ static void print_side_by_side(side *sd, int nd, uint32_t tag, uint64_t cycle)
 {
     char line[2][160];
     size_t i[2] = {0, 0};
-    int np = sd[0].dut->nports;
+    int np = sd[0].dut->nports, ns = sd[0].dut->p.red_slices;
     fprintf(stderr, "  timing diagram of tag %u up to cycle %" PRIu64 ":\n  %-74s | %s\n", tag, cycle,
             sd[0].dut->name, nd > 1 ? sd[1].dut->name : "");
     for (;;) {
@@ -410,7 +410,7 @@ static void print_side_by_side(side *sd, int nd, uint32_t tag, uint64_t cycle)
                 char *buf = NULL;
                 size_t len = 0;
                 FILE *m = open_memstream(&buf, &len);
-                tc_event_print(m, np, &sd[d].log.ev[i[d]]);
+                tc_event_print(m, np, ns, &sd[d].log.ev[i[d]]);
                 fclose(m);
                 buf[len ? len - 1 : 0] = 0;
                 snprintf(line[d], sizeof line[d], "%s", buf);
@@ -428,17 +428,17 @@ static void print_side_by_side(side *sd, int nd, uint32_t tag, uint64_t cycle)
 void sb_report_obs_mismatch(side *sd, int nd, int node, uint64_t cycle)
 {
     tc_evlog l[2];
-    size_t w = (size_t)TC_OBS_WORDS(sd[0].dut->nports);
+    size_t w = (size_t)TC_OBS_WORDS(sd[0].dut->nports, sd[0].dut->p.red_slices);
     fprintf(stderr, "  MISMATCH at cycle %" PRIu64 ", node %d: observation records differ\n", cycle, node);
     for (int d = 0; d < nd; d++) {
-        tc_evlog_init(&l[d], sd[d].dut->nodes, sd[d].dut->nports);
+        tc_evlog_init(&l[d], sd[d].dut->nodes, sd[d].dut->nports, sd[d].dut->p.red_slices);
         memcpy(l[d].head_tag, sd[d].log.head_tag, sizeof(uint32_t) * (size_t)sd[d].dut->nodes *
                                                        (size_t)(2 * sd[d].dut->nports + 1));
         tc_evlog_decode(&l[d], cycle, node, sd[d].obs + (size_t)node * w);
         fprintf(stderr, "  %s events this cycle:\n", sd[d].dut->name);
         for (size_t i = 0; i < l[d].n; i++) {
             fprintf(stderr, "    ");
-            tc_event_print(stderr, sd[d].dut->nports, &l[d].ev[i]);
+            tc_event_print(stderr, sd[d].dut->nports, sd[d].dut->p.red_slices, &l[d].ev[i]);
         }
     }
     uint32_t shown[16];

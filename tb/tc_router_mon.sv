@@ -16,12 +16,14 @@ module tc_router_mon #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedSlices = `TC_DEFAULT_RED_SLICES,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
 ) (
   `TC_ROUTER_PORTS
 );
-  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits)) u_core (.*);
+  tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
+              .RedSlices(RedSlices)) u_core (.*);
 
   // Header fields of the packets on the router's ports and of the VC units' head
   // packets, as wires for the waveforms only (make wave, docs/waves.md): the positions
@@ -59,7 +61,7 @@ module tc_router_mon #(
     `TC_MON_PORT(link_, valid, flit)
   end
   // The head packet of each VC unit (its read-ahead header register; valid with hv_q[0])
-  for (genvar u = 0; u < 2 * NP + 3; u++) begin : g_head
+  for (genvar u = 0; u < 2 * NP + 2 + RedSlices; u++) begin : g_head
     wire [FW-1:0] flit = u_core.g_unit[u].u_unit.hdr0_q;
     `TC_MON_FIELDS(head_, flit)
   end
@@ -77,19 +79,20 @@ module tc_router_mon #(
   // element's flit 1, the stored partial result, the contribution and the step's result
   // as whole elements (their flits 0 from the cycle before), and each one's value as a
   // PE would round it (tc_fpsum_out), as binary64 bits that the view shows as reals
-  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid.
-  wire               fsum_on = u_core.u_reducer.in_valid_i && u_core.u_reducer.idx_q != 3'd0 &&
-                               !u_core.u_reducer.idx_q[0] && u_core.u_reducer.op_q == `TC_OP_FSUM &&
-                               !u_core.u_reducer.first_q;
+  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid. With
+  // more than one slice, those of slice 0 (the trees t with t mod RedSlices = 0).
+  wire               fsum_on = u_core.g_slice[0].u_reducer.in_valid_i && u_core.g_slice[0].u_reducer.idx_q != 3'd0 &&
+                               !u_core.g_slice[0].u_reducer.idx_q[0] && u_core.g_slice[0].u_reducer.op_q == `TC_OP_FSUM &&
+                               !u_core.g_slice[0].u_reducer.first_q;
   reg  [FW-1:0]      fsum_y0_q; // the result's flit 0
-  always @(posedge clk_i) fsum_y0_q <= u_core.u_reducer.red_flit;
-  wire [`TC_FPS_W-1:0] fsum_a_e = {u_core.u_reducer.stored, u_core.u_reducer.a0_q};
-  wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.u_reducer.in_flit_i, u_core.u_reducer.b0_q};
-  wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.u_reducer.red_flit, fsum_y0_q};
+  always @(posedge clk_i) fsum_y0_q <= u_core.g_slice[0].u_reducer.red_flit;
+  wire [`TC_FPS_W-1:0] fsum_a_e = {u_core.g_slice[0].u_reducer.stored, u_core.g_slice[0].u_reducer.a0_q};
+  wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.g_slice[0].u_reducer.in_flit_i, u_core.g_slice[0].u_reducer.b0_q};
+  wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.g_slice[0].u_reducer.red_flit, fsum_y0_q};
   wire [63:0] fsum_a_bits, fsum_b_bits, fsum_y_bits;
-  tc_fpsum_out u_fsum_a (.lane_i(u_core.u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
-  tc_fpsum_out u_fsum_b (.lane_i(u_core.u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
-  tc_fpsum_out u_fsum_y (.lane_i(u_core.u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
+  tc_fpsum_out u_fsum_a (.lane_i(u_core.g_slice[0].u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
+  tc_fpsum_out u_fsum_b (.lane_i(u_core.g_slice[0].u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
+  tc_fpsum_out u_fsum_y (.lane_i(u_core.g_slice[0].u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
   function automatic [63:0] f64_of(input [1:0] lane, input [63:0] b);
     reg [22:0] m;
     integer p, k;
@@ -102,12 +105,13 @@ module tc_router_mon #(
     for (k = 0; k < 23; k++) if (m[k]) p = k;
     return {b[31], 11'(p + 874), 52'({29'd0, m} << (52 - p))};
   endfunction
-  wire [63:0] fsum_a = f64_of(u_core.u_reducer.lane_q, fsum_a_bits);
-  wire [63:0] fsum_b = f64_of(u_core.u_reducer.lane_q, fsum_b_bits);
-  wire [63:0] fsum_y = f64_of(u_core.u_reducer.lane_q, fsum_y_bits);
+  wire [63:0] fsum_a = f64_of(u_core.g_slice[0].u_reducer.lane_q, fsum_a_bits);
+  wire [63:0] fsum_b = f64_of(u_core.g_slice[0].u_reducer.lane_q, fsum_b_bits);
+  wire [63:0] fsum_y = f64_of(u_core.g_slice[0].u_reducer.lane_q, fsum_y_bits);
 
-  localparam integer Width = (2 * NP + 3) * `TC_OBS_UNIT_W + (NP + 2) * `TC_OBS_OUT_W + `TC_OBS_RED_W + `TC_OBS_PH_W;
-  localparam integer MaxW = 2048; // above the 4D router's record (1504 bits)
+  localparam integer Width = (2 * NP + 2 + RedSlices) * `TC_OBS_UNIT_W + (NP + 1 + RedSlices) * `TC_OBS_OUT_W +
+                             RedSlices * `TC_OBS_RED_W + `TC_OBS_PH_W;
+  localparam integer MaxW = 2048; // above the 4D router's record with 4 slices (1852 bits)
   import "DPI-C" function void tc_obs_record(input int node, input bit [MaxW-1:0] rec);
   always @(posedge clk_i)
     tc_obs_record({16'd0, node_id_i}, {{(MaxW - Width){1'b0}}, u_core.obs});

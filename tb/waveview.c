@@ -247,11 +247,11 @@ static const obs_field obs_fields[] = {
 #include "../cmodel/format.def"
 #undef TC_OBS
 };
-#define OBS_PARTS(np) (2 * (np) + 3 + (np) + 2 + 2)
+#define OBS_PARTS(np, ns) (TC_NUNITS(np, ns) + TC_NOUTS(np, ns) + (ns) + 1)
 /* Part i of the record: its name, its first bit, the prefix of its fields (U_, O_, R_, P_). */
-static const char *obs_part(int np, int i, char *name, size_t len, unsigned *lsb)
+static const char *obs_part(int np, int ns, int i, char *name, size_t len, unsigned *lsb)
 {
-    int nu = 2 * np + 3, no = np + 2;
+    int nu = TC_NUNITS(np, ns), no = TC_NOUTS(np, ns);
     if (i < nu) {
         snprintf(name, len, "unit%d", i);
         *lsb = (unsigned)i * TC_OBS_UNIT_W;
@@ -262,9 +262,17 @@ static const char *obs_part(int np, int i, char *name, size_t len, unsigned *lsb
         *lsb = (unsigned)nu * TC_OBS_UNIT_W + (unsigned)(i - nu) * TC_OBS_OUT_W;
         return "O_";
     }
-    snprintf(name, len, i == nu + no ? "reducer" : "phase");
-    *lsb = i == nu + no ? TC_OBS_RED_LSB(np) : TC_OBS_PH_LSB(np);
-    return i == nu + no ? "R_" : "P_";
+    if (i < nu + no + ns) {
+        if (ns > 1)
+            snprintf(name, len, "reducer%d", i - nu - no);
+        else
+            snprintf(name, len, "reducer");
+        *lsb = TC_OBS_RED_LSB(np, ns, i - nu - no);
+        return "R_";
+    }
+    snprintf(name, len, "phase");
+    *lsb = TC_OBS_PH_LSB(np, ns);
+    return "P_";
 }
 
 /* The mismatch view: a VCD of the decoded observation records of one node on both
@@ -273,21 +281,21 @@ static const char *obs_part(int np, int i, char *name, size_t len, unsigned *lsb
  * (the node's records), and its GTKWave save file with the parts that differ somewhere
  * in the window, the differing bits first, the marker at the mismatch cycle `at`. */
 void tc_wave_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *const hist[2], int nh, int np,
-                                int node, uint64_t from, uint64_t at)
+                                int ns, int node, uint64_t from, uint64_t at)
 {
-    size_t ow = (size_t)TC_OBS_WORDS(np), nf = sizeof obs_fields / sizeof obs_fields[0];
+    size_t ow = (size_t)TC_OBS_WORDS(np, ns), nf = sizeof obs_fields / sizeof obs_fields[0];
     static const char *const side_name[3] = {"rtl", "cmodel", "differ"},
                              *const side_title[3] = {"RTL", "C model", "bits that differ (RTL xor C model)"};
     char part[32];
     unsigned lsb;
-    int differ[OBS_PARTS(TC_MAX_PORTS)] = {0};
+    int differ[OBS_PARTS(TC_MAX_PORTS, TC_MAX_SLICES)] = {0};
     FILE *f = fopen(vcd, "w");
     if (!f) {
         fprintf(stderr, "%s: %s\n", vcd, strerror(errno));
         return;
     }
-    for (int i = 0; i < OBS_PARTS(np); i++) {
-        const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+    for (int i = 0; i < OBS_PARTS(np, ns); i++) {
+        const char *pfx = obs_part(np, ns, i, part, sizeof part, &lsb);
         for (uint64_t t = from; t <= at; t++)
             for (size_t k = 0; k < nf; k++)
                 if (!strncmp(obs_fields[k].name, pfx, 2))
@@ -301,8 +309,8 @@ void tc_wave_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *co
     int id = 0;
     for (int s = 0; s < 3; s++) {
         fprintf(f, "$scope module %s $end\n", side_name[s]);
-        for (int i = 0; i < OBS_PARTS(np); i++) {
-            const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+        for (int i = 0; i < OBS_PARTS(np, ns); i++) {
+            const char *pfx = obs_part(np, ns, i, part, sizeof part, &lsb);
             fprintf(f, "$scope module %s $end\n", part);
             for (size_t k = 0; k < nf; k++)
                 if (!strncmp(obs_fields[k].name, pfx, 2))
@@ -317,8 +325,8 @@ void tc_wave_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *co
         fprintf(f, "#%" PRIu64 "\n", wave_ps(t));
         id = 0;
         for (int s = 0; s < 3; s++) /* after the mismatch: x, not recorded */
-            for (int i = 0; i < OBS_PARTS(np); i++) {
-                const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+            for (int i = 0; i < OBS_PARTS(np, ns); i++) {
+                const char *pfx = obs_part(np, ns, i, part, sizeof part, &lsb);
                 for (size_t k = 0; k < nf; k++)
                     if (!strncmp(obs_fields[k].name, pfx, 2)) {
                         uint64_t v[2] = {0, 0};
@@ -352,8 +360,8 @@ void tc_wave_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *co
         char title[80];
         snprintf(title, sizeof title, "%s: node %d", side_title[s], node);
         gtkw_group(f, title, GRP_OPEN);
-        for (int i = 0; i < OBS_PARTS(np); i++) {
-            const char *pfx = obs_part(np, i, part, sizeof part, &lsb);
+        for (int i = 0; i < OBS_PARTS(np, ns); i++) {
+            const char *pfx = obs_part(np, ns, i, part, sizeof part, &lsb);
             if (!differ[i])
                 continue;
             char path[64];

@@ -13,7 +13,7 @@ void tc_wave_view(const char *gtkw, const char *fst, const char *dir, const int 
                   int nn, const tc_params *p, uint64_t from, uint64_t to, uint64_t marker, uint64_t marker_a);
 /* The mismatch view: a VCD of node's decoded observation records on both sides
  * (hist[side][cycle % nh]) for cycles from..at, and its save file GTKW. */
-void tc_wave_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *const hist[2], int nh, int np,
+void tc_wave_mismatch_view(const char *vcd, const char *gtkw, const uint32_t *const hist[2], int nh, int np, int ns,
                            int node, uint64_t from, uint64_t at);
 
 #endif

@@ -6,9 +6,10 @@
 #include "../router.h"
 
 /* Resources, per node (vn of them): the units' buffers (nu); per tree the results of
- * that tree the Reducer holds (its memory's entries, TC_TREES); the PE's ejection
- * buffer and credits; the Reducer's input; the credit block (its duties, one
- * arbiter); the phase counters; each unit's read port (nu). */
+ * that tree its Reducer slice holds (the slice's memory entries, TC_TREES); the PE's
+ * ejection buffer and credits; the Reducer slices' inputs (one vertex: none waits
+ * for anything); the credit block (its duties, one arbiter); the phase counters;
+ * each unit's read port (nu). */
 enum { V_PE, V_RIN, V_CB, V_PH, V_RP };
 /* A wait: a copy that enters its next buffer (two credits if that is a ring's), one
  * that continues along its ring (one credit); or a well-founded one, which may close
@@ -22,12 +23,13 @@ enum { E_ENTER, E_CONT, E_WINDOW, E_PHASE };
 typedef struct {
     const tc_topo *t;
     const tc_row *rows;
-    int np, nu, vn;
+    int np, ns, nu, vn;
     long nv;
     int *nbr;        /* [node][port] */
     uint16_t *tmask; /* [node][unit]: link outputs waited for, bit 2 * port + vc */
     uint16_t *cmask; /* ... of which a copy continues along its ring (one credit) */
-    uint8_t *other;  /* [node][unit]: bit 0 the PE, bit 1 the Reducer's input, bit 2 a result slot (planted) */
+    uint8_t *other;  /* [node][unit]: bit 0 the PE, bit 1 a Reducer slice's input, bit 2 + k a slot of slice
+                        k's result buffer (planted) */
 } graph;
 
 typedef struct {
@@ -53,8 +55,9 @@ static int succ(const graph *g, long v, edge *e)
             e[n++] = (edge){vx(g, k, vbase(g, V_PE)), E_ENTER};
         if (g->other[i] & 2)
             e[n++] = (edge){vx(g, k, vbase(g, V_RIN)), E_ENTER};
-        if (g->other[i] & 4)
-            e[n++] = (edge){vx(g, k, TC_U_RESULT(g->np)), E_ENTER};
+        for (int s = 0; s < g->ns; s++)
+            if ((g->other[i] >> (2 + s)) & 1)
+                e[n++] = (edge){vx(g, k, TC_U_RESULT(g->np, s)), E_ENTER};
         if (g->tmask[i] || (g->other[i] & 3)) /* a copy granted while a pass streams waits for it */
             e[n++] = (edge){vx(g, k, vbase(g, V_RP) + x), E_ENTER};
         return n;
@@ -64,7 +67,7 @@ static int succ(const graph *g, long v, edge *e)
         tc_row row = TC_ROWP(g->rows, k, tree);
         if (!TC_RGET(row, VALID))
             return 0;
-        e[n++] = (edge){vx(g, k, TC_U_RESULT(g->np)), E_ENTER}; /* a free result-buffer slot */
+        e[n++] = (edge){vx(g, k, TC_U_RESULT(g->np, tree % g->ns)), E_ENTER}; /* a free slot of its result buffer */
         if (!TC_RGET(row, ROOT)) { /* going up, a credit of the parent: the parent's results of the tree
                                       16 reduces earlier, and its credit block and report buffer */
             long p = g->nbr[k * g->np + (long)TC_RGET(row, TOROOT)];
@@ -82,7 +85,7 @@ static int succ(const graph *g, long v, edge *e)
     }
     switch (x - vbase(g, 0)) {
     case V_CB: /* a free slot of the report buffer */
-        e[n++] = (edge){vx(g, k, TC_U_REPORT(g->np)), E_ENTER};
+        e[n++] = (edge){vx(g, k, TC_U_REPORT(g->np, g->ns)), E_ENTER};
         return n;
     case V_PH: /* the fence (every unit, every held result), the neighbours' phase packets */
         for (int u = 0; u < g->nu; u++)
@@ -113,6 +116,7 @@ static long build_units(graph *g, const tc_params *p)
     long bad_len = 0;
     memset(&r, 0, sizeof r);
     r.nports = (uint8_t)g->np;
+    r.nslices = (uint8_t)g->ns;
     r.red_flits = (uint8_t)p->red_flits;
     r.plant = (uint8_t)p->plant;
     r.diam = 1;
@@ -147,8 +151,9 @@ static long build_units(graph *g, const tc_params *p)
                                 g->cmask[i] |= (uint16_t)(1u << (2 * o + (int)vc));
                         }
                     g->other[i] |= (uint8_t)((mask >> TC_O_PE(g->np)) & 1);
-                    if ((mask >> TC_O_RED(g->np)) & 1)
-                        g->other[i] |= (uint8_t)(tc_router_red_waits_slot(&r) ? 6 : 2);
+                    for (int s = 0; s < g->ns; s++)
+                        if ((mask >> TC_O_RED(g->np, s)) & 1)
+                            g->other[i] |= (uint8_t)(2u | (unsigned)tc_router_red_waits_slot(&r) << (2 + s));
                 }
         }
     }
@@ -157,20 +162,21 @@ static long build_units(graph *g, const tc_params *p)
 
 static void name(const graph *g, long v, char *buf, size_t len)
 {
-    static const char *const what[] = {"the PE's ejection buffer", "the Reducer's input", "the credit block",
+    static const char *const what[] = {"the PE's ejection buffer", "the Reducer slices' inputs", "the credit block",
                                        "the phase counters"};
     char c[48], u[32];
     long k = v / g->vn;
     int x = (int)(v % g->vn);
     tc_coord_name(g->t, (int)k, c, sizeof c);
     if (x < g->nu)
-        snprintf(buf, len, "node %ld %s %s", k, c, tc_unit_name(g->np, x, u, sizeof u));
+        snprintf(buf, len, "node %ld %s %s", k, c, tc_unit_name(g->np, g->ns, x, u, sizeof u));
     else if (x < g->nu + TC_TREES)
         snprintf(buf, len, "node %ld %s Reducer, results of tree %d held", k, c, x - g->nu);
     else if (x < vbase(g, V_RP))
         snprintf(buf, len, "node %ld %s %s", k, c, what[x - vbase(g, 0)]);
     else
-        snprintf(buf, len, "node %ld %s %s's read port", k, c, tc_unit_name(g->np, x - vbase(g, V_RP), u, sizeof u));
+        snprintf(buf, len, "node %ld %s %s's read port", k, c,
+                 tc_unit_name(g->np, g->ns, x - vbase(g, V_RP), u, sizeof u));
 }
 
 /* Strongly connected components (Tarjan, without recursion); comp[v] is the
@@ -278,8 +284,8 @@ static void violation(FILE *f, long *shown, long max_report, const char *msg)
 long tc_deadlock_check(const tc_topo *t, const tc_row *rows, const tc_params *p, FILE *f, long max_report,
                        tc_dl_result *res)
 {
-    int np = 2 * t->ndims, nu = TC_NUNITS(np);
-    graph g = {t, rows, np, nu, 2 * nu + TC_TREES + V_RP, 0, NULL, NULL, NULL, NULL};
+    int np = 2 * t->ndims, ns = p->red_slices, nu = TC_NUNITS(np, ns);
+    graph g = {t, rows, np, ns, nu, 2 * nu + TC_TREES + V_RP, 0, NULL, NULL, NULL, NULL};
     size_t nn = (size_t)t->n, nun = nn * (size_t)g.nu;
     long *comp = NULL, *size = NULL, ncomp = -1, shown = 0;
     uint8_t *cyclic = NULL;

@@ -70,7 +70,7 @@ typedef struct {
     const tc_topo *t;
     const tc_row *rows;
     const tc_workload *w;
-    int np, nu, P;
+    int np, ns, nu, P; /* ns: the Reducer's slices, whose result buffers an allgather leaves empty */
     int64_t L, I, E, len, final;
     node_st *nd;
     slot_t *pk;           /* the units' rings */
@@ -230,7 +230,7 @@ static int64_t credit_at(eng *e, int v, node_st *s, int u, int o)
 {
     if (o == e->np)
         return s->pe_ct;
-    unsigned vc = s->u[u].vc, x = 2 * (unsigned)o + vc, need = tc_credits_need(e->np, 0, u, o, vc);
+    unsigned vc = s->u[u].vc, x = 2 * (unsigned)o + vc, need = tc_credits_need(e->np, e->ns, 0, u, o, vc);
     int64_t slots = e->p->slots, j = (int64_t)s->cr_g[x] + need - slots - 1; /* the packet whose free gives it */
     if (j < 0)
         return 0;
@@ -337,8 +337,8 @@ static void route(eng *e, int v, int u)
     TC_HSET(&h, TREE, src == REP ? 0 : src % TC_TREES);
     TC_HSET(&h, LEN, (unsigned)plen(e, src));
     TC_HSET(&h, SRC, src == REP ? (unsigned)v : src);
-    unsigned err = tc_vc_unit_route(e->rows + (size_t)v * TC_TREES, (unsigned)v, e->np, (unsigned)e->p->red_flits, u, 0,
-                                    &h, &mask, &vc);
+    unsigned err = tc_vc_unit_route(e->rows + (size_t)v * TC_TREES, (unsigned)v, e->np, e->ns, (unsigned)e->p->red_flits,
+                                    u, 0, &h, &mask, &vc);
     if (err && !e->err) {
         e->err = 1;
         snprintf(e->res->msg, sizeof e->res->msg,
@@ -359,7 +359,7 @@ static int rep_ok(const unit_st *ru) { return ru->n_in == ru->n_fr || (ru->n_in 
 static void eval(eng *e, int v, int64_t c)
 {
     node_st *s = &e->nd[v];
-    int np = e->np, ur = TC_U_REPORT(np);
+    int np = e->np, ur = TC_U_REPORT(np, e->ns);
     unit_st *ru = &s->u[ur];
     unsigned rt = 0, fr = 0, elig[TC_MAX_PORTS + 1] = {0}, om = 0;
     s->last_eval = c;
@@ -444,7 +444,7 @@ static void eval(eng *e, int v, int64_t c)
 int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *rows, const tc_workload *w,
                          tc_wl_result *res, uint64_t *link_flits)
 {
-    size_t nn = (size_t)t->n, np = (size_t)(2 * t->ndims), nu = (size_t)TC_NUNITS((int)np);
+    size_t nn = (size_t)t->n, np = (size_t)(2 * t->ndims), nu = (size_t)TC_NUNITS((int)np, p->red_slices);
     const char *why = tc_pkt_allgather_refuse(p, w);
     eng e = {0};
     int rc = 0;
@@ -464,7 +464,7 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         return -1;
     }
     e.p = p, e.t = t, e.rows = rows, e.w = w, e.res = res, e.lf = link_flits;
-    e.np = (int)np, e.nu = (int)nu, e.P = w->packets > 1 ? w->packets : 1;
+    e.np = (int)np, e.ns = p->red_slices, e.nu = (int)nu, e.P = w->packets > 1 ? w->packets : 1;
     e.L = p->link_lat, e.I = p->inj_lat, e.E = p->ej_lat, e.len = w->len, e.final = NEVER;
     size_t per = 2 * np * (size_t)p->slots + (size_t)p->inj_slots + (size_t)p->slots; /* ring entries per node */
     e.nd = calloc(nn, sizeof *e.nd);
@@ -501,7 +501,9 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         s->next_wake = NEG;
         for (size_t u = 0, off = v * per; u < nu; u++) {
             unit_st *un = &s->u[u];
-            un->cap = (uint8_t)((int)u == TC_U_BCAST((int)np) ? p->inj_slots : (int)u == TC_U_RESULT((int)np) ? 0 : p->slots);
+            un->cap = (uint8_t)((int)u == TC_U_BCAST((int)np)                   ? p->inj_slots
+                                : (int)u < TC_U_REPORT((int)np, p->red_slices) && (int)u > TC_U_BCAST((int)np) ? 0
+                                                                                                               : p->slots);
             un->off = (uint32_t)off;
             off += un->cap;
         }
