@@ -26,7 +26,7 @@ extern "C" int tc_cosim_main(int argc, char **argv);
 namespace {
 
 constexpr int N = TC_SX * TC_SY * TC_SZ * TC_SW;
-constexpr int OBSW = TC_OBS_BITS(2 * TC_NDIMS);
+constexpr int OBSW = TC_OBS_BITS(2 * TC_NDIMS, TC_RED_SLICES);
 
 struct Top {
     sc_signal<bool> clk{"clk"}, rst_n{"rst_n"};

@@ -83,7 +83,7 @@ struct tc_torus_cm : sc_module {
     {
         if (!rst_ni.read() || !net)
             return;
-        const int words = TC_OBS_WORDS(2 * p.ndims);
+        const int words = TC_OBS_WORDS(2 * p.ndims, p.red_slices);
         for (int k = 0; k < N; k++) {
             if (tc_sc_get(cfg_we_i.read(), k)) {
                 tc_row row = 0;
@@ -122,7 +122,7 @@ struct tc_torus_cm : sc_module {
             net = tc_net_new(&p, err, sizeof err);
             if (!net)
                 SC_REPORT_FATAL("tc_torus_cm", err);
-            obs.assign((size_t)N * TC_OBS_WORDS(2 * p.ndims), 0);
+            obs.assign((size_t)N * TC_OBS_WORDS(2 * p.ndims, p.red_slices), 0);
             next_inj_cred = next_ej_valid = tc_sc_t<N>{};
             next_ej_flit = tc_sc_t<N * 128>{};
         }

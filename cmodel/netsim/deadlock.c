@@ -153,7 +153,7 @@ static long build_units(graph *g, const tc_params *p)
                     g->other[i] |= (uint8_t)((mask >> TC_O_PE(g->np)) & 1);
                     for (int s = 0; s < g->ns; s++)
                         if ((mask >> TC_O_RED(g->np, s)) & 1)
-                            g->other[i] |= (uint8_t)(2u | (unsigned)tc_router_red_waits_slot(&r) << (2 + s));
+                            g->other[i] |= (uint8_t)(2u | (tc_router_red_waits_slot(&r) != 0) << (2 + s));
                 }
         }
     }

@@ -80,12 +80,13 @@ static void test_params(void **state)
     static const int slots[] = {2, 64}, pec[] = {1, 255}, red[] = {1, 2, 7}, lat[] = {1, 100000};
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++)
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 3 * 3; k++) {
                 tc_params p;
                 tc_params_default(&p);
                 p.slots = p.inj_slots = slots[i];
                 p.pe_credits = pec[j];
-                p.red_flits = red[k];
+                p.red_flits = red[k % 3];
+                p.red_slices = 1 << k / 3; /* 1, 2, 4 Reducer slices */
                 p.link_lat = p.inj_lat = p.ej_lat = lat[(i + j + k) % 2];
                 p.ndims = 2;
                 p.size[0] = 7, p.size[1] = 5;
@@ -115,6 +116,15 @@ static void test_planted(void **state)
     assert_non_null(strstr(rep, "cycle through a wait"));
     assert_non_null(strstr(rep, "Result, which waits for"));
     assert_non_null(strstr(rep, "VCUp"));
+    free(rep);
+    tc_params p; /* with Reducer slices: through a slice's own result buffer */
+    tc_params_default(&p);
+    p.slots = 2;
+    p.plant = TC_PLANT_RESULT_SLOT;
+    p.red_slices = 4;
+    assert_true(check_params("5x5", &p, &rep, &r) > 0);
+    assert_non_null(strstr(rep, "cycle through a wait"));
+    assert_non_null(strstr(rep, "Result "));
     free(rep);
     /* the credit block's duties by fixed priority: one starves */
     assert_true(check("4x4", 2, TC_PLANT_FIXED_PRIO, &rep, &r) > 0);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -18,7 +19,7 @@ enum { P_XP, P_XM, P_YP, P_YM };
 
 typedef struct {
     tc_router r;
-    tc_flit buf[TC_NUNITS(NP) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
+    tc_flit buf[TC_NUNITS(NP, 1) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
     tc_red_entry ent[TC_TREES * TC_RIDS];
     uint32_t obs[TC_OBS_MAX_WORDS];
 } rig;
@@ -26,8 +27,8 @@ typedef struct {
 static void setup_rig(rig *g)
 {
     memset(g, 0, sizeof *g);
-    assert_int_equal(sizeof g->buf / sizeof g->buf[0], tc_router_buf_flits(NP, 2, 2));
-    tc_router_reset(&g->r, 5, NP, 2, 2, 4, 2, g->buf, g->red, g->ent);
+    assert_int_equal(sizeof g->buf / sizeof g->buf[0], tc_router_buf_flits(NP, 1, 2, 2));
+    tc_router_reset(&g->r, 5, NP, 1, 2, 2, 4, 2, g->buf, g->red, g->ent);
     /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
     g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
 }
@@ -35,7 +36,7 @@ static void setup_rig(rig *g)
 static unsigned ev(const rig *g, int unit, unsigned lsb) { return (unsigned)tc_bv_get(g->obs, (unsigned)unit * TC_OBS_UNIT_W + lsb, 1); }
 static int granted(const rig *g, int out)
 {
-    unsigned b = TC_NUNITS(NP) * TC_OBS_UNIT_W + (unsigned)out * TC_OBS_OUT_W;
+    unsigned b = TC_NUNITS(NP, 1) * TC_OBS_UNIT_W + (unsigned)out * TC_OBS_OUT_W;
     return tc_bv_get(g->obs, b, 1) ? (int)tc_bv_get(g->obs, b + 1, 5) : -1;
 }
 
@@ -118,11 +119,11 @@ static void test_stream(void **state)
     enum { SLOTS = 4, PKTS = 12, LEN = 3 };
     static struct {
         tc_router r;
-        tc_flit buf[TC_NUNITS(NP) * SLOTS * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
+        tc_flit buf[TC_NUNITS(NP, 1) * SLOTS * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
         tc_red_entry ent[TC_TREES * TC_RIDS];
     } g;
     memset(&g, 0, sizeof g);
-    tc_router_reset(&g.r, 5, NP, SLOTS, SLOTS, 4, 2, g.buf, g.red, g.ent);
+    tc_router_reset(&g.r, 5, NP, 1, SLOTS, SLOTS, 4, 2, g.buf, g.red, g.ent);
     g.r.row[1] = tc_row_make(0, TC_DIR_XM, 0, 1u << TC_DIR_XP);
     int sent = 0, idx = 0, credits = SLOTS, out = 0, first = -1, last = -1;
     unsigned back = 0;
@@ -359,10 +360,10 @@ static void test_reducer(void **state)
             if (c == cred)
                 in.cred[P_XM] = 1u << TC_VC_UP;
             tc_router_cycle(&g.r, &in, g.obs);
-            unsigned b = TC_NUNITS(NP) * TC_OBS_UNIT_W + TC_NOUTS(NP) * TC_OBS_OUT_W;
+            unsigned b = TC_NUNITS(NP, 1) * TC_OBS_UNIT_W + TC_NOUTS(NP, 1) * TC_OBS_OUT_W;
             if (tc_bv_get(g.obs, b + TC_OBS_R_HDR_LSB, 1))
                 lasts += (int)tc_bv_get(g.obs, b + TC_OBS_R_LAST_LSB, 1);
-            if (granted(&g, P_XM) == TC_U_RESULT(NP))
+            if (granted(&g, P_XM) == TC_U_RESULT(NP, 0))
                 cred = c + 3;
             if (g.r.o[P_XM].q.valid && got < 2)
                 sent[got++] = g.r.o[P_XM].q.flit;
@@ -375,9 +376,9 @@ static void test_reducer(void **state)
         /* lanes: 4 x 0xffffffff wraps to 0xfffffffc; 1+2+3+4 = 10; 0+1+2+3 = 6; 0 */
         assert_int_equal(sent[1].w[0], 10ull << 32 | 0xfffffffcu);
         assert_int_equal(sent[1].w[1], 6);
-        assert_int_equal(g.r.red.ent[0 * TC_RIDS + round].cnt, 0);
-        assert_int_equal(g.r.red.nxt[0], round + 1);    /* the tree's next result */
-        assert_int_equal(g.r.red.pe_nxt[0], round + 1); /* and the PE's next contribution */
+        assert_int_equal(g.r.red[0].ent[0 * TC_RIDS + round].cnt, 0);
+        assert_int_equal(g.r.red[0].nxt[0], round + 1);    /* the tree's next result */
+        assert_int_equal(g.r.red[0].pe_nxt[0], round + 1); /* and the PE's next contribution */
     }
     /* op 12 does not exist: refused at injection, nothing reaches the Reducer */
     tc_router_in in;
@@ -389,6 +390,53 @@ static void test_reducer(void **state)
     tc_router_cycle(&g.r, &in, g.obs);
     assert_int_equal(ev(&g, BCASTER, TC_OBS_U_ROUTE_LSB), 1);
     assert_int_equal(tc_bv_get(g.obs, BCASTER * TC_OBS_UNIT_W + TC_OBS_U_ERR_LSB, 4), TC_ERR_BAD_OP);
+}
+
+/* Reducer slices: with 2, tree 0's contribution (from X+) and tree 1's (from Y+),
+ * arriving together, go into slices 0 and 1 in the same cycle; with 1 slice the
+ * second waits for the first to stream through (its header and data flit). */
+static void test_slices(void **state)
+{
+    (void)state;
+    static struct {
+        tc_router r;
+        tc_flit buf[TC_NUNITS(NP, 2) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
+        tc_red_entry ent[TC_TREES * TC_RIDS];
+        uint32_t obs[TC_OBS_MAX_WORDS];
+    } g;
+    for (int ns = 1; ns <= 2; ns++) {
+        memset(&g, 0, sizeof g);
+        tc_router_reset(&g.r, 5, NP, ns, 2, 2, 4, 2, g.buf, g.red, g.ent);
+        for (int tree = 0; tree < 2; tree++)
+            g.r.row[tree] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP);
+        int first[2] = {-1, -1}, hdr_cycle[2] = {-1, -1}; /* per tree: its grant, its header in a slice */
+        for (int c = 0; c < 12; c++) {
+            tc_router_in in;
+            memset(&in, 0, sizeof in);
+            for (int tree = 0; tree < 2 && c < 2; tree++) {
+                tc_flit h = contribution(TC_OP_SUM, 60 + (uint32_t)tree, 9, 0), d = {{7, 8}};
+                TC_HSET(&h, TREE, (unsigned)tree);
+                in.link[tree ? P_YP : P_XP] = (tc_wire){1, TC_VC_UP, c ? d : h};
+            }
+            tc_router_cycle(&g.r, &in, g.obs);
+            for (int k = 0; k < ns; k++) {
+                unsigned b = TC_NUNITS(NP, ns) * TC_OBS_UNIT_W + (unsigned)TC_O_RED(NP, k) * TC_OBS_OUT_W;
+                int u = tc_bv_get(g.obs, b, 1) ? (int)tc_bv_get(g.obs, b + 1, 5) : -1;
+                if (u >= 0)
+                    first[u == UNIT(P_YP, TC_VC_UP)] = c;
+                b = TC_OBS_RED_LSB(NP, ns, k);
+                if (tc_bv_get(g.obs, b + TC_OBS_R_HDR_LSB, 1))
+                    hdr_cycle[tc_bv_get(g.obs, b + TC_OBS_R_TAG_LSB, 32) - 60] = c;
+            }
+        }
+        assert_true(first[0] >= 0 && first[1] >= 0);
+        assert_int_equal(hdr_cycle[0] - first[0], 1); /* the header in the slice the cycle after its grant */
+        assert_int_equal(hdr_cycle[1] - first[1], 1);
+        if (ns == 2)
+            assert_int_equal(first[0], first[1]); /* both at once */
+        else
+            assert_int_equal(abs(first[0] - first[1]), 2); /* one after the other: header and data flit */
+    }
 }
 
 static void test_params(void **state)
@@ -430,7 +478,7 @@ static tc_flit phase_pkt(uint32_t tag)
 
 static unsigned ph_obs(const rig *g, unsigned lsb, unsigned w)
 {
-    return (unsigned)tc_bv_get(g->obs, TC_OBS_PH_LSB(NP) + lsb, w);
+    return (unsigned)tc_bv_get(g->obs, TC_OBS_PH_LSB(NP, 1) + lsb, w);
 }
 
 /* Phase counters alone: a neighbour that sends a third phase packet ahead breaks
@@ -453,11 +501,11 @@ static void test_phase_counters(void **state)
         cycle(&g, NULL, 0, 0);
         assert_int_equal(ev(&g, u, TC_OBS_U_FREE_LSB), 1); /* freed either way: nothing hangs */
         /* the refusal goes to the PE: an ERROR with the phase packet's tag */
-        assert_int_equal(ev(&g, TC_U_REPORT(NP), TC_OBS_U_ARRIVE_LSB), i == 2);
+        assert_int_equal(ev(&g, TC_U_REPORT(NP, 1), TC_OBS_U_ARRIVE_LSB), i == 2);
     }
     assert_int_equal(g.r.ph.cnt[P_XP], 2);
-    assert_int_equal(TC_HGET(&g.r.u[TC_U_REPORT(NP)].mem[0], OP), TC_ERR_PHASE_AHEAD);
-    assert_int_equal(TC_HGET(&g.r.u[TC_U_REPORT(NP)].mem[0], TAG), 0x10000001);
+    assert_int_equal(TC_HGET(&g.r.u[TC_U_REPORT(NP, 1)].mem[0], OP), TC_ERR_PHASE_AHEAD);
+    assert_int_equal(TC_HGET(&g.r.u[TC_U_REPORT(NP, 1)].mem[0], TAG), 0x10000001);
 
     tc_router_in in;
     memset(&in, 0, sizeof in);
@@ -517,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_route_errors),
         cmocka_unit_test(test_credit_violation),
         cmocka_unit_test(test_reducer),
+        cmocka_unit_test(test_slices),
         cmocka_unit_test(test_phase_counters),
         cmocka_unit_test(test_params),
     };
