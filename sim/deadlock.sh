@@ -36,6 +36,12 @@ for t in 5 7x5 3x3x3 2x2x2x2; do
   run 0 --topo "$t" --table random --seed 8 --slots 64 --inj-slots 64 --pe-credits 255 --red-flits 7 \
         --link-lat 100000 --inj-lat 1 --ej-lat 1
 done
+# Reducer slices: 2 and 4, on the planner's and random tables
+for t in 5 4x4 3x3x3 2x2x2x2; do
+  for k in 2 4; do
+    run 0 --topo "$t" --table random --seed 9 --red-slices "$k" --slots 2 --inj-slots 2 --pe-credits 1
+  done
+done
 # Bad input is refused by name (exit 2): an empty table, a degenerate parameter
 : >build/empty.table
 refused() { # words args...
@@ -53,14 +59,15 @@ refused "configures no tree" --table build/empty.table
 refused "slots" --slots 1
 refused "pe_credits" --pe-credits 0
 refused "red_flits" --red-flits 8
+refused "does not divide the 16 trees" --red-slices 3
 refused "link_lat" --link-lat 100001
 
 # Planted bugs: each must be found, with the cycle it names.
-planted() { # topo plant words-the-report-must-contain
+planted() { # topo plant words-the-report-must-contain [more tccheck options]
   local out
-  out=$($TCCHECK --topo "$1" --plant "$2" --report 1 2>&1)
+  out=$($TCCHECK --topo "$1" --plant "$2" --report 1 "${@:4}" 2>&1)
   if [ $? = 1 ] && echo "$out" | grep -q "$3"; then
-    echo "PASS  tccheck finds the planted bug $2 on $1: $(echo "$out" | grep -c 'which waits for') waits in its first cycle"
+    echo "PASS  tccheck finds the planted bug $2 on $1${4:+ ${*:4}}: $(echo "$out" | grep -c 'which waits for') waits in its first cycle"
   else
     echo "$out" | tail -8 | sed 's/^/      /'
     echo "FAIL  tccheck did not find the planted bug $2 on $1"
@@ -72,6 +79,7 @@ for t in 5 4x4 7x5 5x5x5 4x4x4x4; do
   planted "$t" result-slot "cycle through a wait"
   planted "$t" fixed-priority "the credit block starves a duty"
 done
+planted 4x4 result-slot "Result [0-3], which waits for" --red-slices 4
 # The watchdog names the planted Reducer cycle when a simulation meets it. With
 # two slots per buffer (the depth before the SRAM buffers), where the soak
 # scenario fills the rings enough to close it; deeper buffers make it rarer, not
