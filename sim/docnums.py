@@ -70,8 +70,8 @@ def table_row(path, first_col, col):
 
 def long_reduce(topo, size, col):
     """A cell of docs/long-reduce.md (sim/long_reduce.sh, make bench): the row of topo
-    and size ("1 MiB"), column col (3, 5, 7: the integer sum's, the binary64 sum's and
-    point-to-point's link rate)."""
+    and size ("1 MiB"), column col (3, 5: the integer sum's link rate with 1 and 4 Reducer
+    slices; 7, 9: the binary64 sum's; 11: point-to-point's; 12 its algorithm)."""
     for line in open(os.path.join(ROOT, "docs/long-reduce.md")):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) > col and cells[:2] == [topo, size]:
@@ -234,12 +234,16 @@ NUMS = {
     "fpsum_net_compared": lambda: "{:,}".format(sum(int(n) for n in re.findall(r"\((\d+) input values compared\)",
                                                                               fpsum_net()))),
     "fpsum_out_fo4": lambda: table_row("docs/synth.md", "fpsum_out", "FO4"),
-    "long_p2p_alg_16x16": lambda: long_reduce("16x16", "1 MiB", 8),
+    "long_p2p_alg_16x16": lambda: long_reduce("16x16", "1 MiB", 12),
     "long_sum_16x16": lambda: long_reduce("16x16", "1 MiB", 3),
-    "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
-    "long_p2p_16x16": lambda: long_reduce("16x16", "1 MiB", 7),
+    "long_sum4_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
+    "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 7),
+    "long_fsum4_16x16": lambda: long_reduce("16x16", "1 MiB", 9),
+    "long_p2p_16x16": lambda: long_reduce("16x16", "1 MiB", 11),
     "long_sum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 3),
-    "long_fsum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 5),
+    "long_sum4_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 5),
+    "long_fsum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 7),
+    "long_fsum4_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 9),
     "cov_rtl_lines": lambda: table_row("docs/coverage.md", "RTL lines", "coverage"),
     "cov_rtl_toggles": lambda: table_row("docs/coverage.md", "RTL toggles (bits)", "coverage"),
     "cov_c_lines": lambda: table_row("docs/coverage.md", "C model lines", "coverage"),

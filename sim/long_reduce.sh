@@ -2,7 +2,8 @@
 # Long allreduces: B bytes a PE, cut into operations by the PE library and dealt round
 # the planner's 16 trees (tcnet trees=16 window=256, 16 in flight on each tree), on
 # the subnet (integer sum, 7 data flits an operation; binary64 fsum, 3 values of 2
-# flits an operation) against the fastest point-to-point algorithm (tcnet impl=p2p
+# flits an operation; each with 1 Reducer slice, the default, and with 4) against the
+# fastest point-to-point algorithm (tcnet impl=p2p
 # p2p_alg=auto: recursive doubling, Rabenseifner, ring, reduce + broadcast at LogGP
 # defaults, the arithmetic free). Writes docs/long-reduce.md. Part of make bench:
 # about 50 minutes on 2 busy cores, most of it the point-to-point model at 1 MiB.
@@ -22,7 +23,7 @@ rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
-i=0 N=$((3 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 3 : 0))) # the runs below
+i=0 N=$((5 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 5 : 0))) # the runs below
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
@@ -44,14 +45,18 @@ for topo in $TORI; do
   for b in $SIZES; do
     # a short vector in one shorter operation, as a library would send it
     ls=$(((b + 15) / 16)) lf=$((2 * ((b + 7) / 8)))
-    run sum $topo $b $HW len=$((ls < 7 ? ls : 7)) red_flits=7
-    run fsum $topo $b $HW op=fsum lane=64 values=uniform len=$((lf < 6 ? lf : 6)) red_flits=6
+    for k in 1 4; do
+      run sum$k $topo $b $HW len=$((ls < 7 ? ls : 7)) red_flits=7 red_slices=$k
+      run fsum$k $topo $b $HW op=fsum lane=64 values=uniform len=$((lf < 6 ? lf : 6)) red_flits=6 red_slices=$k
+    done
     run p2p $topo $b impl=p2p p2p_alg=auto
   done
 done
 if [ -n "$BIG" ]; then
-  run sum 8x8x8x8 $BIG $HW len=7 red_flits=7
-  run fsum 8x8x8x8 $BIG $HW op=fsum lane=64 values=uniform len=6 red_flits=6
+  for k in 1 4; do
+    run sum$k 8x8x8x8 $BIG $HW len=7 red_flits=7 red_slices=$k
+    run fsum$k 8x8x8x8 $BIG $HW op=fsum lane=64 values=uniform len=6 red_flits=6 red_slices=$k
+  done
   run p2p 8x8x8x8 $BIG impl=p2p p2p_alg=auto
 fi
 
@@ -67,17 +72,20 @@ END {
   print "(operation i on tree i mod 16, 16 in flight on each tree, [simulator.md](simulator.md)):"
   print "an integer sum in operations of 7 data flits (`len=7 red_flits=7`, 112 bytes each), and"
   print "a binary64 sum in binned elements (`op=fsum lane=64 values=uniform len=6 red_flits=6`,"
-  print "3 values in 6 flits, 24 bytes, [fpsum.md](fpsum.md)). Link rate: B / (16 x cycles),"
+  print "3 values in 6 flits, 24 bytes, [fpsum.md](fpsum.md)), each with the Reducer of one slice (the"
+  print "default) and of four (`red_slices=4`: four Reducers, each over 4 of the trees,"
+  print "[microarchitecture.md](microarchitecture.md)). Link rate: B / (16 x cycles),"
   print "the fraction of one link'"'"'s 16 bytes a cycle. Point-to-point: `impl=p2p p2p_alg=auto`,"
   print "the fastest of the MPI libraries'"'"' algorithms at the default LogGP costs, its arithmetic"
   print "free and not reproducible ([p2p.md](p2p.md)). Defaults otherwise (LinkLat 40, PCIe 150).\n"
-  print "| torus | bytes a PE | subnet, integer sum: cycles | link rate | subnet, binary64 fsum: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
-  print "|---|---|---|---|---|---|---|---|---|"
+  print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  split("sum1 sum4 fsum1 fsum4 p2p", col, " ")
   for (i = 1; i <= n; i++) {
     split(key[i], k, " "); t = k[1]; b = k[2]
     line = "| " t " | " size(b)
-    for (j = 1; j <= 3; j++) {
-      nm = j == 1 ? "sum" : j == 2 ? "fsum" : "p2p"
+    for (j = 1; j <= 5; j++) {
+      nm = col[j]
       if ((nm, t, b) in c) line = line sprintf(" | %d | %.3g%%", c[nm, t, b], 100 * r[nm, t, b])
       else line = line " | - | -"
     }
@@ -86,24 +94,33 @@ END {
   }
   print ""
   # where each subnet column is slower than point-to-point
-  for (j = 1; j <= 2; j++) {
-    nm = j == 1 ? "sum" : "fsum"; lose[nm] = ""
+  for (j = 1; j <= 4; j++) {
+    nm = col[j]; lose[nm] = ""
     for (i = 1; i <= n; i++) {
       split(key[i], k, " ")
       if (((nm, k[1], k[2]) in c) && (("p2p", k[1], k[2]) in c) && c["p2p", k[1], k[2]] < c[nm, k[1], k[2]])
         lose[nm] = lose[nm] (lose[nm] == "" ? "" : ", ") k[1] " at " size(k[2])
     }
   }
-  print "Slower than point-to-point: the integer sum " (lose["sum"] == "" ? "nowhere here" : "on " lose["sum"]) \
-        "; the binary64 sum " (lose["fsum"] == "" ? "nowhere here" : "on " lose["fsum"]) ". Short vectors"
-  print "take one pass of a tree against log2 P rounds of messages; long ones are bound by the"
-  print "Reducer, which takes one contribution at a time, a flit a cycle (len + 1 cycles with"
-  print "its header), and a node takes its PE'"'"'s contribution and, on average over the trees, one"
-  print "child'"'"'s, so at most 1000 / (2 (len + 1)) operations per 1000 cycles: " \
-        sprintf("%.1f%%", 100 * 112 / (32 * 8)) " of a link'"'"'s rate for the integer sum (112 bytes an operation),"
-  print sprintf("%.1f%%", 100 * 24 / (32 * 7)) " for the binary64 sum (24 bytes of values in 6 flits of elements, 4 times their size);"
-  print "the largest sizes above come within a few percent of both. [fpsum.md](fpsum.md) counts what a"
-  print "Reducer that is not the bound would give, and what the element costs the links."
+  for (j = 1; j <= 4; j++) {
+    nm = col[j]
+    what[j] = (nm ~ /^sum/ ? "the integer sum" : "the binary64 sum") " with " (nm ~ /1$/ ? "1 slice " : "4 slices ") \
+              (lose[nm] == "" ? "nowhere here" : "on " lose[nm])
+  }
+  print "Slower than point-to-point: " what[1] "; " what[2] "; " what[3] "; " what[4] "."
+  print ""
+  print "Short vectors take one pass of a tree against log2 P rounds of messages. Long ones,"
+  print "with one slice, are bound by the Reducer, which takes one contribution at a time, a"
+  print "flit a cycle (len + 1 cycles with its header), and a node takes its PE'"'"'s"
+  print "contribution and, on average over the trees, one child'"'"'s, so at most 1000 / (2 (len + 1))"
+  print "operations per 1000 cycles: " sprintf("%.1f%%", 100 * 112 / (32 * 8)) " of a link'"'"'s rate for the integer sum (112 bytes an"
+  print "operation), " sprintf("%.1f%%", 100 * 24 / (32 * 7)) " for the binary64 sum (24 bytes of values in 6 flits of elements, 4 times"
+  print "their size). With four slices four contributions of different trees stream at once,"
+  print "and the bound moves to the PE'"'"'s port, one flit a cycle in and out, a header every"
+  print "len data flits: " sprintf("%.1f%%", 100 * 7 / 8) " of a link'"'"'s rate for the integer sum, " sprintf("%.1f%%", 100 * 24 / (16 * 7)) " for the binary64 sum,"
+  print "whose elements are 4 times the values there too. [fpsum.md](fpsum.md) counts what"
+  print "the element costs the links, and what a narrower word or a conversion at the"
+  print "router would give."
 }' "$rows" >docs/long-reduce.md.tmp
 publish docs/long-reduce.md.tmp docs/long-reduce.md
 echo "long_reduce: docs/long-reduce.md ($(wc -l <"$rows") runs)"

@@ -126,10 +126,11 @@ static const char *port_name(int p)
 /* One router's view, a group for each block: its PE and link ports with the header
  * fields decoded, the VC units (occupancy, head packet), the output arbiters, the
  * Reducer, the credit block and the phase counters. */
-static void gtkw_router(FILE *f, const char *dir, int node, const char *role, int np, int slots, int inj_slots)
+static void gtkw_router(FILE *f, const char *dir, int node, const char *role, int np, int ns, int slots,
+                        int inj_slots)
 {
     char title[96], p[96], c[112], s[160];
-    int nu = 2 * np + 3, no = np + 2;
+    int nu = TC_NUNITS(np, ns), no = TC_NOUTS(np, ns);
     snprintf(title, sizeof title, "router %d: %s", node, role);
     snprintf(p, sizeof p, tc_dut_rtl_router_scope(), node);
     snprintf(c, sizeof c, "%s.u_core", p);
@@ -161,8 +162,10 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         snprintf(s, sizeof s, "%s.g_unit[%d].u_unit", c, u);
         if (u < 2 * np)
             snprintf(label_pfx, sizeof label_pfx, "%d %s %s ", u, port_name(u / 2), u % 2 ? "VCDown" : "VCUp");
+        else if (u > 2 * np && u < nu - 1 && ns > 1)
+            snprintf(label_pfx, sizeof label_pfx, "%d results %d ", u, u - 2 * np - 1);
         else
-            snprintf(label_pfx, sizeof label_pfx, "%d %s ", u, u == 2 * np ? "PE" : u == 2 * np + 1 ? "results" : "reports");
+            snprintf(label_pfx, sizeof label_pfx, "%d %s ", u, u == 2 * np ? "PE" : u < nu - 1 ? "results" : "reports");
         gtkw_sig(f, "28", NULL, s, "full_q", u == 2 * np ? inj_slots : slots);
         gtkw_sig(f, "28", NULL, s, "hv_q", 2);
         gtkw_sig(f, "28", NULL, s, "pend_q", no);
@@ -174,25 +177,34 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
     gtkw_comment(f, "per output: granted this cycle, the unit granted");
     for (int o = 0; o < no; o++) {
         snprintf(s, sizeof s, "%s.g_out[%d].u_arb", c, o);
-        snprintf(label_pfx, sizeof label_pfx, "to %s ", o < np ? port_name(o) : o == np ? "PE" : "Reducer");
+        if (o > np && ns > 1)
+            snprintf(label_pfx, sizeof label_pfx, "to Reducer %d ", o - np - 1);
+        else
+            snprintf(label_pfx, sizeof label_pfx, "to %s ", o < np ? port_name(o) : o == np ? "PE" : "Reducer");
         gtkw_sig(f, "28", NULL, s, "gnt_o", 1);
         gtkw_sig(f, "24", NULL, s, "idx_o", 5);
     }
     gtkw_group(f, "arbiters", GRP_END);
     label_pfx[0] = '\0';
     gtkw_group(f, "Reducer", GRP_CLOSED);
-    snprintf(s, sizeof s, "%s.u_reducer", c);
-    gtkw_sig(f, "28", NULL, s, "first_q", 1);
-    gtkw_sig(f, "28", NULL, s, "last_q", 1);
-    gtkw_sig(f, "24", NULL, s, "tree_q", 4);
-    gtkw_sig(f, "24", NULL, s, "rid_q", 4);
-    gtkw_sig(f, "24", NULL, s, "idx_q", 3);
-    gtkw_sig(f, "24", NULL, s, "h_cnt", 4);
-    gtkw_sig(f, "22", NULL, s, "waddr_full", 32);
-    gtkw_sig(f, "22", NULL, s, "raddr_full", 32);
-    gtkw_sig(f, "28", NULL, s, "cp_on_q", 1);
-    gtkw_sig(f, "24", NULL, s, "cp_slot_q", 8);
-    gtkw_comment(f, "FSUM, at an element's flit 1: stored, incoming, result (reals)");
+    for (int k = 0; k < ns; k++) { /* its slices: slice k takes the trees t with t mod ns = k */
+        snprintf(s, sizeof s, "%s.g_slice[%d].u_reducer", c, k);
+        if (ns > 1)
+            snprintf(label_pfx, sizeof label_pfx, "slice %d ", k);
+        gtkw_sig(f, "28", NULL, s, "first_q", 1);
+        gtkw_sig(f, "28", NULL, s, "last_q", 1);
+        gtkw_sig(f, "24", NULL, s, "tree_q", 4);
+        gtkw_sig(f, "24", NULL, s, "rid_q", 4);
+        gtkw_sig(f, "24", NULL, s, "idx_q", 3);
+        gtkw_sig(f, "24", NULL, s, "h_cnt", 4);
+        gtkw_sig(f, "22", NULL, s, "waddr_full", 32);
+        gtkw_sig(f, "22", NULL, s, "raddr_full", 32);
+        gtkw_sig(f, "28", NULL, s, "cp_on_q", 1);
+        gtkw_sig(f, "24", NULL, s, "cp_slot_q", 8 - (ns > 1) - (ns > 2)); /* {the slice's tree, ReduceId} */
+    }
+    label_pfx[0] = '\0';
+    gtkw_comment(f, ns > 1 ? "FSUM of slice 0, at an element's flit 1: stored, incoming, result (reals)"
+                           : "FSUM, at an element's flit 1: stored, incoming, result (reals)");
     gtkw_sig(f, "28", NULL, p, "fsum_on", 1);
     gtkw_sig(f, "40000", NULL, p, "fsum_a", 64); /* GTKWave's TR_REAL: a 64-bit vector as binary64 */
     gtkw_sig(f, "40000", NULL, p, "fsum_b", 64);
@@ -229,7 +241,7 @@ void tc_wave_view(const char *gtkw, const char *fst, const char *dir, const int 
     write_filters(abs);
     gtkw_head(f, fst, from, to, marker, marker_a);
     for (int i = 0; i < nn; i++)
-        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->slots, p->inj_slots);
+        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->red_slices, p->slots, p->inj_slots);
     fclose(f);
 }
 
