@@ -91,14 +91,20 @@ prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
   "the same with 3 slots (the slot pointers wrap at a non-power of two) and 4 ports"
 prove reducer tc_reducer "-set NumPorts 2" 3 \
   "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order"
+prove reducer_slice tc_reducer "-set NumPorts 2 -set Slices 4 -set Slice 3" 3 \
+  "the same for slice 3 of 4 (trees 3, 7, 11, 15: its entries, turns and copy arbiter over its own 4 trees)"
 prove credit_block tc_credit_block "-set NU 7" 3 \
   "at most 16 results of a tree in flight to the parent; credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
 prove rr_arb_late tc_rr_arb "-set N 20 -set IdxW 5 -set Late 6" 2 \
   "with two requests joining late, the grant is still the first requester at or after the pointer, else the first"
+prove credit_block_slices tc_credit_block "-set NU 8 -set RedSlices 2" 3 \
+  "the same with 2 Reducer slices (their results and errors of one cycle)"
 prove phase tc_phase "-set NumPorts 2" 3 \
   "phase counters within 0..2; phase number within 0..target"
 prove router tc_router "-set NumDims 1" 1 \
   "link and PE credit counters plus uncredited packets equal the buffer depth (within 0..depth)"
+prove router_slices tc_router "-set NumDims 1 -set RedSlices 2" 1 \
+  "the same with 2 Reducer slices"
 prove fpsum_merge tc_fpsum_merge:tc_fpsum_merge_laws "-set SliceW 4 -set HeadW 3 -set IdxW 3 -set Bins 3" 1 \
   "the floating-point sum's step, on any elements (4-bit slices, 3 of headroom, indices 0..7): commutative, associative, -0 its identity"
 prove fpsum_merge_causal tc_fpsum_merge:tc_fpsum_merge_causal "-set SliceW 4 -set HeadW 3 -set IdxW 3 -set Bins 3" 1 \
