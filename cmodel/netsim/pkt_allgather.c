@@ -501,9 +501,8 @@ int tc_pkt_allgather_run(const tc_params *p, const tc_topo *t, const tc_row *row
         s->next_wake = NEG;
         for (size_t u = 0, off = v * per; u < nu; u++) {
             unit_st *un = &s->u[u];
-            un->cap = (uint8_t)((int)u == TC_U_BCAST((int)np)                   ? p->inj_slots
-                                : (int)u < TC_U_REPORT((int)np, p->red_slices) && (int)u > TC_U_BCAST((int)np) ? 0
-                                                                                                               : p->slots);
+            int result = (int)u > TC_U_BCAST((int)np) && (int)u < TC_U_REPORT((int)np, p->red_slices);
+            un->cap = (uint8_t)((int)u == TC_U_BCAST((int)np) ? p->inj_slots : result ? 0 : p->slots);
             un->off = (uint32_t)off;
             off += un->cap;
         }
