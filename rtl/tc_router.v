@@ -442,6 +442,7 @@ module tc_router #(
   assign red_flit     = out_flit[NO*FW-1:ORed*FW];
   wire [K:0] unused_vc = out_vc[NO-1:OPe]; // the PE and the Reducer slices have one channel each
 
-  // OBS_O_SRC must hold any unit index.
+  // OBS_O_SRC must hold any unit index; the slices share out the 16 trees.
   initial if (NU > 31) $error("tc_router: %0d units do not fit the 5-bit observation field", NU);
+  initial if (K != 1 && K != 2 && K != 4) $error("tc_router: RedSlices %0d is not 1, 2 or 4", K);
 endmodule
