@@ -78,9 +78,12 @@ $(B)/unit/test_fpsum $(B)/unit-san/test_fpsum $(B)/gcov/unit/test_fpsum: UNIT_LI
 $(B)/unit/%: tb/unit/%.c $(B)/libtb.a $(B)/libtc.a $(HDRS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WFLAGS) $(CFLAGS) -o $@ $< $(B)/libtb.a $(B)/libtc.a -lcmocka $(UNIT_LIBS)
-$(B)/unit-san/%: tb/unit/%.c $(CMODEL_SRC) tb/alu_vec.c $(HDRS) | deps
+# The sanitized unit tests link the C model's sanitized objects (build/san/, the same
+# flags as build/tcsim-san's, which shares them), compiled once, not once a test.
+$(B)/unit-san/%: $(B)/san/tb/unit/%.o $(CMODEL_SRC:%.c=$(B)/san/%.o) $(B)/san/tb/alu_vec.o | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WFLAGS) -O1 -g $(SAN) -o $@ $< $(CMODEL_SRC) tb/alu_vec.c -lcmocka $(UNIT_LIBS)
+	$(CC) $(SAN) -o $@ $^ -lcmocka $(UNIT_LIBS)
+.SECONDARY: $(UNIT_SRC:%.c=$(B)/san/%.o)
 
 $(B)/gen_format: tools/gen_format.c cmodel/format.def | $(B)
 	$(CC) $(WFLAGS) -o $@ $<
