@@ -163,8 +163,11 @@ VL_NODE  := --top-module tc_node
 BIG_NETS := 8x8 8x8x8
 net_key  = $(call net_dims,$(1))d@s$(call net_sl,$(1))i$(call net_is,$(1))p$(call net_pc,$(1))r$(call net_rf,$(1))k$(call net_ks,$(1))l$(call net_ll,$(1))j$(call net_jl,$(1))e$(call net_el,$(1))
 key_net  = $(subst $(subst ,, ),x,$(wordlist 1,$(firstword $(subst d, ,$(call net_topo,$(1)))),2 2 2 2))@$(word 2,$(subst @, ,$(1)))
-VL_SHIM_CXX = $(CXX) -O2 -std=gnu++17 -faligned-new -I$(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include \
-  -I$(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include/vltstd -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE_VCD=0
+# (VERILATOR_ROOT asked once: a recursive variable ran verilator --getenv twice a net
+# in every make invocation, some 3 s of CPU each)
+VL_ROOT    := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)
+VL_SHIM_CXX = $(CXX) -O2 -std=gnu++17 -faligned-new -I$(VL_ROOT)/include \
+  -I$(VL_ROOT)/include/vltstd -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE_VCD=0
 # $(1) net, $(2) binary: its shim against build/node_KEY's objects; $(3) wave: the
 # traced model (build/node_wave_KEY).
 define VL_NET
