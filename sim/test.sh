@@ -156,12 +156,14 @@ for topo in $SAN_TOPOS; do
   grep -E '^(PASS|FAIL)' "$LOGDIR/tcsim_$topo.log"
   count_results "$LOGDIR/tcsim_$topo.log" "tcsim $topo"
 done
+check "tcsim-san 3x3 with 4 Reducer slices, every scenario" build/tcsim-san --topo 3x3 --red-slices 4 --scen all
 
 # The scenarios' own timing at larger diameters (--fast: 16x16's credits once had the
 # second use of a ReduceId reach interior nodes before the first completed there), and
 # every scenario that takes any table on random trees.
 FAST_RUNS=("16x16 --scen all" "15x17 --scen credits" "4x4x4x4 --scen credits" "9x7 --scen all --table random --seed 3"
-           "5x3x2 --scen all --table random --seed 1" "3x3x3x3 --scen all --table random --seed 2")
+           "5x3x2 --scen all --table random --seed 1" "3x3x3x3 --scen all --table random --seed 2"
+           "7x5 --scen all --table random --seed 4 --red-slices 4")
 printf '%s\n' "${FAST_RUNS[@]}" | xargs -P "$J" -d '\n' -n 1 bash -c 'build/tcsim --topo $1 --fast >"$LOGDIR/tcsim_fast_${1// /_}.log" 2>&1' _
 for run in "${FAST_RUNS[@]}"; do
   log="$LOGDIR/tcsim_fast_${run// /_}.log"
