@@ -79,18 +79,24 @@ def long_reduce(topo, size, col):
     raise KeyError("docs/long-reduce.md: no row %s %s" % (topo, size))
 
 
-def synth_fo4(dims):
-    for row in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv"))):
+def synth_rows(slices=1):
+    """docs/synth.csv's routers 1D..4D with the Reducer in this many slices (column
+    red_slices; a file without it has only the default, one slice)."""
+    return [r for r in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))
+            if int(r.get("red_slices") or 1) == slices]
+
+
+def synth_fo4(dims, slices=1):
+    for row in synth_rows(slices):
         if row["dims"] == str(dims):
             return row["fo4"]
-    raise KeyError("docs/synth.csv: no router of %d dimensions" % dims)
+    raise KeyError("docs/synth.csv: no router of %d dimensions with %d Reducer slices" % (dims, slices))
 
 
 def synth_growth(col):
     """Per router 1D..4D, what the floating-point sum's step added to col (cells,
     area_um2) in percent, from docs/synth.csv's columns beside the integer ALU's."""
-    rows = csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))
-    return " / ".join("%.1f" % (100.0 * float(r[col]) / float(r[col + "_int_alu"]) - 100) for r in rows)
+    return " / ".join("%.1f" % (100.0 * float(r[col]) / float(r[col + "_int_alu"]) - 100) for r in synth_rows())
 
 
 def nodes(topo):
@@ -221,7 +227,7 @@ NUMS = {
     "scenarios": lambda: str(scenarios()),
     "fsum_cells_pct": lambda: synth_growth("cells"),
     "fsum_area_pct": lambda: synth_growth("area_um2"),
-    "fo4_int_alu": lambda: " / ".join(r["fo4_int_alu"] for r in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))),
+    "fo4_int_alu": lambda: " / ".join(r["fo4_int_alu"] for r in synth_rows()),
     "fpsum_net_inputs": lambda: "{:,}".format(int(re.search(r"\((\d+) input values summed\)", fpsum_net()).group(1))),
     "fpsum_net_same": lambda: ", ".join(re.findall(r"PASS  fpsum_verify: (\d+) runs with the inputs", fpsum_net())),
     "fpsum_lat_int_8x8x8": lambda: str(fpsum_latency("8x8x8", 0)),
