@@ -99,6 +99,13 @@ def synth_growth(col):
     return " / ".join("%.1f" % (100.0 * float(r[col]) / float(r[col + "_int_alu"]) - 100) for r in synth_rows())
 
 
+def synth_slices_growth(slices, col="area_um2"):
+    """Per router 1D..4D, what the Reducer in this many slices adds to col against one
+    slice, in percent (docs/synth.csv)."""
+    one = {r["dims"]: float(r[col]) for r in synth_rows()}
+    return " / ".join("%.1f" % (100.0 * float(r[col]) / one[r["dims"]] - 100) for r in synth_rows(slices))
+
+
 def nodes(topo):
     n = 1
     for s in topo.split("x"):
@@ -254,6 +261,10 @@ NUMS = {
     "fo4_3d": lambda: synth_fo4(3),
     "fo4_4d": lambda: synth_fo4(4),
     "fo4_reducer": lambda: table_row("docs/synth.md", "reducer_4d", "FO4"),
+    "fo4_s2": lambda: " / ".join(r["fo4"] for r in synth_rows(2)),
+    "fo4_s4": lambda: " / ".join(r["fo4"] for r in synth_rows(4)),
+    "slices_area_pct_s2": lambda: synth_slices_growth(2),
+    "slices_area_pct_s4": lambda: synth_slices_growth(4),
     "bcast_leaf_4x4": lambda: str(tcsim("4x4", "bcast_leaf")),
     "bcast_leaf_8x8x8": lambda: str(tcsim("8x8x8", "bcast_leaf")),
     "bcast_leaf_8x8x8x8": lambda: str(tcsim("8x8x8x8", "bcast_leaf")),

@@ -26,9 +26,9 @@ GOAL=80 ASPIRATION=50 # FO4
 # RedSlices units and NP + 1 + RedSlices outputs (NP = 2 NumDims links); the rows without
 # a suffix have the default RedSlices 1 (1D: 7 units, 4D: 19), the rows _s2 and _s4
 # RedSlices 2 and 4 (the Reducer in slices, each with its input, ALU and result buffer).
-ROWS="arb_1d arb_4d phase_1d phase_4d credit_1d credit_4d vc_1d vc_4d fifo_4d reducer_4d
+ROWS="arb_1d arb_4d arb_4d_s4 phase_1d phase_4d phase_4d_s4 credit_1d credit_4d credit_4d_s4
+      vc_1d vc_4d vc_4d_s4 fifo_4d reducer_4d reducer_4d_s4
       fpsum_in fpsum_merge fpsum_out router_1d router_2d router_3d router_4d
-      arb_4d_s4 phase_4d_s4 credit_4d_s4 reducer_4d_s4
       router_1d_s2 router_2d_s2 router_3d_s2 router_4d_s2 router_1d_s4 router_2d_s4 router_3d_s4 router_4d_s4"
 # row: module | chparam arguments | what it is
 row_def() {
@@ -48,6 +48,7 @@ row_def() {
     arb_4d_s4) echo "tc_rr_arb|-set N 22 -set IdxW 5|an output's switch allocator of the 4D router with 4 Reducer slices, 22 units" ;;
     phase_4d_s4) echo "tc_phase|-set NumPorts 8 -set RedSlices 4 -set CW 6|the barrier's phase counters, 4D, 4 Reducer slices" ;;
     credit_4d_s4) echo "tc_credit_block|-set NU 22 -set RedSlices 4|the credit block, 4D, 4 Reducer slices" ;;
+    vc_4d_s4) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set RedSlices 4 -set CW 6|a VC buffer, also a result and the report buffer, 4D, 4 Reducer slices (13 outputs)" ;;
     reducer_4d_s4) echo "tc_reducer|-set NumPorts 8 -set Slices 4 -set Slice 0|a Reducer slice of 4 (its 4 trees), 4D" ;;
     fpsum_in) echo "tc_fpsum_in||the floating-point sum's conversion in, an IEEE value to a binned element (combinational)" ;;
     fpsum_merge) echo "tc_fpsum_merge||the floating-point sum's step, y = a + b on binned elements (combinational)" ;;
@@ -526,6 +527,13 @@ explain() {
   [ $ks = 1 ] || { red="the Reducer slice"; ne=$((256 / ks)); }
   case $e in
     u_credit_block/q_q* | u_credit_block/n_q* | u_credit_block/lost_q*)
+      if [ "$s" != "${s#g_out}" ]; then # from a Reducer input's register, through the fence
+        echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`), whose pop (an error report"
+        echo "written into the report buffer) waits for its arbiter's late step: a phase packet or the"
+        echo "barrier's completion goes first when tc_phase's fence is clear, which waits for every fenced"
+        echo "result $([ $ks = 1 ] && echo "the Reducer holds or makes" || echo "the slices hold or make") this cycle (\`fenced_o\`, decided from the contribution's header)."
+        return 0
+      fi
       echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`): a unit's drop (\`drop_o\`, a header"
       echo "that finds its slot full) or route error (\`err_o\`, RC's verdict on its head header) joins"
       echo "the cycle's count of errors (\`nev\`, an adder tree over the units' error bits) and the record"
@@ -545,8 +553,8 @@ explain() {
     rep/*)
       echo "It ends in the report buffer, written by the credit block: a phase packet or the barrier's"
       echo "completion is written when tc_phase's fence is clear (\`send_o\`, \`done_o\`), which waits for"
-      echo "every fenced result $([ $ks = 1 ] && echo "the Reducer holds" || echo "the slices hold") or makes this cycle (\`fenced_o\`, decided from the"
-      echo "contribution's header and its entry)." ;;
+      echo "every fenced result $([ $ks = 1 ] && echo "the Reducer holds or makes" || echo "the slices hold or make") this cycle (\`fenced_o\`, decided from the"
+      echo "contribution's header and its entry$([ $ks = 1 ] || echo "; the slices' \`fenced_o\` ORed in the router"))." ;;
     res/u_unit/u_mem* | red/u_mem*)
       case $s in
         red/u_mem*)
@@ -564,7 +572,7 @@ explain() {
     u_credit_block/seq_q* | u_credit_block/gen_* | u_credit_block/report_due_q*)
       echo "It ends in the credit block's choice of the packet it writes into the report buffer: a"
       echo "phase packet or the barrier's completion goes first when tc_phase's fence is clear, which"
-      echo "waits for every fenced result $([ $ks = 1 ] && echo "the Reducer holds" || echo "the slices hold") or makes this cycle (\`fenced_o\`)." ;;
+      echo "waits for every fenced result $([ $ks = 1 ] && echo "the Reducer holds or makes" || echo "the slices hold or make") this cycle (\`fenced_o\`)." ;;
     red/fenced_q* | red/ready_q* | u_credit_block/due_q* | u_credit_block/since_q*)
       case $s in
         u_credit_block/up_cred_q*)
@@ -617,7 +625,7 @@ slices_section() {
   cat <<EOF
 ## The Reducer's slices
 
-With RedSlices k (1, 2 or 4) the Reducer is k slices (\`g_slice[k].u_reducer\`, each a
+With RedSlices k (1, 2 or 4) the Reducer is k slices (\`g_slice[j].u_reducer\`, each a
 \`tc_reducer\` with Slices k), slice j reducing the trees t with t mod k = j. Each slice has
 what the one Reducer had: an input of its own (a switch output, \`g_out[NP + 1 + j]\`, with
 its arbiter over every unit and its output register), an ALU, a copy arbiter over its
@@ -642,6 +650,18 @@ EOF
       printf "| %dD | %d | %d | %.0f | %s | %d | %d | %.1f | %s | `%s` to `%s` |\n", d, k, c, a,
         (k == 1 || a1 == "" ? "" : sprintf("%+.1f%%", 100 * a / a1 - 100)), f, s, x, (x <= g ? "yes" : "no"), st, en }'
   done
+  local over=""
+  for r in $ROUTERS; do
+    [ -s $OUT/$r.res ] && [ "$(ks_of $r)" != 1 ] || continue
+    awk -v x=$(fo4of $(val $r ns)) -v g=$GOAL 'BEGIN { exit !(x > g) }' && over="$over; $(rname $r) ($(fo4of $(val $r ns)) FO4)"
+  done
+  echo
+  if [ -z "$over" ]; then
+    echo "Every router synthesized with 2 or 4 slices stays within the goal of $GOAL FO4 (its worst path"
+    echo "in its section below)."
+  else
+    echo "Over the goal of $GOAL FO4 with slices: ${over#; } (the worst paths in the sections below)."
+  fi
   cat <<EOF
 
 The area by block (um^2 of standard cells; in brackets the instances): the Reducer slices
@@ -669,15 +689,29 @@ EOF
     for b in red alu unit arb top credit phase; do args="$args -v $b=$(( $(blk $r $b) - $(blk $base $b) ))"; done
     awk -v name="$(rname $r)" -v tot=$(( $(val $r area) - $(val $base area) )) -v pct="$(awk -v a=$(val $r area) -v b=$(val $base area) 'BEGIN { printf "%.1f", 100 * a / b - 100 }')" \
         -v nalu=$(( $(blk $r alu 3) - $(blk $base alu 3) )) -v nunit=$(( $(blk $r unit 3) - $(blk $base unit 3) )) $args 'BEGIN {
-      printf "- %s: %+d (%+s%%): %d more ALUs %+d (%.0f%%), the units with %d more result buffers %+d (%.0f%%), the switch (arbiters and the router'"'"'s own logic) %+d (%.0f%%), the Reducer slices'"'"' own logic %+d (%.0f%%), the credit block and tc_phase %+d (%.0f%%).\n",
-        name, tot, pct, nalu, alu, 100 * alu / tot, nunit, unit, 100 * unit / tot, arb + top, 100 * (arb + top) / tot, red, 100 * red / tot,
+      printf "- %s: %+d (+%s%%): %d more ALU%s %+d (%.0f%%), the units with %d more result buffer%s %+d (%.0f%%), the switch (arbiters and the router'"'"'s own logic) %+d (%.0f%%), the Reducer slices'"'"' own logic %+d (%.0f%%), the credit block and tc_phase %+d (%.0f%%).\n",
+        name, tot, pct, nalu, (nalu > 1 ? "s" : ""), alu, 100 * alu / tot, nunit, (nunit > 1 ? "s" : ""), unit, 100 * unit / tot, arb + top, 100 * (arb + top) / tot, red, 100 * red / tot,
         credit + phase, 100 * (credit + phase) / tot }'
   done)
-  [ -n "$adds" ] || return 0
-  echo "What the slices add, against the same router with one slice (um^2, and the share of the"
-  echo "added area):"
+  if [ -n "$adds" ]; then
+    echo "What the slices add, against the same router with one slice (um^2, and the share of the"
+    echo "added area):"
+    echo
+    echo "$adds"
+    echo
+  fi
+  local b any4=0
+  for b in arb phase credit vc reducer; do [ -s $OUT/${b}_4d.res ] && [ -s $OUT/${b}_4d_s4.res ] && any4=1; done
+  [ $any4 = 1 ] || return 0
+  echo "The blocks that change with the slices, alone, as in the 4D router with one slice and"
+  echo "with four (the rows X_4d and X_4d_s4 of the table above; the Reducer's: one slice of four):"
   echo
-  echo "$adds"
+  echo "| block | 1 slice: cells | area (um^2) | FO4 | 4 slices: cells | area (um^2) | FO4 |"
+  echo "|---|---|---|---|---|---|---|"
+  for b in arb phase credit vc reducer; do
+    [ -s $OUT/${b}_4d.res ] && [ -s $OUT/${b}_4d_s4.res ] || continue
+    echo "| $(field ${b}_4d_s4 1) | $(val ${b}_4d cells) | $(val ${b}_4d area) | $(fo4of $(val ${b}_4d ns)) | $(val ${b}_4d_s4 cells) | $(val ${b}_4d_s4 area) | $(fo4of $(val ${b}_4d_s4 ns)) |"
+  done
   echo
 }
 
@@ -727,6 +761,8 @@ wall-clock seconds on a 2-core machine shared with other jobs.
 EOF
     if [ -s $OUT/total.time ]; then
       echo "The last full run of \`make synth\` took $(cat $OUT/total.time) s in all."
+    else # the rows were run in parts
+      echo "The rows' Yosys and OpenSTA times add up to $(for r in $ROWS; do [ -s $OUT/$r.res ] && echo $(($(val $r t_yosys) + $(val $r t_sta))); done | awk '{ s += $1 } END { print s + 0 }') s (the rows were run in parts)."
     fi
     echo
     # the verdict
