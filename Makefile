@@ -416,7 +416,9 @@ bench-8x8x8: $(B)/tcsim $(B)/libtb.a $(B)/libtc.a rtl/tc_format.vh | deps-bench
 
 ## synth: Yosys and OpenSTA: cells, flops, SRAM bits and FO4 per block and router (docs/synth.md)
 # make synth: Yosys onto OSU 0.18 um and OpenSTA with constraints/tc_router.sdc,
-# per block and for the 1D to 4D routers, into docs/synth.md and docs/synth.csv.
+# per block and for the 1D to 4D routers with the Reducer in 1, 2 and 4 slices
+# (RedSlices), into docs/synth.md and docs/synth.csv. Each router takes minutes:
+# `bash sim/synth.sh ROW ...` runs some rows (sim/synth.sh lists them).
 synth: rtl/tc_format.vh | deps-synth
 	@bash sim/synth.sh
 

@@ -22,17 +22,18 @@ if {![catch {get_ports obs_o*} obs] && [llength $obs] > 0} {
   set_false_path -to $obs
 }
 
-# A false path, in the router only: nothing but data flits comes out of the Reducer's
-# ALU (tc_reducer.v: red_flit takes the ALU's result only when the flit is not a
-# header, and the result buffer's write takes the Reducer's flits packet for packet,
-# header first, so such a flit never arrives as a header). What leaves the ALU is only
-# written: into the Reducer's memory (the partial result) and, through the result
-# buffer's write port, into its memory. The static paths from the ALU into the logic
+# A false path, in the router only: nothing but data flits comes out of a Reducer
+# slice's ALU (tc_reducer.v: red_flit takes the ALU's result only when the flit is not a
+# header, and the slice's result buffer's write takes the slice's flits packet for
+# packet, header first, so such a flit never arrives as a header). What leaves the ALU
+# is only written: into the slice's memory (the partial result) and, through its result
+# buffer's write port, into that buffer's memory. The slices are g_slice[k].u_reducer
+# (k < RedSlices): the pattern takes the ALU of every one. The static paths from the ALU into the logic
 # that reads a header as it is written (the result buffer's length, tail and packet
 # count, its header registers, the phase counters' fence, the credit block's drop
 # record, which the result buffer never raises) are never exercised: they are cut.
 # What stays timed from the ALU: the write data of every memory.
-if {![catch {get_pins u_reducer/u_alu/y_o*} alu_y] && [llength $alu_y] > 0} {
+if {![catch {get_pins *u_reducer/u_alu/y_o*} alu_y] && [llength $alu_y] > 0} {
   set alu_ends {}
   foreach p [all_registers -data_pins] {
     if {![regexp {/u_mem/wdata_i\[} [get_full_name $p]]} { lappend alu_ends $p }

@@ -79,18 +79,31 @@ def long_reduce(topo, size, col):
     raise KeyError("docs/long-reduce.md: no row %s %s" % (topo, size))
 
 
-def synth_fo4(dims):
-    for row in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv"))):
+def synth_rows(slices=1):
+    """docs/synth.csv's routers 1D..4D with the Reducer in this many slices (column
+    red_slices; a file without it has only the default, one slice)."""
+    return [r for r in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))
+            if int(r.get("red_slices") or 1) == slices]
+
+
+def synth_fo4(dims, slices=1):
+    for row in synth_rows(slices):
         if row["dims"] == str(dims):
             return row["fo4"]
-    raise KeyError("docs/synth.csv: no router of %d dimensions" % dims)
+    raise KeyError("docs/synth.csv: no router of %d dimensions with %d Reducer slices" % (dims, slices))
 
 
 def synth_growth(col):
     """Per router 1D..4D, what the floating-point sum's step added to col (cells,
     area_um2) in percent, from docs/synth.csv's columns beside the integer ALU's."""
-    rows = csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))
-    return " / ".join("%.1f" % (100.0 * float(r[col]) / float(r[col + "_int_alu"]) - 100) for r in rows)
+    return " / ".join("%.1f" % (100.0 * float(r[col]) / float(r[col + "_int_alu"]) - 100) for r in synth_rows())
+
+
+def synth_slices_growth(slices, col="area_um2"):
+    """Per router 1D..4D, what the Reducer in this many slices adds to col against one
+    slice, in percent (docs/synth.csv)."""
+    one = {r["dims"]: float(r[col]) for r in synth_rows()}
+    return " / ".join("%.1f" % (100.0 * float(r[col]) / one[r["dims"]] - 100) for r in synth_rows(slices))
 
 
 def nodes(topo):
@@ -221,7 +234,7 @@ NUMS = {
     "scenarios": lambda: str(scenarios()),
     "fsum_cells_pct": lambda: synth_growth("cells"),
     "fsum_area_pct": lambda: synth_growth("area_um2"),
-    "fo4_int_alu": lambda: " / ".join(r["fo4_int_alu"] for r in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))),
+    "fo4_int_alu": lambda: " / ".join(r["fo4_int_alu"] for r in synth_rows()),
     "fpsum_net_inputs": lambda: "{:,}".format(int(re.search(r"\((\d+) input values summed\)", fpsum_net()).group(1))),
     "fpsum_net_same": lambda: ", ".join(re.findall(r"PASS  fpsum_verify: (\d+) runs with the inputs", fpsum_net())),
     "fpsum_lat_int_8x8x8": lambda: str(fpsum_latency("8x8x8", 0)),
@@ -252,6 +265,10 @@ NUMS = {
     "fo4_3d": lambda: synth_fo4(3),
     "fo4_4d": lambda: synth_fo4(4),
     "fo4_reducer": lambda: table_row("docs/synth.md", "reducer_4d", "FO4"),
+    "fo4_s2": lambda: " / ".join(r["fo4"] for r in synth_rows(2)),
+    "fo4_s4": lambda: " / ".join(r["fo4"] for r in synth_rows(4)),
+    "slices_area_pct_s2": lambda: synth_slices_growth(2),
+    "slices_area_pct_s4": lambda: synth_slices_growth(4),
     "bcast_leaf_4x4": lambda: str(tcsim("4x4", "bcast_leaf")),
     "bcast_leaf_8x8x8": lambda: str(tcsim("8x8x8", "bcast_leaf")),
     "bcast_leaf_8x8x8x8": lambda: str(tcsim("8x8x8x8", "bcast_leaf")),

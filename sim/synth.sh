@@ -22,9 +22,14 @@ GOAL=80 ASPIRATION=50 # FO4
 
 # The rows: a block with the parameters it has in the 1D or the 4D router (where they
 # differ: the number of ports and units), and the routers. CW 6 is the router's packet
-# count width with the default Slots 16 and InjSlots 40.
-ROWS="arb_1d arb_4d phase_1d phase_4d credit_1d credit_4d vc_1d vc_4d fifo_4d reducer_4d
-      fpsum_in fpsum_merge fpsum_out router_1d router_2d router_3d router_4d"
+# count width with the default Slots 16 and InjSlots 40. The router has NU = 2 NP + 2 +
+# RedSlices units and NP + 1 + RedSlices outputs (NP = 2 NumDims links); the rows without
+# a suffix have the default RedSlices 1 (1D: 7 units, 4D: 19), the rows _s2 and _s4
+# RedSlices 2 and 4 (the Reducer in slices, each with its input, ALU and result buffer).
+ROWS="arb_1d arb_4d arb_4d_s4 phase_1d phase_4d phase_4d_s4 credit_1d credit_4d credit_4d_s4
+      vc_1d vc_4d vc_4d_s4 fifo_4d reducer_4d reducer_4d_s4
+      fpsum_in fpsum_merge fpsum_out router_1d router_2d router_3d router_4d
+      router_1d_s2 router_2d_s2 router_3d_s2 router_4d_s2 router_1d_s4 router_2d_s4 router_3d_s4 router_4d_s4"
 # row: module | chparam arguments | what it is
 row_def() {
   case $1 in
@@ -38,10 +43,18 @@ row_def() {
     vc_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 4D" ;;
     fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6|the PEGroup FIFO with the Broadcaster, 4D" ;;
     reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter over the 16 trees, 4D" ;;
+    # the blocks that change with the Reducer's slices, in the 4D router with RedSlices 4
+    # (2 x 8 + 2 + 4 = 22 units, 8 + 1 + 4 = 13 outputs)
+    arb_4d_s4) echo "tc_rr_arb|-set N 22 -set IdxW 5|an output's switch allocator of the 4D router with 4 Reducer slices, 22 units" ;;
+    phase_4d_s4) echo "tc_phase|-set NumPorts 8 -set RedSlices 4 -set CW 6|the barrier's phase counters, 4D, 4 Reducer slices" ;;
+    credit_4d_s4) echo "tc_credit_block|-set NU 22 -set RedSlices 4|the credit block, 4D, 4 Reducer slices" ;;
+    vc_4d_s4) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set RedSlices 4 -set CW 6|a VC buffer, also a result and the report buffer, 4D, 4 Reducer slices (13 outputs)" ;;
+    reducer_4d_s4) echo "tc_reducer|-set NumPorts 8 -set Slices 4 -set Slice 0|a Reducer slice of 4 (its 4 trees), 4D" ;;
     fpsum_in) echo "tc_fpsum_in||the floating-point sum's conversion in, an IEEE value to a binned element (combinational)" ;;
     fpsum_merge) echo "tc_fpsum_merge||the floating-point sum's step, y = a + b on binned elements (combinational)" ;;
     fpsum_out) echo "tc_fpsum_out||the floating-point sum's conversion out, a binned element to an IEEE value (combinational)" ;;
     router_[1-4]d) echo "tc_router|-set NumDims ${1:7:1}|the router, ${1:7:1}D" ;;
+    router_[1-4]d_s[24]) echo "tc_router|-set NumDims ${1:7:1} -set RedSlices ${1: -1}|the router, ${1:7:1}D, ${1: -1} Reducer slices" ;;
     *) echo "sim/synth.sh: no row $1 (rows: $ROWS)" >&2; return 1 ;;
   esac
 }
@@ -151,8 +164,9 @@ ABC='+strash;dch;map,-D,2000;cleanup;buffer;upsize,-D,2000;dnsize,-D,2000;stime,
 # The blocks along a path of an OpenSTA report (the first in the log after the line $2,
 # if given): "block FO4" per line, in the order the path crosses them, each up
 # to its last pin, then the setup. A pin a/_12_/Y belongs to block a, a pin of the top
-# module's own cells to "top", a memory's to its instance (u_reducer/u_mem), the
-# Reducer's ALU and copy arbiter to their own (u_reducer/u_alu), an input port to "input".
+# module's own cells to "top", a memory's to its instance (g_slice[0].u_reducer/u_mem), a
+# Reducer slice's ALU and copy arbiter to their own (g_slice[0].u_reducer/u_alu), an input
+# port to "input".
 path_split() {
   awk -v f=$FO4 -v from="${2:-}" '
     from == "" || $0 == from { look = 1 }
@@ -164,7 +178,7 @@ path_split() {
       if ($5 == "(in)") b = "input"
       else if ($5 ~ /^\(tc_sram_/) b = inst
       else if (inst !~ /\//) b = "top"
-      else if (inst ~ /^u_reducer\/[^\/]*\//) { split(inst, c, "/"); b = c[1] "/" c[2] }
+      else if (inst ~ /^(g_slice\[[0-9]+\]\.)?u_reducer\/[^\/]*\//) { split(inst, c, "/"); b = c[1] "/" c[2] }
       else { b = inst; sub(/\/.*/, "", b) }
       if (b != last && last != "") { printf "%s %.1f\n", last, (t - t0) / f; t0 = t }
       last = b; t = $2 }' "$1"
@@ -278,6 +292,66 @@ if {[info exists alu_y]} {
 }
 EOF
 
+# A router's standard cells by block, from the last statistics of its Yosys log $1
+# (each module's own area and cells, and the modules it instantiates): lines
+# "blk_<block>=<area> <cells> <instances>" for the router's own logic (top), the Reducer
+# slices without their ALUs (red), their ALUs (alu), the units' buffers (unit: the link
+# VC buffers, the PEGroup FIFO, the result and the report buffers), the outputs'
+# arbiters (arb), the credit block and tc_phase; their sum is the router's.
+blocks() {
+  python3 - "$1" tc_router <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+last = text.rfind("Printing statistics.")
+text = text[last:]
+mods = {}  # name -> [own area, own std cells, {child: count}]
+for sec in re.split(r"\n=== ", text)[1:]:
+    name, body = sec.split(" ===", 1)
+    if name == "design hierarchy":
+        break
+    m = re.search(r"Chip area for module '\\?(.*?)': ([0-9.]+)", body)
+    area = float(m.group(2)) if m else 0.0
+    ch, cells = {}, 0
+    for l in body.splitlines():
+        mm = re.match(r"^     (\S+)\s+(\d+)$", l)
+        if mm:
+            n, c = mm.group(1), int(mm.group(2))
+            if n.startswith("tc_sram_"):
+                continue
+            if re.match(r"^[A-Z][A-Z0-9]*$", n):
+                cells += c
+            else:
+                ch[n] = c
+    mods[name] = [area, cells, ch]
+def base(n):
+    n = re.sub(r"^\$paramod(\$[0-9a-f]+)?", "", n)
+    return [p for p in n.split("\\") if p][0]
+def total(n):
+    a, c, ch = mods[n]
+    for k, v in ch.items():
+        ka, kc = total(k)
+        a += v * ka; c += v * kc
+    return a, c
+top = [n for n in mods if base(n) == sys.argv[2]][0]
+cat = {"top": [mods[top][0], mods[top][1], 1]}
+def add(k, a, c, n):
+    x = cat.setdefault(k, [0.0, 0, 0]); x[0] += a; x[1] += c; x[2] += n
+for ch, cnt in mods[top][2].items():
+    b = base(ch)
+    if b == "tc_reducer":
+        ra, rc = total(ch)
+        for g, gc in mods[ch][2].items():
+            if base(g) == "tc_alu":
+                aa, ac = total(g); add("alu", cnt * gc * aa, cnt * gc * ac, cnt * gc); ra -= gc * aa; rc -= gc * ac
+        add("red", cnt * ra, cnt * rc, cnt)
+    else:
+        k = {"tc_vc_unit": "unit", "tc_rr_arb": "arb", "tc_credit_block": "credit", "tc_phase": "phase"}.get(b, b)
+        a, c = total(ch); add(k, cnt * a, cnt * c, cnt)
+for k, (a, c, n) in sorted(cat.items()):
+    print("blk_%s=%.0f %d %d" % (k, a, c, n))
+PY
+}
+
 # a row's synthesis: the shapes of its memories, Yosys, OpenSTA, and its results in
 # $OUT/<row>.res (key=value)
 run_row() {
@@ -371,6 +445,7 @@ EOF
         on && /slack/ { printf "cut_ns=%.3f\ncut_start=%s\ncut_end=%s\n", a + t, s, e; exit }' $OUT/$r.sta.log
       echo "cut_split=$(path_split $OUT/$r.sta.log '=== cut' | paste -sd,)"
     fi
+    [ $m != tc_router ] || blocks $log
     echo "unconstrained=$(awk '/^=== / { on = /^=== unconstrained/; next } on && /^  / && $1 !~ /^obs_o/ { printf "%s%s", s, $1; s = " " }' $OUT/$r.sta.log)"
   } >$OUT/$r.res
   echo "synth: $r ($((t1 - t0)) s Yosys, $((t2 - t1)) s OpenSTA)" >&2
@@ -379,47 +454,86 @@ EOF
 # ---- the documents, from every row's results ----
 val() { sed -n "s/^$2=//p" $OUT/$1.res 2>/dev/null | head -1; }
 fo4of() { awk -v d="$1" -v f=$FO4 'BEGIN { printf "%.1f", d / f }'; }
-# a readable name for a block of a row's design (np: the router's link ports, 0 for a block)
-BNAME='function bname(b, np,   n, u, o, mem, D) {
+# a readable name for a block of a row's design (np: the router's link ports, 0 for a
+# block; ks: its Reducer slices, 1 if empty). With one slice the names are the
+# Reducer's, the result buffer, the Reducer input; with more, slice k's.
+BNAME='function bname(b, np, ks,   n, u, o, mem, D, k, red) {
     split("X+ X- Y+ Y- Z+ Z- W+ W-", D, " ")
+    ks = ks + 0 > 1 ? ks + 0 : 1
     mem = sub(/\/u_mem$/, "", b)
     if (b == "top") n = np ? "the router'"'"'s own logic (allocation, output registers)" : "logic"
     else if (b == "u_mem") n = "the SRAM"
     else if (b ~ /^g_unit\[/) {
       u = b; sub(/^g_unit\[/, "", u); u += 0
       n = u < 2 * np ? "the " D[int(u / 2) + 1] " " (u % 2 ? "VCDown" : "VCUp") " buffer" : \
-          u == 2 * np ? "the PEGroup FIFO" : u == 2 * np + 1 ? "the result buffer" : "the report buffer"
+          u == 2 * np ? "the PEGroup FIFO" : u > 2 * np + ks ? "the report buffer" : \
+          ks == 1 ? "the result buffer" : "slice " (u - 2 * np - 1) "'"'"'s result buffer"
     } else if (b ~ /^g_out\[/) {
       o = b; sub(/^g_out\[/, "", o); o += 0
-      n = (o < np ? "the " D[o + 1] " output" : o == np ? "the PE output" : "the Reducer input") "'"'"'s arbiter"
-    } else if (b == "u_reducer") n = "the Reducer"
-    else if (b == "u_reducer/u_alu") n = "the Reducer'"'"'s ALU"
-    else if (b == "u_reducer/u_cp_arb") n = "the Reducer'"'"'s copy arbiter"
-    else if (b == "u_phase") n = "tc_phase"
+      n = (o < np ? "the " D[o + 1] " output" : o == np ? "the PE output" : \
+           ks == 1 ? "the Reducer input" : "slice " (o - np - 1) "'"'"'s Reducer input") "'"'"'s arbiter"
+    } else if (b ~ /^(g_slice\[[0-9]+\]\.)?u_reducer(\/|$)/) {
+      k = b; sub(/\.?u_reducer.*$/, "", k); sub(/^g_slice\[/, "", k); k += 0
+      red = ks == 1 ? "the Reducer" : "Reducer slice " k
+      n = b ~ /\/u_alu$/ ? red "'"'"'s ALU" : b ~ /\/u_cp_arb$/ ? red "'"'"'s copy arbiter" : red
+    } else if (b == "u_phase") n = "tc_phase"
     else if (b == "u_credit_block") n = "the credit block"
     else n = b
     if (mem) n = (b == "u_mem" ? "the SRAM" : n (n ~ /s$/ ? "'"'"'" : "'"'"'s") " SRAM")
     return n
   }'
 # "block FO4,block FO4,...,setup FO4" -> "name FO4, name FO4, ... and setup FO4"
+# ($2: the router's link ports, 0 for a block; $3: its Reducer slices)
 split_text() {
-  echo "$1" | awk -v np="$2" "$BNAME"'
+  echo "$1" | awk -v np="$2" -v ks="${3:-1}" "$BNAME"'
     { n = split($0, p, ","); s = ""
       for (i = 1; i <= n; i++) {
         k = split(p[i], w, " "); f = w[k]; b = p[i]; sub(/ [^ ]*$/, "", b)
         if (f + 0 == 0 && b != "setup") continue # the end pin alone in a block
-        s = s (s != "" ? (i == n ? " and " : ", ") : "") (b == "setup" ? "its setup" : bname(b, np)) " " f
+        s = s (s != "" ? (i == n ? " and " : ", ") : "") (b == "setup" ? "its setup" : bname(b, np, ks)) " " f
       }
       print s }'
 }
-np_of() { case $1 in router_[1-4]d) echo $((2 * ${1:7:1})) ;; *) echo 0 ;; esac; }
+np_of() { case $1 in router_[1-4]d*) echo $((2 * ${1:7:1})) ;; *) echo 0 ;; esac; }
+# a row's Reducer slices (RedSlices of a router, Slices of a Reducer, the units' and
+# outputs' RedSlices of a block): the suffix _s2 or _s4, else 1
+ks_of() { case $1 in *_s[24]) echo ${1: -1} ;; *) echo 1 ;; esac; }
+# a router row's name as the documents give it: 4D, or 4D with 4 slices
+rname() { local k; k=$(ks_of $1); echo "${1:7:1}D$([ $k = 1 ] || echo ", $k slices")"; }
+ROUTERS=$(for r in $ROWS; do case $r in router_*) echo $r ;; esac; done | sort -t_ -k2,2 -k3,3 | tr '\n' ' ')
 
+# A register of a router, named for explain(): a result buffer's (g_unit[2 np + 1 + k].x)
+# as res/x, the report buffer's as rep/x, a Reducer slice's (g_slice[k].u_reducer/x) as
+# red/x, the rest as it is.
+reg_kind() {
+  local x=$1 np=$2 ks=$3 u
+  if [[ $x =~ ^g_unit\[([0-9]+)\]\.(.*)$ ]]; then
+    u=${BASH_REMATCH[1]}
+    if [ $u -eq $((2 * np + 1 + ks)) ]; then echo "rep/${BASH_REMATCH[2]}"; return; fi
+    if [ $u -gt $((2 * np)) ]; then echo "res/${BASH_REMATCH[2]}"; return; fi
+  elif [[ $x =~ ^(g_slice\[[0-9]+\]\.)?u_reducer/(.*)$ ]]; then
+    echo "red/${BASH_REMATCH[2]}"; return
+  fi
+  echo "$x"
+}
 # What a path does, for the kinds of path that have been among the worst (read from its
-# start and end registers; nothing if it is of none of these kinds).
+# start and end registers; nothing if it is of none of these kinds). $3: the router's
+# link ports, $4: its Reducer slices.
 explain() {
-  local s=$1 e=$2 np=$3
+  local np=$3 ks=${4:-1} s e
+  s=$(reg_kind "$1" $np $ks)
+  e=$(reg_kind "$2" $np $ks)
+  local red="the Reducer" ne=256
+  [ $ks = 1 ] || { red="the Reducer slice"; ne=$((256 / ks)); }
   case $e in
     u_credit_block/q_q* | u_credit_block/n_q* | u_credit_block/lost_q*)
+      if [ "$s" != "${s#g_out}" ]; then # from a Reducer input's register, through the fence
+        echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`), whose pop (an error report"
+        echo "written into the report buffer) waits for its arbiter's late step: a phase packet or the"
+        echo "barrier's completion goes first when tc_phase's fence is clear, which waits for every fenced"
+        echo "result $([ $ks = 1 ] && echo "the Reducer holds or makes" || echo "the slices hold or make") this cycle (\`fenced_o\`, decided from the contribution's header)."
+        return 0
+      fi
       echo "It ends in the credit block's error queue (\`q_q\`, \`n_q\`, \`lost_q\`): a unit's drop (\`drop_o\`, a header"
       echo "that finds its slot full) or route error (\`err_o\`, RC's verdict on its head header) joins"
       echo "the cycle's count of errors (\`nev\`, an adder tree over the units' error bits) and the record"
@@ -432,34 +546,34 @@ explain() {
       echo "header, the tree's row of the table, the verdict)." ;;
     u_phase/fence_q*)
       echo "It ends in tc_phase's fence (\`fence_q\`), which takes the packets each fenced unit holds"
-      echo "after the cycle (\`npkt_o\`); the result buffer's count includes a packet the Reducer begins"
-      echo "to write this cycle (\`res_valid_o\`), which the Reducer decides from the contribution's"
-      echo "header and its look-ups: the entry (busy, count, sources seen) among 256, and the tree's row"
+      echo "after the cycle (\`npkt_o\`); a result buffer's count includes a packet $red begins"
+      echo "to write this cycle (\`res_valid_o\`), which $red decides from the contribution's"
+      echo "header and its look-ups: the entry (busy, count, sources seen) among $ne, and the tree's row"
       echo "of its copy of the table (\`red_table_q\`: the root bit, the contributions expected)." ;;
-    g_unit\[$((2 * np + 2))\].*)
+    rep/*)
       echo "It ends in the report buffer, written by the credit block: a phase packet or the barrier's"
       echo "completion is written when tc_phase's fence is clear (\`send_o\`, \`done_o\`), which waits for"
-      echo "every fenced result the Reducer holds or makes this cycle (\`fenced_o\`, decided from the"
-      echo "contribution's header and its entry)." ;;
-    g_unit\[$((2 * np + 1))\].u_unit/u_mem* | u_reducer/u_mem*)
+      echo "every fenced result $([ $ks = 1 ] && echo "the Reducer holds or makes" || echo "the slices hold or make") this cycle (\`fenced_o\`, decided from the"
+      echo "contribution's header and its entry$([ $ks = 1 ] || echo "; the slices' \`fenced_o\` ORed in the router"))." ;;
+    res/u_unit/u_mem* | red/u_mem*)
       case $s in
-        u_reducer/u_mem*)
-          echo "The Reducer's ALU: the partial result read from the Reducer's SRAM combined with the"
+        red/u_mem*)
+          echo "$([ $ks = 1 ] && echo "The Reducer's ALU: the partial result read from the Reducer's SRAM" || echo "A Reducer slice's ALU: the partial result read from the slice's SRAM") combined with the"
           echo "contribution's data flit, written back, or into the result buffer for the last one." ;;
         u_credit_block/up_cred_q*)
           echo "It starts at the credits of a tree (\`up_cred_q\`): whether a held result may leave"
           echo "(\`up_ok_o\`) makes it one of the copy arbiter's 256 requests, whose grant (\`cp_pick\`)"
           echo "is the address the copy reads." ;;
       esac ;;
-    g_unit\[$((2 * np + 1))\].u_unit/nfull_q*)
-      echo "It ends in the result buffer's count of full slots (\`nfull_q\`), one more when the Reducer"
+    res/u_unit/nfull_q*)
+      echo "It ends in the result buffer's count of full slots (\`nfull_q\`), one more when $red"
       echo "writes a result's last flit this cycle (\`res_valid_o\`, decided from the contribution's"
-      echo "header and its look-ups: the entry among 256, the tree's row of the table)." ;;
+      echo "header and its look-ups: the entry among $ne, the tree's row of the table)." ;;
     u_credit_block/seq_q* | u_credit_block/gen_* | u_credit_block/report_due_q*)
       echo "It ends in the credit block's choice of the packet it writes into the report buffer: a"
       echo "phase packet or the barrier's completion goes first when tc_phase's fence is clear, which"
-      echo "waits for every fenced result the Reducer holds or makes this cycle (\`fenced_o\`)." ;;
-    u_reducer/fenced_q* | u_reducer/ready_q* | u_credit_block/due_q* | u_credit_block/since_q*)
+      echo "waits for every fenced result $([ $ks = 1 ] && echo "the Reducer holds or makes" || echo "the slices hold or make") this cycle (\`fenced_o\`)." ;;
+    red/fenced_q* | red/ready_q* | u_credit_block/due_q* | u_credit_block/since_q*)
       case $s in
         u_credit_block/up_cred_q*)
           echo "It starts at the credits of a tree (\`up_cred_q\`): whether a held result may leave"
@@ -468,8 +582,8 @@ explain() {
           echo "tree, in the credit block." ;;
       esac ;;
     g_out*)
-      if [ "$s" != "${s#g_unit\[$((2 * np + 1))\].}" ]; then
-        echo "It starts at the result buffer: its room (\`can_write_o\`) lets the Reducer start to copy a"
+      if [ "$s" != "${s#res/}" ]; then
+        echo "It starts at the result buffer: its room (\`can_write_o\`) lets $red start to copy a"
         echo "held result (the copy arbiter's grant, \`cp_start\`); a copy bars the Reducer input's output"
         echo "from granting (\`block_o\`, the router's \`red_block\`, which gates that arbiter's grant), and"
         echo "the grant decides what the output register loads (\`flit_q\`, \`len_q\`)."
@@ -501,6 +615,106 @@ slow_text() { # $1: slow_stage's output, $2: the start register
   echo "unbuffered as it maps one module at a time; a buffer tree would take a few FO4."
 }
 
+# The section on the Reducer's slices: for each router that was synthesized with more
+# than one slice, its totals and its area by block beside the same router with one.
+blk() { val $1 blk_$2 | cut -d' ' -f${3:-1}; } # a router's block: area (1), cells (2), instances (3)
+slices_section() {
+  local r d k base any=0
+  for r in $ROUTERS; do [ "$(ks_of $r)" != 1 ] && [ -s $OUT/$r.res ] && any=1; done
+  [ $any = 1 ] || return 0
+  cat <<EOF
+## The Reducer's slices
+
+With RedSlices k (1, 2 or 4) the Reducer is k slices (\`g_slice[j].u_reducer\`, each a
+\`tc_reducer\` with Slices k), slice j reducing the trees t with t mod k = j. Each slice has
+what the one Reducer had: an input of its own (a switch output, \`g_out[NP + 1 + j]\`, with
+its arbiter over every unit and its output register), an ALU, a copy arbiter over its
+trees, and a result buffer (a unit, \`g_unit[2 NP + 1 + j]\`, a VC buffer's logic with a
+128 x 128 SRAM); every unit requests and is granted by k - 1 more outputs, every output
+arbitrates over k - 1 more units. The Reducer's state is split, not multiplied: a slice
+holds 16/k trees' entries (busy, count, sources, the first header's fields, the
+held-result bits, the turns) and 768/k words of partial results, so the Reducer's SRAM
+bits stay 98,304 and only the result buffers add SRAM (16,384 bits each). The credit block
+and tc_phase take every slice's events (its errors, completions, results made, fences).
+
+The routers, each beside itself with one slice:
+
+| router | slices | cells | area (um^2) | area vs 1 slice | flip-flops | SRAM bits | worst path (FO4) | within $GOAL FO4 | worst path from, to |
+|---|---|---|---|---|---|---|---|---|---|
+EOF
+  for r in $ROUTERS; do
+    [ -s $OUT/$r.res ] || continue
+    d=${r:7:1} k=$(ks_of $r) base=router_${r:7:1}d
+    awk -v d=$d -v k=$k -v c=$(val $r cells) -v a=$(val $r area) -v a1="$(val $base area)" -v f=$(val $r ffs) \
+        -v s=$(val $r sram) -v x=$(fo4of $(val $r ns)) -v g=$GOAL -v st="$(val $r start)" -v en="$(val $r end)" 'BEGIN {
+      printf "| %dD | %d | %d | %.0f | %s | %d | %d | %.1f | %s | `%s` to `%s` |\n", d, k, c, a,
+        (k == 1 || a1 == "" ? "" : sprintf("%+.1f%%", 100 * a / a1 - 100)), f, s, x, (x <= g ? "yes" : "no"), st, en }'
+  done
+  local over=""
+  for r in $ROUTERS; do
+    [ -s $OUT/$r.res ] && [ "$(ks_of $r)" != 1 ] || continue
+    awk -v x=$(fo4of $(val $r ns)) -v g=$GOAL 'BEGIN { exit !(x > g) }' && over="$over; $(rname $r) ($(fo4of $(val $r ns)) FO4)"
+  done
+  echo
+  if [ -z "$over" ]; then
+    echo "Every router synthesized with 2 or 4 slices stays within the goal of $GOAL FO4 (its worst path"
+    echo "in its section below)."
+  else
+    echo "Over the goal of $GOAL FO4 with slices: ${over#; } (the worst paths in the sections below)."
+  fi
+  cat <<EOF
+
+The area by block (um^2 of standard cells; in brackets the instances): the Reducer slices
+without their ALUs, the ALUs (\`tc_alu\` with the floating-point sum's step), the units
+(the link VC buffers, the PEGroup FIFO, the result buffers and the report buffer), the
+outputs' arbiters, the router's own logic (the switch's allocation and output registers,
+the routing table's copies), the credit block and tc_phase.
+
+| router | slices | Reducer slices | ALUs | units | output arbiters | router's own logic | credit block | tc_phase |
+|---|---|---|---|---|---|---|---|---|
+EOF
+  for r in $ROUTERS; do
+    [ -s $OUT/$r.res ] || continue
+    [ -n "$(val $r blk_top)" ] || continue
+    printf "| %sD | %s |" ${r:7:1} $(ks_of $r)
+    for b in red alu unit arb top credit phase; do printf " %s (%s) |" "$(blk $r $b)" "$(blk $r $b 3)"; done
+    echo
+  done
+  echo
+  local adds
+  adds=$(for r in $ROUTERS; do
+    k=$(ks_of $r) base=router_${r:7:1}d
+    [ $k != 1 ] && [ -s $OUT/$r.res ] && [ -s $OUT/$base.res ] && [ -n "$(val $r blk_top)" ] && [ -n "$(val $base blk_top)" ] || continue
+    local args="" b
+    for b in red alu unit arb top credit phase; do args="$args -v $b=$(( $(blk $r $b) - $(blk $base $b) ))"; done
+    awk -v name="$(rname $r)" -v tot=$(( $(val $r area) - $(val $base area) )) -v pct="$(awk -v a=$(val $r area) -v b=$(val $base area) 'BEGIN { printf "%.1f", 100 * a / b - 100 }')" \
+        -v nalu=$(( $(blk $r alu 3) - $(blk $base alu 3) )) -v nunit=$(( $(blk $r unit 3) - $(blk $base unit 3) )) $args 'BEGIN {
+      printf "- %s: %+d (+%s%%): %d more ALU%s %+d (%.0f%%), the units with %d more result buffer%s %+d (%.0f%%), the switch (arbiters and the router'"'"'s own logic) %+d (%.0f%%), the Reducer slices'"'"' own logic %+d (%.0f%%), the credit block and tc_phase %+d (%.0f%%).\n",
+        name, tot, pct, nalu, (nalu > 1 ? "s" : ""), alu, 100 * alu / tot, nunit, (nunit > 1 ? "s" : ""), unit, 100 * unit / tot, arb + top, 100 * (arb + top) / tot, red, 100 * red / tot,
+        credit + phase, 100 * (credit + phase) / tot }'
+  done)
+  if [ -n "$adds" ]; then
+    echo "What the slices add, against the same router with one slice (um^2, and the share of the"
+    echo "added area):"
+    echo
+    echo "$adds"
+    echo
+  fi
+  local b any4=0
+  for b in arb phase credit vc reducer; do [ -s $OUT/${b}_4d.res ] && [ -s $OUT/${b}_4d_s4.res ] && any4=1; done
+  [ $any4 = 1 ] || return 0
+  echo "The blocks that change with the slices, alone, as in the 4D router with one slice and"
+  echo "with four (the rows X_4d and X_4d_s4 of the table above; the Reducer's: one slice of four):"
+  echo
+  echo "| block | 1 slice: cells | area (um^2) | FO4 | 4 slices: cells | area (um^2) | FO4 |"
+  echo "|---|---|---|---|---|---|---|"
+  for b in arb phase credit vc reducer; do
+    [ -s $OUT/${b}_4d.res ] && [ -s $OUT/${b}_4d_s4.res ] || continue
+    echo "| $(field ${b}_4d_s4 1) | $(val ${b}_4d cells) | $(val ${b}_4d area) | $(fo4of $(val ${b}_4d ns)) | $(val ${b}_4d_s4 cells) | $(val ${b}_4d_s4 area) | $(fo4of $(val ${b}_4d_s4 ns)) |"
+  done
+  echo
+}
+
 write_docs() { # docs/synth.md and .csv beside themselves (.tmp), moved into place when both are complete
   local r m p cells area ffs sram ns fo yn
   stage docs/synth.md docs/synth.csv
@@ -519,7 +733,9 @@ write_docs() { # docs/synth.md and .csv beside themselves (.tmp), moved into pla
     echo "The blocks are synthesized with the parameters they have in the 1D router and in the"
     echo "4D router where these differ (ports and units); the Reducer only with the 4D router's"
     echo "(its ports change one comparison). Every router has the default parameters: Slots 16,"
-    echo "InjSlots 40, PeCredits 48, RedFlits 2."
+    echo "InjSlots 40, PeCredits 48, RedFlits 2, and RedSlices 1, except the rows ending in _s2 and"
+    echo "_s4: the routers with the Reducer in 2 and 4 slices (RedSlices 2, 4), and the blocks that"
+    echo "change with the slices as they are in the 4D router with 4 (section \"The Reducer's slices\")."
     echo
     echo "| row | module | parameters | cells | area (um^2) | flip-flops | SRAM bits | worst reg-to-reg path with setup (ns) | FO4 | clock it allows in 0.18 um | within $GOAL FO4 | within $ASPIRATION FO4 | Yosys (s) | OpenSTA (s) |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -545,21 +761,24 @@ wall-clock seconds on a 2-core machine shared with other jobs.
 EOF
     if [ -s $OUT/total.time ]; then
       echo "The last full run of \`make synth\` took $(cat $OUT/total.time) s in all."
+    else # the rows were run in parts
+      echo "The rows' Yosys and OpenSTA times add up to $(for r in $ROWS; do [ -s $OUT/$r.res ] && echo $(($(val $r t_yosys) + $(val $r t_sta))); done | awk '{ s += $1 } END { print s + 0 }') s (the rows were run in parts)."
     fi
     echo
     # the verdict
     local meet="" miss="" asp=""
-    for r in router_1d router_2d router_3d router_4d; do
+    for r in $ROUTERS; do
       [ -s $OUT/$r.res ] || continue
       fo=$(fo4of $(val $r ns))
-      if awk -v x=$fo -v g=$GOAL 'BEGIN { exit !(x <= g) }'; then meet="$meet, ${r:7:1}D ($fo FO4)"; else miss="$miss, ${r:7:1}D ($fo FO4)"; fi
-      if awk -v x=$fo -v g=$ASPIRATION 'BEGIN { exit !(x <= g) }'; then asp="$asp, ${r:7:1}D"; fi
+      if awk -v x=$fo -v g=$GOAL 'BEGIN { exit !(x <= g) }'; then meet="$meet; $(rname $r) ($fo FO4)"; else miss="$miss; $(rname $r) ($fo FO4)"; fi
+      if awk -v x=$fo -v g=$ASPIRATION 'BEGIN { exit !(x <= g) }'; then asp="$asp; $(rname $r)"; fi
     done
     echo "## Routers against the goal"
     echo
-    meet=${meet#, } miss=${miss#, } asp=${asp#, }
+    meet=${meet#; } miss=${miss#; } asp=${asp#; }
     echo "Within $GOAL FO4: ${meet:-none}. Over it: ${miss:-none}. Within the aspiration of $ASPIRATION FO4: ${asp:-none}."
     echo
+    slices_section
     echo "The routers keep their blocks as modules: Yosys maps each module once per parameter"
     echo "set (every VC buffer, the result and the report buffer share one module, the outputs'"
     echo "arbiters another) and OpenSTA times across the hierarchy. ABC maps every module for"
@@ -568,8 +787,9 @@ EOF
     echo "named by a net its flip-flop drives, which may be another name for the same bits: a unit's"
     echo "\`waddr\` is \`{wr_slot_q, wr_idx_q}\` (3 bits of index), its \`hdr_o\` is \`hdr0_q\`, an output's"
     echo "\`link_flit_o\` or \`ej_flit_o\` its \`flit_q\`. \`g_unit[u]\` is unit u (u = 2 x port + VC for"
-    echo "the links, then the PEGroup FIFO, the result and the report buffer), \`g_out[o]\` output o"
-    echo "(the links, the PE, the Reducer)."
+    echo "the links, then the PEGroup FIFO, the result buffer of each Reducer slice and the report buffer),"
+    echo "\`g_out[o]\` output o (the links, the PE, the input of each Reducer slice), \`g_slice[k].u_reducer\`"
+    echo "Reducer slice k (with RedSlices 1 the one Reducer)."
     echo
     cat <<EOF
 What keeps the paths short, with every cycle as before (the C model is unchanged): the credit
@@ -589,18 +809,18 @@ EOF
       [ "$(val $r abc_fallback)" = 1 ] && echo "In $r ABC failed on the credit block with that script, which was mapped by ABC's own (area) script there instead: its paths are longer than they need be."
     done
     echo
-    for r in router_1d router_2d router_3d router_4d; do
+    for r in $ROUTERS; do
       [ -s $OUT/$r.res ] || continue
-      local np=$(np_of $r) d=${r:7:1}
-      echo "### ${d}D router ($np links, $((2 * np + 3)) units, $((np + 2)) outputs)"
+      local np=$(np_of $r) d=${r:7:1} ks=$(ks_of $r)
+      echo "### ${d}D router$([ $ks = 1 ] || echo ", $ks Reducer slices") ($np links, $((2 * np + 2 + ks)) units, $((np + 1 + ks)) outputs)"
       echo
       echo "Worst path: $(val $r ns) ns, $(fo4of $(val $r ns)) FO4, from \`$(val $r start)\` to \`$(val $r end)\`."
       echo "FO4 spent along it, block by block (each up to its last cell on the path; the first"
-      echo "includes the clock-to-output): $(split_text "$(val $r split)" $np)."
+      echo "includes the clock-to-output): $(split_text "$(val $r split)" $np $ks)."
       local over=0
       awk -v g=$ASPIRATION '/^Over: / { split(substr($0, 7), f, " \\| "); if (f[3] + 0 > g) n++ } END { exit !n }' $OUT/$r.sta.log && over=1
       if [ $over = 0 ]; then # else it is the first of the list below
-        explain "$(val $r start)" "$(val $r end)" $np
+        explain "$(val $r start)" "$(val $r end)" $np $ks
         slow_text "$(slow_stage $OUT/$r.sta.log "")" "$(val $r start)"
       fi
       echo
@@ -612,16 +832,16 @@ EOF
           sort -t'|' -k1,1 -rn | while IFS='|' read -r fo key n s e; do
             local sp
             sp=$(path_split $OUT/$r.sta.log "=== over $key" | paste -sd,)
-            echo "- $fo FO4, $n endpoints: \`$s\` to \`$e\`: $(split_text "$sp" $np)."
-            explain "$s" "$e" $np | sed 's/^/  /'
+            echo "- $fo FO4, $n endpoints: \`$s\` to \`$e\`: $(split_text "$sp" $np $ks)."
+            explain "$s" "$e" $np $ks | sed 's/^/  /'
             slow_text "$(slow_stage $OUT/$r.sta.log "=== over $key")" "$s" | sed 's/^/  /'
           done
         echo
       }
       if [ -n "$(val $r cut_ns)" ]; then
         echo "The false path (below) cut, in this router, a path of $(val $r cut_ns) ns, $(fo4of $(val $r cut_ns)) FO4, from"
-        echo "\`$(val $r cut_start)\` to \`$(val $r cut_end)\`: $(split_text "$(val $r cut_split)" $np)."
-        echo "It is the Reducer's ALU's result taken as a header's length by the result buffer."
+        echo "\`$(val $r cut_start)\` to \`$(val $r cut_end)\`: $(split_text "$(val $r cut_split)" $np $ks)."
+        echo "It is $([ $ks = 1 ] && echo "the Reducer's ALU's" || echo "a Reducer slice's ALU's") result taken as a header's length by $([ $ks = 1 ] && echo "the" || echo "its") result buffer."
         echo
       fi
     done
@@ -635,20 +855,24 @@ widths, so that OpenSTA links every pin of every instance. Its figures are assum
 FO4, so that they scale with the process: read data $MEM_CQ FO4 after the clock (about 0.5 ns at
 65 nm), write enable, addresses and write data set up $MEM_SETUP FO4 before it; the same for every
 shape (a 128-word buffer would be somewhat faster than the 768-word memory). Their area is not
-in the table.
+in the table. The instances of each shape per router:
 
-| shape | what | 1D | 2D | 3D | 4D |
-|---|---|---|---|---|---|
 EOF
-    local shapes_all
-    shapes_all=$(cat $OUT/router_*d.res 2>/dev/null | sed -n 's/^mem_\([0-9]*x[0-9]*\)=.*/\1/p' | sort -t x -k1,1n -u)
+    local shapes_all routers_done=""
+    for r in $ROUTERS; do [ -s $OUT/$r.res ] && routers_done="$routers_done $r"; done
+    printf "| shape | what |"; for r in $routers_done; do printf " %s |" "$(rname $r)"; done; echo
+    printf "|---|---|"; for r in $routers_done; do printf -- "---|"; done; echo
+    shapes_all=$(cat $OUT/router_*d*.res 2>/dev/null | sed -n 's/^mem_\([0-9]*x[0-9]*\)=.*/\1/p' | sort -t x -k1,1n -u)
     for s in $shapes_all; do
-      local what="" w=${s%x*}
-      [ $w -eq $((16 * 8)) ] && what="a VC buffer, the result and the report buffer: Slots 16 x 8 flits"
+      local what="" w=${s%x*} k
+      [ $w -eq $((16 * 8)) ] && what="a VC buffer, a result and the report buffer: Slots 16 x 8 flits"
       [ $w -eq $((40 * 8)) ] && what="the PEGroup FIFO: InjSlots 40 x 8 flits"
       [ $w -eq $((16 * 16 * 3)) ] && what="the Reducer's partial results: 16 trees x 16 ReduceIds x (1 + RedFlits 2) words"
+      for k in 2 4; do
+        [ $w -eq $((16 / k * 16 * 3)) ] && what="a Reducer slice's partial results, of $k: $((16 / k)) trees x 16 ReduceIds x 3 words"
+      done
       printf "| %s | %s |" "$s" "$what"
-      for r in router_1d router_2d router_3d router_4d; do printf " %s |" "$(val $r mem_$s)"; done
+      for r in $routers_done; do printf " %s |" "$(val $r mem_$s)"; done
       echo
     done
     echo
@@ -660,10 +884,14 @@ EOF
     echo
     echo "| router | memory | instances | into: FO4, from | out of: FO4, to |"
     echo "|---|---|---|---|---|"
-    for r in router_1d router_2d router_3d router_4d; do
+    for r in $ROUTERS; do
       [ -s $OUT/$r.sta.log ] || continue
-      awk -v f=$FO4 -v np=$(np_of $r) -v r=${r:7:1}D "$BNAME"'
-        function kind(b) { b = bname(b, np); return b ~ /V[CU][a-zA-Z]* buffer/ ? "the link VC buffers'"'"' SRAMs" : b }
+      awk -v f=$FO4 -v np=$(np_of $r) -v ks=$(ks_of $r) -v r="$(rname $r)" "$BNAME"'
+        function kind(b) { b = bname(b, np, ks)
+          if (b ~ /V[CU][a-zA-Z]* buffer/) return "the link VC buffers'"'"' SRAMs"
+          if (b ~ /^slice .*result buffer/) return "the result buffers'"'"' SRAMs"
+          if (b ~ /^Reducer slice /) return "the Reducer slices'"'"' SRAMs"
+          return b }
         function flush(   k) { if (inst == "") return
           k = kind(inst)
           if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
@@ -683,7 +911,7 @@ EOF
     done
     echo
     local unc=""
-    for r in router_1d router_2d router_3d router_4d; do [ -n "$(val $r unconstrained)" ] && unc="$unc ${r:7:1}D: \`$(val $r unconstrained)\`;"; done
+    for r in $ROUTERS; do [ -n "$(val $r unconstrained)" ] && unc="$unc $(rname $r): \`$(val $r unconstrained)\`;"; done
     if [ -n "$unc" ]; then
       echo "Endpoints of the routers without a timed path, other than \`obs_o\`'s bits:${unc%;}."
     else
@@ -702,8 +930,10 @@ tc_phase's fence, the credit block's drop record, which the result buffer never 
 never exercised, and constraints/tc_router.sdc cuts them; what stays timed from the ALU is
 the write data of the memories (the Reducer's own and, through the result buffer's write
 port, the result buffer's). The paths from the Reducer's memory to the same header logic
-without the ALU (a held result's header, copied) are real and stay timed. The routers'
-sections above give the path the exception cut.
+without the ALU (a held result's header, copied) are real and stay timed. With the Reducer
+in slices the same holds for each slice, its ALU and its result buffer: the SDC cuts the
+paths from every slice's ALU (\`g_slice[k].u_reducer/u_alu\`). The routers' sections above
+give the path the exception cut.
 EOF
     if [ -s $OUT/reducer_4d.res ]; then
       echo
@@ -728,15 +958,18 @@ EOF
       echo "cut into share)."
     fi
   } >docs/synth.md.tmp
-  # beside each router, docs/synth-int-alu.csv's row: the same router before the Reducer's
-  # ALU took the floating-point sum (integer lanes only; make synth at that design)
+  # beside each router of one Reducer slice, docs/synth-int-alu.csv's row: the same router
+  # before the Reducer's ALU took the floating-point sum (integer lanes only; make synth at
+  # that design); the routers with 2 and 4 slices (column red_slices) have none
   {
-    echo "router,dims,cells,area_um2,flops,sram_bits,fo4,cells_int_alu,area_um2_int_alu,fo4_int_alu"
-    for r in router_1d router_2d router_3d router_4d; do
-      [ -s $OUT/$r.res ] || continue
-      local before
-      before=$(awk -F, -v d=${r:7:1} '$2 == d { print $3 "," $4 "," $7 }' docs/synth-int-alu.csv)
-      echo "tc_router,${r:7:1},$(val $r cells),$(val $r area),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns)),${before:-,,}"
+    echo "router,dims,cells,area_um2,flops,sram_bits,fo4,cells_int_alu,area_um2_int_alu,fo4_int_alu,red_slices"
+    for k in 1 2 4; do # one slice first: the rows the file had before the column red_slices
+      for r in $ROUTERS; do
+        [ -s $OUT/$r.res ] && [ "$(ks_of $r)" = $k ] || continue
+        local before=",,"
+        [ $k = 1 ] && before=$(awk -F, -v d=${r:7:1} '$2 == d { print $3 "," $4 "," $7 }' docs/synth-int-alu.csv)
+        echo "tc_router,${r:7:1},$(val $r cells),$(val $r area),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns)),${before:-,,},$k"
+      done
     done
   } >docs/synth.csv.tmp
   publish docs/synth.md.tmp docs/synth.md
