@@ -13,7 +13,7 @@
 #include "../../cmodel/net.h"
 #include "../../cmodel/table.h"
 #include "../../cmodel/netsim/workload.h"
-#include "../randtable.h"
+#include "../../cmodel/netsim/plan.h"
 
 typedef struct {
     uint32_t node;
@@ -67,23 +67,11 @@ static void case_params(const char *topo, int slots, int inj_slots, int pe_credi
     p->ej_lat = ej_lat ? ej_lat : p->ej_lat;
 }
 
-/* The planner's table, as tcnet builds it: every tree with a random member set (the
- * root and its farthest node always in). */
+/* tcnet's table (TC_PLAN_SPREAD): every tree with a random member set of about
+ * `members` percent, the root and its farthest node always in. */
 static void plan(const tc_topo *t, tc_row *rows, int members, int seed)
 {
-    uint8_t *pe = malloc((size_t)t->n);
-    uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 1;
-    assert_non_null(pe);
-    for (int tree = 0; tree < TC_TREES; tree++) {
-        int root = (int)((long)tree * t->n / TC_TREES);
-        for (int k = 0; k < t->n; k++) {
-            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-            pe[k] = rng % 100 < (uint64_t)members;
-        }
-        pe[root] = pe[tc_farthest(t, root)] = 1;
-        tc_plan_tree(t, rows, tree, root, pe);
-    }
-    free(pe);
+    assert_int_equal(tc_plan_table(t, rows, &(tc_plan){.variant = TC_PLAN_SPREAD, .seed = (uint64_t)seed, .members = members}), 0);
 }
 
 static inline int by_node(const void *a, const void *b)
@@ -236,7 +224,7 @@ static inline size_t engine_case(tc_wl_kind kind, const ecase *c, pkt_engine eng
     if (c->members)
         plan(&t, rows, c->members, c->seed);
     else
-        tc_random_table(&t, rows, (uint64_t)c->seed);
+        assert_int_equal(tc_plan_table(&t, rows, &(tc_plan){.variant = TC_PLAN_RANDOM, .seed = (uint64_t)c->seed}), 0);
     tc_workload w = {0};
     w.kind = kind;
     w.tree = c->tree;

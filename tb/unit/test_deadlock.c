@@ -11,15 +11,15 @@
 #include <cmocka.h>
 
 #include "../../cmodel/netsim/deadlock.h"
+#include "../../cmodel/netsim/plan.h"
 #include "../../cmodel/net.h"
 
-/* 16 trees, roots spread evenly, every PE a member. */
+/* 16 trees, roots spread evenly, every PE a member (TC_PLAN_MEMBERS of all). */
 static tc_row *table(const tc_topo *t)
 {
     tc_row *rows = calloc((size_t)t->n * TC_TREES, sizeof *rows);
     assert_non_null(rows);
-    for (int tree = 0; tree < TC_TREES; tree++)
-        tc_plan_tree(t, rows, tree, tree * t->n / TC_TREES, NULL);
+    assert_int_equal(tc_plan_table(t, rows, &(tc_plan){.variant = TC_PLAN_MEMBERS}), 0);
     char err[256];
     assert_int_equal(tc_table_validate(t, rows, err, sizeof err), 0);
     return rows;
