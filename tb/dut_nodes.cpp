@@ -51,7 +51,7 @@ struct Nodes {
     std::atomic<bool> quit{false};
 #if VM_TRACE
     VerilatedFstC *fst = nullptr;
-    uint64_t time = 0; // FST steps: two a cycle, as tb/dut_rtl.cpp's half_cycle
+    uint64_t time = 0; // FST steps: two a cycle, TC_WAVE_HALF_PS each (tb/waveview.c reads the times)
 #endif
 };
 

@@ -1,8 +1,8 @@
-// Thin C++ shim between the C testbench and the whole Verilated torus (Vtc_torus, the
-// wave and coverage builds; the co-simulation builds join nodes: tb/dut_nodes.cpp): it only
-// moves bits between tc_dut calls and the model's ports, and takes the observation
-// records from the monitors around the routers (tb/dut_obs.h). Built
-// with tracing (VM_TRACE: the wave builds) it can write an FST.
+// Thin C++ shim between the C testbench and the whole Verilated torus (Vtc_torus: the
+// flat and coverage builds, never traced; the co-simulation and wave builds join
+// nodes: tb/dut_nodes.cpp): it only moves bits between tc_dut calls and the model's
+// ports, and takes the observation records from the monitors around the routers
+// (tb/dut_obs.h).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,9 +12,6 @@
 
 #include "Vtc_torus.h"
 #include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
 
 #include "dut.h"
 #include "dut_built.h"
@@ -25,10 +22,6 @@ namespace {
 struct Rtl {
     VerilatedContext ctx;
     Vtc_torus *top;
-#if VM_TRACE
-    VerilatedFstC *fst;
-#endif
-    uint64_t time;
 };
 
 template <typename T> void put_bit(T &v, int i, bool b)
@@ -44,19 +37,11 @@ template <std::size_t W> bool get_bit(const VlWide<W> &v, int i) { return (v[i >
 
 Rtl *rtl(tc_dut *d) { return static_cast<Rtl *>(d->impl); }
 
-// Two FST time steps per cycle, each TC_WAVE_HALF_PS picoseconds (the trace's unit,
-// Verilator's default 1 ps), so that GTKWave shows a 2 ns cycle (500 MHz): reset takes
-// steps 0-2, the 16 trees of the table one cycle each, so run cycle t rises at step
-// 3 + 32 + 2 t (write_gtkw() in tb/cosim.c relies on it).
+// Two half cycles a cycle, as tb/dut_nodes.cpp steps its nodes.
 void half_cycle(Rtl *r, int clk)
 {
     r->top->clk_i = clk;
     r->top->eval();
-#if VM_TRACE
-    if (r->fst)
-        r->fst->dump(r->time * TC_WAVE_HALF_PS);
-#endif
-    r->time++;
 }
 
 void rtl_cfg(tc_dut *d, int tree, const tc_row *rows)
@@ -114,12 +99,6 @@ void rtl_close(tc_dut *d)
                        std::to_string(runs++) + ".dat";
     r->ctx.coveragep()->write(file.c_str());
 #endif
-#if VM_TRACE
-    if (r->fst) {
-        r->fst->close();
-        delete r->fst;
-    }
-#endif
     r->top->final();
     delete r->top;
     delete r;
@@ -133,40 +112,21 @@ const tc_dut_ops rtl_ops = {rtl_cfg, rtl_pe_out, rtl_pe_in, rtl_step, rtl_close,
 
 } // namespace
 
-extern "C" int tc_dut_rtl_traces(void) { return VM_TRACE; }
+extern "C" int tc_dut_rtl_traces(void) { return 0; }
 
 extern "C" const char *tc_dut_rtl_router_scope(void) { return "TOP.tc_torus.g_node[%d].u_node.u_router"; }
 
 extern "C" tc_dut *tc_dut_rtl(tc_params *p, const char *fst, char *err, size_t errlen)
 {
     tc_params_built(p);
-#if !VM_TRACE
     if (fst) {
         std::snprintf(err, errlen, "%s: this build has no tracing (only the wave builds do: make wave NET=... SCEN=...)",
                       fst);
         return nullptr;
     }
-#else
-    (void)err;
-    (void)errlen;
-#endif
 
     Rtl *r = new Rtl;
-    r->time = 0;
-#if VM_TRACE
-    r->fst = nullptr;
-    if (fst) {
-        r->ctx.traceEverOn(true);
-    }
-#endif
     r->top = new Vtc_torus(&r->ctx, "TOP");
-#if VM_TRACE
-    if (fst) {
-        r->fst = new VerilatedFstC;
-        r->top->trace(r->fst, 99);
-        r->fst->open(fst);
-    }
-#endif
     tc_dut *d = static_cast<tc_dut *>(std::calloc(1, sizeof *d));
     d->name = "RTL";
     d->ops = &rtl_ops;
