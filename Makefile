@@ -180,8 +180,8 @@ $(2): $(B)/node_$(3)$(call net_key,$(1)) tb/dut_nodes.cpp tb/dut.h tb/dut_built.
 	  $(if $(3),-lz) -o $$@.new && mv -f $$@.new $$@
 	@echo "linked $$@ with build/node_$(3)$(call net_key,$(1))"
 endef
-# Every torus named (NETS, NET) is checked first: 1 to 4 sizes of at least 1.
-NODE_NETS := $(sort $(NETS) $(BIG_NETS) $(NET))
+# Every torus named (NETS, NET's torus) is checked first: 1 to 4 sizes of at least 1.
+NODE_NETS := $(sort $(NETS) $(BIG_NETS) $(call net_topo,$(NET)))
 $(foreach n,$(NODE_NETS),$(if $(shell echo '$(n)' | grep -Ex '[1-9][0-9]{0,4}(x[1-9][0-9]{0,4}){0,3}'),,\
   $(error '$(n)' is not a torus: 1 to 4 sizes of at least 1, joined by x (4x4, 5, 3x3x2, 2x2x2x2))))
 $(foreach k,$(sort $(foreach n,$(NODE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_$(k),obj_node_$(k),$(VL_NODE),tb/dut_nodes.cpp)))
@@ -195,10 +195,13 @@ RTL_DRAWS_MORE := 4x4@s2i2p1r7k4l2000j1e1 5@s64i2p255r1l1j3000e1
 # minutes each on this machine (millions of cycles at long latencies): make regress.
 RTL_DRAWS_ALL  := 2x3@s64i64p255r7k4l1j1e1
 PARAM_NET       = $(or $(NET),$(firstword $(NETS)))@s$(SLOTS)i$(INJ_SLOTS)p$(PE_CREDITS)r$(RED_FLITS)k$(RED_SLICES)l$(LINK_LAT)j$(INJ_LAT)e$(EJ_LAT)
-DRAWN_NETS     := $(sort $(RTL_DRAWS) $(RTL_DRAWS_MORE) $(patsubst $(B)/cosim_%,%,$(filter $(B)/cosim_%,$(foreach g,$(MAKECMDGOALS),$(if $(findstring @,$(g)),$(g))))) \
+DRAWN_NETS     := $(sort $(RTL_DRAWS) $(RTL_DRAWS_MORE) $(if $(findstring @,$(NET)),$(NET)) $(patsubst $(B)/cosim_%,%,$(filter $(B)/cosim_%,$(foreach g,$(MAKECMDGOALS),$(if $(findstring @,$(g)),$(g))))) \
                     $(if $(filter cosim-params,$(MAKECMDGOALS)),$(PARAM_NET)))
-net_bad         = $(filter-out s% i% p% r% k% l% j% e%,$(call net_spec,$(1)))
-$(foreach n,$(DRAWN_NETS),$(if $(call net_bad,$(n)),$(error $(n): '$(call net_bad,$(n))' is none of s i p r k l j e followed by a value)))
+net_val         = $(patsubst e%,%,$(patsubst j%,%,$(patsubst l%,%,$(patsubst k%,%,$(patsubst r%,%,$(patsubst p%,%,$(patsubst i%,%,$(patsubst s%,%,$(1)))))))))
+no_digits       = $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1)))))))))))
+net_bad         = $(filter-out s% i% p% r% k% l% j% e%,$(call net_spec,$(1))) \
+                  $(foreach t,$(call net_spec,$(1)),$(if $(and $(call net_val,$(t)),$(if $(call no_digits,$(call net_val,$(t))),,1)),,$(t)))
+$(foreach n,$(DRAWN_NETS),$(if $(strip $(call net_bad,$(n))),$(error $(n): '$(sort $(call net_bad,$(n)))' is none of s i p r k l j e followed by a number)))
 # a drawn key is Verilated only once tccheck has taken the drawn net's every value
 $(foreach n,$(DRAWN_NETS),$(if $(filter $(call net_key,$(n)),$(foreach m,$(NODE_NETS),$(call net_key,$(m)))),,\
   $(eval $(call VL_RULES,$(call key_net,$(call net_key,$(n))),$(B)/node_$(call net_key,$(n)),obj_node_$(call net_key,$(n)),$(VL_NODE),tb/dut_nodes.cpp,$(B)/tccheck,$(B)/tccheck $(call net_opts,$(n)) > $(B)/obj_$(n).tccheck.log 2>&1 || { cat $(B)/obj_$(n).tccheck.log; exit 1; }))))
@@ -207,15 +210,17 @@ $(foreach n,$(DRAWN_NETS),$(eval $(call VL_NET,$(n),$(B)/cosim_$(n))))
 # sim/rtl_bench.sh threads): 8x8. Verilator warns that a node offers it too little to
 # split (UNOPTTHREADS); the bench measures what it gets.
 $(eval $(call VL_RULES,8x8,$(B)/cosim_8x8_vt2,obj_8x8_vt2,$(VL_NODE) --threads 2 -Wno-UNOPTTHREADS,tb/dut_nodes.cpp))
-# The wave builds (make wave, build/wave/cosim_NET): the node's model Verilated with
-# tracing once per key, every node writing into one FST (tb/dut_nodes.cpp). The
+# The wave builds (make wave, build/wave/cosim_NET, NET a torus or NET@SPEC): the
+# node's model Verilated with tracing once per key, every node writing into one FST
+# (tb/dut_nodes.cpp); a key's model is built once tccheck has taken its values. The
 # whole torus (tc_torus), flat and untraced (build/flat/cosim_NET): make test runs the
 # 5-node ring's on every scenario, which checks tc_torus's wiring against the C model.
 # The traced model is compiled at -O1: the trace code is most of it, and the waveform's
 # first run matters more than the speed of the runs after it.
 VL_WAVE_OPT ?= -MAKEFLAGS "OPT_FAST=-O1 OPT_GLOBAL=-O1"
-$(foreach k,$(sort $(foreach n,$(NODE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_wave_$(k),obj_node_wave_$(k),$(VL_NODE) --trace-fst $(VL_WAVE_OPT),tb/dut_nodes.cpp)))
-$(foreach n,$(NODE_NETS),$(eval $(call VL_NET,$(n),$(B)/wave/cosim_$(n),wave_)))
+WAVE_NETS := $(sort $(NODE_NETS) $(if $(findstring @,$(NET)),$(NET)))
+$(foreach k,$(sort $(foreach n,$(WAVE_NETS),$(call net_key,$(n)))),$(eval $(call VL_RULES,$(call key_net,$(k)),$(B)/node_wave_$(k),obj_node_wave_$(k),$(VL_NODE) --trace-fst $(VL_WAVE_OPT),tb/dut_nodes.cpp,$(B)/tccheck,$(B)/tccheck $(call net_opts,$(call key_net,$(k))) > $(B)/obj_node_wave_$(k).tccheck.log 2>&1 || { cat $(B)/obj_node_wave_$(k).tccheck.log; exit 1; })))
+$(foreach n,$(WAVE_NETS),$(eval $(call VL_NET,$(n),$(B)/wave/cosim_$(n),wave_)))
 $(foreach n,$(NODE_NETS),$(eval $(call VL_RULES,$(n),$(B)/flat/cosim_$(n),obj_flat_$(n),--top-module tc_torus,tb/dut_rtl.cpp)))
 
 # Coverage builds (make coverage): the whole torus (tc_torus) with line and toggle
@@ -332,7 +337,8 @@ sim: $(B)/cosim_$(firstword $(NETS))
 # make wave SCEN=bcast_leaf [NET=4x4]: FST + GTKWave save file in build/wave/, opened at
 # the first delivery (or a mismatch, with both sides' records): docs/waves.md. The
 # scenario is checked before anything is built (tcsim knows the scenarios); any torus
-# NET has its wave build, as for make sim.
+# NET has its wave build, as for make sim, and so has any NET@SPEC (5@s2p1: the
+# parameters of build/cosim_NET@SPEC). The files are named by the torus alone.
 SCEN ?= bcast_leaf
 ## wave: SCEN=bcast_leaf [NET=4x4]: an FST waveform and a GTKWave view in build/wave/ (docs/waves.md)
 wave: $(B)/tcsim | deps-sc
@@ -341,8 +347,8 @@ wave: $(B)/tcsim | deps-sc
 	@$(MAKE) -s $(B)/wave/cosim_$(NET)
 	@mkdir -p $(B)/wave
 	$(B)/wave/cosim_$(NET) --scen $(SCEN) --wave $(B)/wave
-	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then gtkwave $(B)/wave/$(NET)_$(SCEN).gtkw; \
-	 else echo "headless: open $(B)/wave/$(NET)_$(SCEN).gtkw in GTKWave"; fi
+	@if [ -n "$$DISPLAY" ] && command -v gtkwave >/dev/null; then gtkwave $(B)/wave/$(call net_topo,$(NET))_$(SCEN).gtkw; \
+	 else echo "headless: open $(B)/wave/$(call net_topo,$(NET))_$(SCEN).gtkw in GTKWave"; fi
 
 ## lint: Verilator -Wall, Icarus Verilog and Yosys on the RTL
 lint: rtl/tc_format.vh | deps

@@ -9,8 +9,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
-make -s build/tcnet
-L=40 IS=40 PC=48 # LinkLat, InjSlots, PeCredits: tcnet's defaults
+make -s build/tcnet build/gen_params
+eval "$(build/gen_params sh)" # the defaults (cmodel/params.def): TC_LINK_LAT ...
+L=$TC_LINK_LAT IS=$TC_INJ_SLOTS PC=$TC_PE_CREDITS PI=$TC_INJ_LAT PE=$TC_EJ_LAT
 rows=build/allreduce_stream.tsv
 : >"$rows"
 
@@ -29,15 +30,15 @@ run() {
 
 # 16 W operations: the rate is measured over the middle 8 windows
 for topo in 4x4 8x8x8 16x16x16; do
-  for len in 0 1 2; do for w in 1 2 4 8 16; do run $topo $len $w $((16 * w)) 150 150; done; done
+  for len in 0 1 2; do for w in 1 2 4 8 16; do run $topo $len $w $((16 * w)) $PI $PE; done; done
 done
-for w in 1 4 16; do run 16x16x16x8 2 $w $((w == 16 ? 64 : 8 * w)) 150 150; done # 4, 4, 2 windows
+for w in 1 4 16; do run 16x16x16x8 2 $w $((w == 16 ? 64 : 8 * w)) $PI $PE; done # 4, 4, 2 windows
 for topo in 2 3; do
   for len in 0 1 2; do for w in 1 16; do run $topo $len $w $((16 * w)) 1 1; done; done
 done
 
 stage docs/allreduce-stream.md
-awk -v L=$L -v IS=$IS -v PC=$PC '
+awk -v L=$L -v IS=$IS -v PC=$PC -v PI=$PI -v PE=$PE -v S=$TC_SLOTS '
 function max(a, b) { return a > b ? a : b }
 function min(a, b) { return a < b ? a : b }
 # contributions per operation at the root of the planner tree: its PE and 2 children
@@ -68,8 +69,8 @@ END {
   print "(tcnet'"'"'s `stream:` line): the middle of the run, whole windows, as a stream completes"
   print "its operations in bursts of a window. R = 16 W operations (8 windows measured);"
   print "16x16x16x8: R = 8, 32, 64 for W = 1, 4, 16 (4, 4, 2 windows). Latency per operation:"
-  print "from its start at the first PE to its last delivery. LinkLat " L ", InjLat = EjLat 150"
-  print "(1 in the section on D = 1), InjSlots " IS ", PeCredits " PC ", Slots 16: the defaults.\n"
+  print "from its start at the first PE to its last delivery. LinkLat " L ", InjLat " PI ", EjLat " PE
+  print "(1 in the section on D = 1), InjSlots " IS ", PeCredits " PC ", Slots " S ": the defaults.\n"
   print "## The bounds, in operations per 1000 cycles\n"
   print "An operation is one result on every edge of the tree (up, then down), so these are"
   print "also results per 1000 cycles per tree edge.\n"
@@ -113,13 +114,13 @@ END {
   print "  back over PCIe; **ejection**: 1000 PeCredits / (2 EjLat + len + 2). Neither binds while"
   print "  W <= 16: a PE has at most W < InjSlots, PeCredits packets outstanding, and their loops"
   print "  are parts of the window'"'"'s.\n"
-  print "Bounds that do not depend on W (PCIe 150 cycles):\n"
+  print "Bounds that do not depend on W (InjLat " PI ", EjLat " PE "):\n"
   print "| len | T 4x4 | T 8x8x8 | T 16x16x16 | T 16x16x16x8 | Reducer 2D / 3D / 4D | credit | link | PEGroup FIFO | ejection |"
   print "|---|---|---|---|---|---|---|---|---|---|"
   for (l = 0; l <= 2; l++) {
-    bounds("4x4", l, 1, 150, 150, 1)
-    printf "| %d | %s | %s | %s | %s | %.1f / %.1f / %.1f | %.1f | %.1f | %.1f | %.1f |\n", l, T["4x4 " l " 150"],
-      T["8x8x8 " l " 150"], T["16x16x16 " l " 150"], (("16x16x16x8 " l " 150") in T) ? T["16x16x16x8 " l " 150"] : "-",
+    bounds("4x4", l, 1, PI, PE, 1)
+    printf "| %d | %s | %s | %s | %s | %.1f / %.1f / %.1f | %.1f | %.1f | %.1f | %.1f |\n", l, T["4x4 " l " " PI],
+      T["8x8x8 " l " " PI], T["16x16x16 " l " " PI], (("16x16x16x8 " l " " PI) in T) ? T["16x16x16x8 " l " " PI] : "-",
       1000 / (5 * (l + 1)), 1000 / (7 * (l + 1)), 1000 / (9 * (l + 1)), B["credit"], B["link"], B["PEGroup FIFO"], B["ejection"]
   }
   print "\n## Measured\n"
@@ -127,7 +128,7 @@ END {
   print "|---|---|---|---|---|---|---|---|---|---|"
   lo = olo = dlo = 1e9; hi = ohi = dhi = 0; nwin = 0; nmain = 0; bad = 0
   for (i = 1; i <= n; i++) {
-    if (I[i] != 150) continue
+    if (I[i] != PI) continue
     bounds(t[i], len[i], w[i], I[i], E[i], T[t[i] " " len[i] " " I[i]])
     r = rate[i] / B[tight]; nmain++; nwin += tight == "window"
     lo = min(lo, r); hi = max(hi, r)

@@ -29,12 +29,16 @@ for t in $tori; do
   run 0 --topo "$t" --table planner
   for s in $(seq 1 "$SEEDS"); do run 0 --topo "$t" --table random --seed "$s"; done
 done
-# Every parameter at its extremes (the graph's rules and premises read them all)
+# Every parameter at its extremes (the graph's rules and premises read them all; the
+# ranges of cmodel/params.def)
+make -s build/gen_params && eval "$(build/gen_params sh)"
 for t in 5 7x5 3x3x3 2x2x2x2; do
-  run 0 --topo "$t" --table random --seed 7 --slots 2 --inj-slots 2 --pe-credits 1 --red-flits 1 \
-        --link-lat 1 --inj-lat 100000 --ej-lat 100000
-  run 0 --topo "$t" --table random --seed 8 --slots 64 --inj-slots 64 --pe-credits 255 --red-flits 7 \
-        --link-lat 100000 --inj-lat 1 --ej-lat 1
+  run 0 --topo "$t" --table random --seed 7 --slots $TC_SLOTS_MIN --inj-slots $TC_INJ_SLOTS_MIN \
+        --pe-credits $TC_PE_CREDITS_MIN --red-flits $TC_RED_FLITS_MIN --red-slices $TC_RED_SLICES_MAX \
+        --link-lat $TC_LINK_LAT_MIN --inj-lat $TC_INJ_LAT_MAX --ej-lat $TC_EJ_LAT_MAX
+  run 0 --topo "$t" --table random --seed 8 --slots $TC_SLOTS_MAX --inj-slots $TC_INJ_SLOTS_MAX \
+        --pe-credits $TC_PE_CREDITS_MAX --red-flits $TC_RED_FLITS_MAX --red-slices $TC_RED_SLICES_MIN \
+        --link-lat $TC_LINK_LAT_MAX --inj-lat $TC_INJ_LAT_MIN --ej-lat $TC_EJ_LAT_MIN
 done
 # Reducer slices: 2 and 4, on the planner's and random tables
 for t in 5 4x4 3x3x3 2x2x2x2; do

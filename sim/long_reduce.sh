@@ -13,7 +13,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
-make -s build/tcnet
+make -s build/tcnet build/gen_params
+eval "$(build/gen_params sh)" # the defaults (cmodel/params.def): TC_LINK_LAT ...
 SIZES=${LONG_SIZES:-8 1024 16384 65536 262144 1048576}
 TORI=${LONG_TORI:-16x16}
 BIG=${LONG_BIG-65536}
@@ -61,7 +62,7 @@ if [ -n "$BIG" ]; then
 fi
 
 stage docs/long-reduce.md
-awk '
+awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
   if (!(($2, $3) in seen)) { seen[$2, $3] = 1; key[++n] = $2 " " $3 } }
@@ -77,7 +78,7 @@ END {
   print "[microarchitecture.md](microarchitecture.md)). Link rate: B / (16 x cycles),"
   print "the fraction of one link'"'"'s 16 bytes a cycle. Point-to-point: `impl=p2p p2p_alg=auto`,"
   print "the fastest of the MPI libraries'"'"' algorithms at the default LogGP costs, its arithmetic"
-  print "free and not reproducible ([p2p.md](p2p.md)). Defaults otherwise (LinkLat 40, PCIe 150).\n"
+  print "free and not reproducible ([p2p.md](p2p.md)). Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
   print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
   print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   split("sum1 sum4 fsum1 fsum4 p2p", col, " ")

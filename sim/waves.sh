@@ -12,7 +12,7 @@ BIN=build/wave/cosim_$NET
 D=build/wave-test
 rm -rf "$D" && mkdir -p "$D"
 make -s -j2 "$BIN" >"$LOGDIR/wave-build.log" 2>&1 || { tail -20 "$LOGDIR/wave-build.log"; echo "FAIL  make $BIN"; exit 1; }
-ps_of() { echo $(( (3 + 2 * 16 + 2 * $1) * 1000 )); } # tb/dut_rtl.cpp: 2 ns cycles after reset and the 16 trees
+ps_of() { echo $(( (3 + 2 * 16 + 2 * $1) * 1000 )); } # tb/waveview.c: 2 ns cycles after reset and the 16 trees
 
 # view GTKW MARKER_PS: GTKWave loads every signal of GTKW, its marker at MARKER_PS, in
 # the window, which starts where the file says
@@ -56,3 +56,14 @@ check "wave: GTKWave opens the RTL's view at the mismatch" view "$D/${NET}_bcast
 check "wave: GTKWave opens both sides' records at the mismatch" view "$D/${NET}_bcast_leaf_mismatch.gtkw" "$(ps_of 400)"
 check "wave: the records' view shows only the part that differs (unit 0) on each side" bash -c \
   "grep -c '^-rtl\.\|^-cmodel\.' $D/${NET}_bcast_leaf_mismatch.gtkw | grep -qx 2"
+
+# make wave's names, checked before any build: a torus with its own parameters has its
+# rule (NET@SPEC, as build/cosim_NET@SPEC), a malformed one is refused by name.
+check "make wave NET=5@s2p1r1: a rule for build/wave/cosim_5@s2p1r1 (its key's traced node, after tccheck)" bash -c \
+  "make -n -B wave NET=5@s2p1r1 2>&1 | grep -q 'tccheck --topo 2 --slots 2 .*--pe-credits 1 --red-flits 1' && \
+   make -n -B wave NET=5@s2p1r1 2>&1 | grep -q 'linked build/wave/cosim_5@s2p1r1'"
+for bad in "5@s2x:'s2x' is none of s i p r k l j e followed by a number" "5@q3:'q3' is none of" \
+           "3x3x:'3x3x' is not a torus" "abc:'abc' is not a torus"; do
+  check "make wave NET=${bad%%:*} refused before any build" bash -c \
+    "make -n wave NET='${bad%%:*}' 2>&1 | grep -qF \"${bad#*:}\"; test \${PIPESTATUS[0]} = 2"
+done

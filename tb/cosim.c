@@ -724,6 +724,28 @@ static void list_scenarios(FILE *f)
         fprintf(f, "%-17s %s\n", tc_scenario_names[k], tc_scenario_descs[k]);
 }
 
+/* The Makefile's name of a network built with p's parameters: the torus, and
+ * "@" with a letter and value for each parameter off its default (Makefile, NET@SPEC). */
+static const char *spec_name(const tc_params *p, const char *torus, char *buf, size_t size)
+{
+    tc_params d;
+    tc_params_default(&d);
+    const struct {
+        char key;
+        int v, def;
+    } par[] = {{'s', p->slots, d.slots},         {'i', p->inj_slots, d.inj_slots}, {'p', p->pe_credits, d.pe_credits},
+               {'r', p->red_flits, d.red_flits}, {'k', p->red_slices, d.red_slices}, {'l', p->link_lat, d.link_lat},
+               {'j', p->inj_lat, d.inj_lat},     {'e', p->ej_lat, d.ej_lat}};
+    size_t at = (size_t)snprintf(buf, size, "%s", torus);
+    const char *sep = "@";
+    for (size_t k = 0; k < sizeof par / sizeof *par && at < size; k++)
+        if (par[k].v != par[k].def) {
+            at += (size_t)snprintf(buf + at, size - at, "%s%c%d", sep, par[k].key, par[k].v);
+            sep = "";
+        }
+    return buf;
+}
+
 int main(int argc, char **argv)
 {
     run_opts o;
@@ -882,7 +904,9 @@ int main(int argc, char **argv)
         o.stop_at = 0;
         int f = run_scenario(&o, &mis, &node);
         if (f && mis && o.use_rtl && !tc_dut_rtl_traces()) {
-            fprintf(stderr, "  waveform: make wave NET=%s SCEN=%s (this build has no tracing)\n", net_name, o.scen);
+            char wave_net[160];
+            fprintf(stderr, "  waveform: make wave NET=%s SCEN=%s (this build has no tracing)\n",
+                    spec_name(&o.p, net_name, wave_net, sizeof wave_net), o.scen);
         } else if (f && mis && o.use_rtl) {
             /* Run the RTL again with a waveform up to the mismatch: the mismatching
              * node and the packet's source around it. */

@@ -1,6 +1,8 @@
 /* Prints, from cmodel/params.def, the RTL's parameter defaults (rtl/tc_params.vh, no
- * argument) or the table of docs/params.md (argument "md"): the C model, the tools'
- * keys, the RTL, the Makefile and the documentation share one set of defaults. */
+ * argument), the table of docs/params.md (argument "md") or shell assignments of each
+ * default and range for the scripts (argument "sh": TC_LINK_LAT=40 TC_LINK_LAT_MIN=1
+ * TC_LINK_LAT_MAX=100000 ...): the C model, the tools' keys, the RTL, the Makefile, the
+ * scripts and the documentation share one set of defaults. */
 #include <stdio.h>
 #include <string.h>
 
@@ -42,10 +44,21 @@ static void md(void)
 #undef TC_PARAM
 }
 
+static void sh(void)
+{
+    char u[64];
+#define TC_PARAM(key, vname, def, min, max, help)                                                                      \
+    upper(#key, u), printf("TC_%s=%d TC_%s_MIN=%d TC_%s_MAX=%d\n", u, def, u, (int)(min), u, (int)(max));
+#include "../cmodel/params.def"
+#undef TC_PARAM
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "md"))
         md();
+    else if (argc > 1 && !strcmp(argv[1], "sh"))
+        sh();
     else
         vh();
     return 0;
