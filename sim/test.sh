@@ -3,15 +3,36 @@
 # Verilator, Icarus and Yosys, RTL-against-C-model co-simulation on every Verilated
 # network, and the C model alone on networks larger than the RTL runs here.
 # Ends with "N passed, M failed".
+# Each section below is a job (sim/lib.sh, job and run_jobs), and so is each
+# Verilated build: J (2) cores' worth of them run at a time, a section once the
+# builds it needs are done, the long chains first (formal proofs, lint, the RTL
+# builds and the co-simulations). Each section's output is held in its file
+# (build/logs/jobs/NAME.out) and printed in the order below, whole: the log reads as
+# if they had run one after the other, each header with the time its section started.
+# build/logs/timing.log: every job's and every check's time.
 set -u
 cd "$(dirname "$0")/.."
 source sim/lib.sh
 J=${J:-2}
 NETS=$(make -s -f Makefile print-nets 2>/dev/null || echo "4x4")
+SC_NET=$(make -s print-sc-net)
+DRAWS=$(make -s print-draws)
+UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
+rm -f "$LOGDIR/timing.log"
 
+# unit_run BIN: runs one cmocka binary into its log; unit BIN: counts its test cases
+unit_log() { echo "$LOGDIR/$(basename "$(dirname "$1")")_$(basename "$1").log"; }
+unit_run() {
+  case $1 in
+    */unit-san/*) TC_ALU_VECTORS=20000 TC_FPSUM_ELEMENTS=100000 "$1" >"$(unit_log "$1")" 2>&1 ;;
+    *) "$1" >"$(unit_log "$1")" 2>&1 ;;
+  esac
+}
+export -f unit_run unit_log
+export LOGDIR
 unit() { # BIN: counts the cmocka test cases of one binary
-  local log="$LOGDIR/$(basename "$1").log" p f
-  "$1" >"$log" 2>&1
+  local log p f
+  log=$(unit_log "$1")
   p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
   f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
   PASSED=$((PASSED + ${p:-0}))
@@ -24,39 +45,49 @@ unit() { # BIN: counts the cmocka test cases of one binary
   fi
 }
 
-section "golden-model unit tests"
-UNITS=$(ls tb/unit/test_*.c | xargs -n1 basename | sed 's/\.c$//')
-make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet build/tccheck \
-  build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; echo "0 passed, 1 failed"; exit 1; }
-# Every Verilated build of make test, one at a time in the background from here (each
-# compiles on two cores; a failed build shows below): the unit tests, lint and the
-# formal proofs, which use one core, run meanwhile.
-SC_NET=$(make -s print-sc-net)
-make -s $(for net in $NETS; do echo build/cosim_$net; done) build/flat/cosim_5 build/wave/cosim_5 build/sc_$SC_NET build/alu_check build/fpsum_check \
-  >"$LOGDIR/build-rtl.log" 2>&1 &
-RTL_BUILDS=$!
-# The networks with drawn parameters (RTL = C model at drawn parameters, below): built
-# once those are, while their co-simulations run.
-DRAWS=$(make -s print-draws)
-{ while kill -0 $RTL_BUILDS 2>/dev/null; do sleep 2; done
-  make -s $(for d in $DRAWS; do echo build/cosim_$d; done) >"$LOGDIR/build-draws.log" 2>&1; } &
-DRAW_BUILDS=$!
-for u in $UNITS; do unit build/unit/$u; TC_ALU_VECTORS=20000 TC_FPSUM_ELEMENTS=100000 unit build/unit-san/$u; done
+# vector_check BIN N: build a Verilated block's check against its C twin, run N
+# vectors per case and count its PASS/FAIL lines
+vector_check() {
+  check "verilate and build $1" make -s "$1"
+  [ -x "$1" ] || return 0
+  "$1" "$2" >"$LOGDIR/$(basename "$1").log" 2>&1
+  grep -E '^(PASS|FAIL)' "$LOGDIR/$(basename "$1").log"
+  count_results "$LOGDIR/$(basename "$1").log" "$(basename "$1")"
+}
 
+# ---------------------------------------------------------------- the sections
+
+# The C build first (every job that runs a C program waits for its milestone c),
+# then the unit tests.
+s_unit() {
+section "golden-model unit tests"
+make -s -j"$J" $(for u in $UNITS; do echo build/unit/$u build/unit-san/$u; done) build/tcsim build/tcsim-san build/tcnet build/tccheck \
+  build/gen_format >"$LOGDIR/build-c.log" 2>&1 || { cat "$LOGDIR/build-c.log"; touch "$JOBDIR/ABORT"; exit 1; }
+milestone c # the C programs are built: the jobs that need them may start
+# every binary, J at a time, into its log; the results read in order
+for u in $UNITS; do echo "build/unit/$u"; echo "build/unit-san/$u"; done |
+  xargs -P "$J" -I{} bash -c 'unit_run {}'
+for u in $UNITS; do unit build/unit/$u; unit build/unit-san/$u; done
+}
+
+s_lint() {
 section "RTL lint, compile, synthesis"
 live "$LOGDIR/lint.log" bash sim/lint.sh
 count_results "$LOGDIR/lint.log" "sim/lint.sh"
+}
 
+s_formal() {
 section "formal proofs (yosys-smtbmc, z3)"
 live "$LOGDIR/formal.log" bash sim/formal.sh
 count_results "$LOGDIR/formal.log" "sim/formal.sh"
+}
 
+s_cosim() {
 section "co-simulation: RTL against C model, cycle by cycle"
-# Every co-simulation run, J at a time, into its log, once the builds are done; the
+# Every co-simulation run, J at a time, into its log (the builds are done: the job's DEPS); the
 # results are read in order. build/cosim_NET joins a model per node in C++
 # (tb/dut_nodes.cpp); the 5-node ring's flat build is the whole torus of tc_torus, so
 # its run checks tc_torus's wiring against the C model too.
-wait $RTL_BUILDS
 cosim_run() { # NET SEED: every scenario; random mixes; soak mixes on random tables
   local args="--scen all"
   [ "$2" -gt 1 ] && args="--scen random"; [ "$2" -gt 3 ] && args="--scen soak --table random"
@@ -90,43 +121,45 @@ done
 
 check "verilate and build build/flat/cosim_5 (tc_torus, flat)" make -s build/flat/cosim_5
 check "tc_torus (build/flat/cosim_5) = C model, every scenario, cycle by cycle" build/flat/cosim_5 --scen all
+}
 
+s_draws() {
 section "RTL = C model at drawn parameters: 2 slots, 1 PE credit, 1 data flit, latencies 1 to 3000 (docs/soak.md)"
 # make print-draws lists them (Makefile RTL_DRAWS); each on a random mix, 2x3's on every
 # scenario too (sim/rtl_draws.sh; make regress runs soak mixes, more seeds, every
 # scenario of each and RTL_DRAWS_MORE)
-wait $DRAW_BUILDS
 for d in $DRAWS; do check "verilate and build build/cosim_$d" make -s build/cosim_$d; done
 bash sim/rtl_draws.sh >"$LOGDIR/rtl_draws.log" 2>&1
 grep -E '^(PASS|FAIL|      )' "$LOGDIR/rtl_draws.log"
 count_results "$LOGDIR/rtl_draws.log" "sim/rtl_draws.sh"
+}
 
+s_sc() {
 section "SystemC: Verilated RTL and the C model module against the C model"
 live "$LOGDIR/sc.log" bash sim/sc.sh
 count_results "$LOGDIR/sc.log" "sim/sc.sh"
-
-# vector_check BIN N: build a Verilated block's check against its C twin, run N
-# vectors per case and count its PASS/FAIL lines
-vector_check() {
-  check "verilate and build $1" make -s "$1"
-  [ -x "$1" ] || return 0
-  "$1" "$2" >"$LOGDIR/$(basename "$1").log" 2>&1
-  grep -E '^(PASS|FAIL)' "$LOGDIR/$(basename "$1").log"
-  count_results "$LOGDIR/$(basename "$1").log" "$(basename "$1")"
 }
+
+s_alu() {
 section "Reducer ALU: RTL against C model (make alu-check N=1000000 for the full run)"
 vector_check build/alu_check 20000
+}
 
+s_fpsum() {
 section "floating-point sum blocks: RTL against C model (make fpsum-check N=1000000 for the full run)"
 vector_check build/fpsum_check 20000
+}
 
+s_fpsum_net() {
 section "floating-point allreduce on the network: exact sums in MPFR, the same bits on 128 trees (docs/fpsum.md)"
 make -s build/fpsum_verify >"$LOGDIR/build-fpsum-verify.log" 2>&1 || { echo "FAIL  make build/fpsum_verify"; cat "$LOGDIR/build-fpsum-verify.log"; FAILED=$((FAILED + 1)); }
 J=$J bash sim/fpsum_net.sh >"$LOGDIR/fpsum_net.log" 2>&1
 grep -vE '^([0-9]+ passed|PASS  fpsum_verify build/fpsum_net/tree_)' "$LOGDIR/fpsum_net.log"
 echo "($(grep -c '^PASS  fpsum_verify build/fpsum_net/tree_' "$LOGDIR/fpsum_net.log") runs on other trees, tori and latencies passed; their lines in $LOGDIR/fpsum_net.log)"
 count_results "$LOGDIR/fpsum_net.log" "sim/fpsum_net.sh"
+}
 
+s_docs() {
 section "docs follow the design"
 check "make help lists every target a user runs (each with its line in the Makefile)" bash -c \
   "want=\$(sed -n 's/^\.PHONY: //p' Makefile | tr ' ' '\n' | grep -vE '^(deps|deps-.*|print-.*)\$' | sort); \
@@ -144,10 +177,13 @@ check "rtl/tc_params.vh and docs/params.md equal cmodel/params.def" bash -c \
   "make -s build/gen_params && build/gen_params | diff -u rtl/tc_params.vh - && build/gen_params md | diff -u docs/params.md -"
 # every number the prose quotes between <!--n:...--> markers, every generated table,
 # every count of scenarios: recomputed from the tools and the generated data
-python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1
+# (sim/fpsum_net.sh's figures from the run of the section before, not a second run)
+TC_FPSUM_NET_RUN=1 python3 sim/docnums.py check >"$LOGDIR/docnums.log" 2>&1
 grep -E '^(PASS|FAIL)' -A8 "$LOGDIR/docnums.log" | grep -v '^--'
 count_results "$LOGDIR/docnums.log" "sim/docnums.py"
+}
 
+s_cmodel_san() {
 section "C model alone, larger and odd networks (ASan/UBSan build)"
 # (each run into its log, J at a time; the results read in order)
 SAN_TOPOS="2 7 8x8 3x1x2 4x4x4 3x3x3x2"
@@ -170,7 +206,9 @@ for run in "${FAST_RUNS[@]}"; do
   grep -E '^(PASS|FAIL)' "$log" | sed "s/\$/  (--topo $run --fast)/"
   count_results "$log" "tcsim --topo $run"
 done
+}
 
+s_limits() {
 section "tcsim's limits from the configuration, the 1-node torus, a loss's cause shown first"
 # The watchdog's window and the cycle cap follow the latencies, the trees and the
 # stimulus (tb/cosim.c, docs/deadlock.md): long links, PCIe latencies and slow
@@ -197,7 +235,9 @@ check "tcsim --plant rid-twice: the ignored contribution's report printed before
   "build/tcsim --topo 4x4 --scen many_reduces --plant rid-twice --fast 2>&1 | tee /dev/stderr | \
    awk '/lost\\)\$/ && !lost { lost = NR } /its tree.s next ReduceId .they go in turn.; ignored/ && !cause { cause = NR }
         END { exit !(cause && lost && cause < lost) }'"
+}
 
+s_live() {
 section "live under every legal parameter: slow PEs, two slots, long latencies (docs/deadlock.md)"
 # runs that stalled or lost packets before the credit block's duties took turns, its
 # reports went one at a time and a tree's results left the Reducer in ReduceId order;
@@ -219,12 +259,16 @@ check "tcnet topo=5 allreduce repeat=100 window=16 slots=2 pe_credits=1 ej_lat=2
    ej_lat=2200 max_cycles=20000000 progress=off | grep -q FAILED"
 check "tcsim --scen allreduce --red-flits 1 refused (exit 2), naming the reduces' length" bash -c \
   "build/tcsim --topo 4x4 --scen allreduce --red-flits 1 2>&1 | grep -q 'more than red_flits 1'; test \${PIPESTATUS[0]} = 2"
+}
 
+s_p2p() {
 section "point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
 check "one packet over one hop: p2p $p2p cycles, the hardware's broadcast $hw" test -n "$hw" -a "$p2p" = "$hw"
+}
 
+s_tcnet_bw() {
 section "tcnet's link utilization and delivered bandwidth"
 # 586 packets of 7 data flits (65632 bytes) from the root of a 4x4 torus: link_util
 # is the busiest link's flits over the cycles, the bandwidth each PE's bytes over
@@ -258,7 +302,9 @@ for bad in "topo=4x4x4 workload=spmv spmv_n=17179869184:spmv_n = '17179869184' i
   check "tcnet ${bad%%:*} refused before the run (exit 2)" bash -c \
     "timeout 10 build/tcnet ${bad%%:*} progress=off 2>&1 | tee /dev/stderr | grep -qF \"${bad#*:}\"; test \${PIPESTATUS[0]} = 2"
 done
+}
 
+s_tcnet_pkt() {
 section "tcnet engine=packet: the packet-level broadcast and allgather (tb/unit/test_pkt_bcast.c, test_pkt_allgather.c check them delivery by delivery); engine=auto runs them"
 build/tcnet topo=4x4 workload=bcast bytes=65536 len=7 progress=off engine=packet json=$LOGDIR/pkt.json >$LOGDIR/pkt.txt
 # same_run A B: tcnet's reports ($LOGDIR/A.txt, B.txt) and JSON (A.json, B.json) equal
@@ -281,7 +327,9 @@ check "tcnet engine=auto: the cycle-exact model where the packet engine does not
    build/tcnet topo=4x4 progress=off | grep -q 'engine cycle\$'"
 check "tcnet engine=packet refuses workload=allreduce (exit 2, naming what it covers)" bash -c \
   "build/tcnet topo=4x4 workload=allreduce engine=packet progress=off 2>&1 >/dev/null | grep -q 'exact for workload = bcast or allgather'; test \${PIPESTATUS[0]} = 2"
+}
 
+s_tcnet_stream() {
 section "tcnet streams: allreduces with a window of operations in flight (docs/allreduce-stream.md)"
 # 64 allreduces on 4x4, each PE with 16 in flight: every result checked by tcnet, the
 # latency and the throughput in the report and the JSON; the window binds there, so the
@@ -314,26 +362,34 @@ for bad in "members=50 trees=2 window=32:must have one member set" "trees=2 wind
            "workload=allreduce bytes=64 repeat=4:give bytes and len >= 1, not repeat"; do
   check "tcnet ${bad%%:*} refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet topo=4x4 ${bad%%:*} progress=off
 done
+}
 
+s_fast_check() {
 section "C model with idle routers skipped (no observation records) equals the full model, PE ports every cycle"
 echo 4x4 5 3x3x2 2x2x2x2 8x8 | tr ' ' '\n' | xargs -P "$J" -I{} bash -c 'build/tcsim --topo {} --scen all --fast check >"$LOGDIR/fast_{}.log" 2>&1'
 for topo in 4x4 5 3x3x2 2x2x2x2 8x8; do
   grep -E '^(PASS|FAIL)' "$LOGDIR/fast_$topo.log"
   count_results "$LOGDIR/fast_$topo.log" "tcsim --fast check $topo"
 done
+}
 
+s_formula() {
 section "allreduce latency: the formula of docs/results.md against tcnet and tcsim"
 bash sim/formula.sh >"$LOGDIR/formula.log" 2>&1
 grep -E '^FAIL' "$LOGDIR/formula.log"
 count_results "$LOGDIR/formula.log" "sim/formula.sh"
 tail -n 1 "$LOGDIR/formula.log"
+}
 
+s_apps() {
 section "applications and trace replay: spmv, heat, the PMPI recorder, OTF2 (docs/applications.md)"
 bash sim/apps_test.sh >"$LOGDIR/apps.log" 2>&1
 grep -E '^FAIL' -A6 "$LOGDIR/apps.log"
 tail -n 1 "$LOGDIR/apps.log"
 count_results "$LOGDIR/apps.log" "sim/apps_test.sh"
+}
 
+s_refused() {
 section "bad input is refused: at once, non-zero exit, a message that names the problem"
 R=build/robust
 rm -rf $R && mkdir -p $R/dir
@@ -471,23 +527,31 @@ check "tcnet json onto a directory refused first" refuses "json: cannot write '$
   build/tcnet topo=4x4 json=$R/dir
 check "tcnet csv and json written when they can be" bash -c "build/tcnet topo=4x4 progress=off csv=$R/ok json=$R/ok.json && \
   [ -s $R/ok.ops.csv ] && [ -s $R/ok.nodes.csv ] && [ -s $R/ok.links.csv ] && python3 -m json.tool $R/ok.json"
+}
 
+s_waves() {
 section "waveforms: make wave's GTKWave views, opened under Xvfb (docs/waves.md)"
 bash sim/waves.sh >"$LOGDIR/waves.log" 2>&1
 grep -E '^(PASS|FAIL)' -A3 "$LOGDIR/waves.log" | grep -v '^--'
 count_results "$LOGDIR/waves.log" "sim/waves.sh"
+}
 
+s_deadlock() {
 section "deadlock freedom: the checker on 1D-4D tori, planner and random tables, and the planted bugs (docs/deadlock.md)"
 bash sim/deadlock.sh >"$LOGDIR/deadlock.log" 2>&1
 grep -E '^FAIL' -B12 "$LOGDIR/deadlock.log" | head -40
 echo "$(grep -c '^PASS' "$LOGDIR/deadlock.log") checker runs passed, $(grep -c '^FAIL' "$LOGDIR/deadlock.log") failed"
 count_results "$LOGDIR/deadlock.log" "sim/deadlock.sh"
+}
 
+s_fuzz() {
 section "fuzzing: the table loader and the configuration parser (make fuzz for longer; docs/robustness.md)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash sim/fuzz.sh >"$LOGDIR/fuzz.log" 2>&1
 grep -E '^(PASS|FAIL)' "$LOGDIR/fuzz.log"
 count_results "$LOGDIR/fuzz.log" "sim/fuzz.sh"
+}
 
+s_soak() {
 section "soak slice: scenarios soak and random, default and random tables, 1D-4D (make soak for the long run; docs/soak.md)"
 # 2160 runs of build/tcsim --fast, each one counted; only the failing ones are shown
 SOAK_MODE=grid SOAK_SEEDS=${SOAK_SLICE_SEEDS:-60} SOAK_TORI="2 5 7 4x4 3x5 3x3x3 2x3x4 2x2x2x2 3x2x2x2" SOAK_PASS=1 \
@@ -496,7 +560,9 @@ grep '^FAIL' "$LOGDIR/soak_slice.log" | head -20
 [ "$(grep -c '^FAIL' "$LOGDIR/soak_slice.log")" -gt 20 ] && echo "      ... every failing run in $LOGDIR/soak_slice.log"
 count_results "$LOGDIR/soak_slice.log" "sim/soak.sh"
 tail -n 2 "$LOGDIR/soak_slice.log"
+}
 
+s_soak_params() {
 section "soak slice over parameters: each run draws its torus, table, scenario and every parameter, extremes often"
 # 2000 runs of make soak's draw (the runs past the long soak's range, on tori of at
 # most 64 nodes and a smaller budget, so the slice stays within a couple of minutes)
@@ -506,6 +572,63 @@ grep '^FAIL' "$LOGDIR/soak_params.log" | head -20
 [ "$(grep -c '^FAIL' "$LOGDIR/soak_params.log")" -gt 20 ] && echo "      ... every failing run in $LOGDIR/soak_params.log"
 count_results "$LOGDIR/soak_params.log" "sim/soak.sh params"
 tail -n 2 "$LOGDIR/soak_params.log"
+
+}
+
+
+# ---------------------------------------------------------------- the builds
+# Every Verilated build of make test, each a job of its own (each compiles on two
+# cores); a failed build shows in the section that needs it (its check "verilate and
+# build" makes it again).
+b_nets() { make -s $(for net in $NETS; do echo build/cosim_$net; done); }
+b_flat() { make -s build/flat/cosim_5; }
+b_wave() { make -s build/wave/cosim_5; }
+b_sc() { make -s build/sc_$SC_NET; }
+b_alu() { make -s build/alu_check; }
+b_fpsum() { make -s build/fpsum_check; }
+b_draws() { make -s $(for d in $DRAWS; do echo build/cosim_$d; done); } # the networks with drawn parameters
+
+# ---------------------------------------------------------------- the jobs
+# NAME WIDTH DEPS FUNCTION TITLE, in the order they start when they can: the long
+# chains first. "c" is the C build's milestone in s_unit.
+job formal 1 "" s_formal "formal proofs"
+job unit 2 "" s_unit "C build and unit tests"
+job lint 1 "" s_lint "RTL lint"
+job b_nets 2 "c" b_nets "co-simulation builds"
+job b_sc 2 "c" b_sc "SystemC build"
+job b_flat 2 "c" b_flat "flat torus build"
+job cosim 2 "c b_nets b_flat" s_cosim "co-simulations"
+job b_draws 2 "c" b_draws "drawn-parameter builds"
+job draws 2 "c b_draws" s_draws "drawn-parameter co-simulations"
+job soak_params 2 "c" s_soak_params "soak slice over parameters"
+job cmodel_san 2 "c" s_cmodel_san "C model under ASan/UBSan"
+job b_wave 2 "c" b_wave "wave build"
+job waves 1 "c b_wave" s_waves "waveforms"
+job sc 1 "c b_sc" s_sc "SystemC"
+job apps 1 "c" s_apps "applications"
+job fpsum_net 2 "c" s_fpsum_net "floating-point allreduce"
+job docs 1 "c b_nets fpsum_net" s_docs "docs" # build/cosim_4x4; fpsum_net's figures
+job b_alu 2 "c" b_alu "ALU build"
+job alu 1 "c b_alu" s_alu "ALU vectors"
+job b_fpsum 2 "c" b_fpsum "fpsum blocks build"
+job fpsum 1 "c b_fpsum" s_fpsum "fpsum vectors"
+job deadlock 1 "c" s_deadlock "deadlock freedom"
+job soak 2 "c" s_soak "soak slice"
+job fast_check 2 "c" s_fast_check "tcsim --fast check"
+job fuzz 2 "c" s_fuzz "fuzzing"
+job live 1 "c" s_live "live under every parameter"
+job limits 1 "c" s_limits "tcsim's limits"
+job refused 1 "c" s_refused "bad input"
+job formula 1 "c" s_formula "allreduce formula"
+job p2p 1 "c" s_p2p "p2p baseline"
+job tcnet_bw 1 "c" s_tcnet_bw "tcnet bandwidth"
+job tcnet_pkt 1 "c tcnet_bw" s_tcnet_pkt "tcnet engine=packet" # same_run compares with tcnet_bw's bw.txt
+job tcnet_stream 1 "c" s_tcnet_stream "tcnet streams"
+
+# rtl/tc_format.vh made now, if make would remake it (its generator is newer in a
+# fresh clone), not by the first build while lint and the proofs read it
+make -s build/gen_format rtl/tc_format.vh >"$LOGDIR/build-format.log" 2>&1 || { cat "$LOGDIR/build-format.log"; echo "0 passed, 1 failed"; exit 1; }
+run_jobs "${TEST_CORES:-$((J + 1))}" unit lint formal cosim draws sc alu fpsum fpsum_net docs cmodel_san limits live p2p tcnet_bw tcnet_pkt tcnet_stream fast_check formula apps refused waves deadlock fuzz soak soak_params || { echo "0 passed, 1 failed"; exit 1; }
 
 echo
 section "done"
