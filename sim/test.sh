@@ -582,7 +582,7 @@ tail -n 2 "$LOGDIR/soak_params.log"
 # build" makes it again).
 b_nets() { make -s $(for net in $NETS; do echo build/cosim_$net; done); }
 b_flat() { make -s build/flat/cosim_5; }
-b_wave() { make -s build/wave/cosim_5; }
+b_wave() { make -s NET=5@k2 build/wave/cosim_5@k2; } # sim/waves.sh's
 b_sc() { make -s build/sc_$SC_NET; }
 b_alu() { make -s build/alu_check; }
 b_fpsum() { make -s build/fpsum_check; }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The GTKWave views of make wave (docs/waves.md) on the 5-node ring: the first
+# The GTKWave views of make wave (docs/waves.md) on the 5-node ring with 2 Reducer
+# slices (make wave NET=5@k2; the view has every slice's signals): the first
 # delivery's views of a passing broadcast and allreduce, and a planted mismatch's two views (the RTL's FST
 # and both sides' records), each opened in GTKWave under Xvfb: every signal the save
 # file lists must load, and the marker must sit at the cycle the run reported.
@@ -7,11 +8,11 @@
 set -u
 cd "$(dirname "$0")/.."
 source sim/lib.sh
-NET=5
-BIN=build/wave/cosim_$NET
+NET=5 K=2 # the files are named by the torus alone
+BIN=build/wave/cosim_$NET@k$K
 D=build/wave-test
 rm -rf "$D" && mkdir -p "$D"
-make -s -j2 "$BIN" >"$LOGDIR/wave-build.log" 2>&1 || { tail -20 "$LOGDIR/wave-build.log"; echo "FAIL  make $BIN"; exit 1; }
+make -s -j2 NET=$NET@k$K "$BIN" >"$LOGDIR/wave-build.log" 2>&1 || { tail -20 "$LOGDIR/wave-build.log"; echo "FAIL  make $BIN"; exit 1; }
 ps_of() { echo $(( (3 + 2 * 16 + 2 * $1) * 1000 )); } # tb/waveview.c: 2 ns cycles after reset and the 16 trees
 
 # view GTKW MARKER_PS: GTKWave loads every signal of GTKW, its marker at MARKER_PS, in
@@ -41,12 +42,12 @@ c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-allreduce.log"
 check "wave: GTKWave opens the allreduce view at its first delivery (cycle ${c:-?})" view "$D/${NET}_allreduce.gtkw" "$(ps_of "${c:-0}")"
 
 # The floating-point sum: the Reducer's operands and result decoded, shown as reals
-# (GTKWave's flag 0x40000 on the monitor's 64-bit fsum_* wires): three in each router
-# group, whose title line comes twice (the group's start and end).
+# (GTKWave's flag 0x40000 on the monitor's 64-bit fsum_* wires): three a slice in each
+# router group, whose title line comes twice (the group's start and end).
 $BIN --scen fsum --wave "$D" >"$LOGDIR/wave-fsum.log" 2>&1
 c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-fsum.log")
-check "wave: the fsum view shows the Reducer's FSUM operands and result as reals, in every router it shows" bash -c \
-  "[ \$(grep -A1 '^@40000' $D/${NET}_fsum.gtkw | grep -c 'fsum_[aby]\[63:0\]') -eq \$((3 * \$(grep -c '^-router ' $D/${NET}_fsum.gtkw) / 2)) ]"
+check "wave: the fsum view shows every Reducer slice's FSUM operands and result as reals, in every router it shows" bash -c \
+  "[ \$(grep -A1 '^@40000' $D/${NET}_fsum.gtkw | grep -c 'g_fsum\[[0-$((K - 1))]\]\.fsum_[aby]\[63:0\]') -eq \$((3 * $K * \$(grep -c '^-router ' $D/${NET}_fsum.gtkw) / 2)) ]"
 check "wave: GTKWave opens the fsum view at its first delivery (cycle ${c:-?})" view "$D/${NET}_fsum.gtkw" "$(ps_of "${c:-0}")"
 
 # A mismatch planted in the C model's record of node 2 at cycle 400.

@@ -75,24 +75,12 @@ module tc_router_mon #(
     if (!rst_ni) cycle_q <= -32'sd17;
     else         cycle_q <= cycle_q + 1'b1;
 
-  // The Reducer's floating-point sum (FSUM), for the waveforms: in the cycle of an
+  // The Reducer's floating-point sum (FSUM), for the waveforms, in each slice
+  // (g_fsum[k]: slice k's, the trees t with t mod RedSlices = k): in the cycle of an
   // element's flit 1, the stored partial result, the contribution and the step's result
   // as whole elements (their flits 0 from the cycle before), and each one's value as a
   // PE would round it (tc_fpsum_out), as binary64 bits that the view shows as reals
-  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid. With
-  // more than one slice, those of slice 0 (the trees t with t mod RedSlices = 0).
-  wire               fsum_on = u_core.g_slice[0].u_reducer.in_valid_i && u_core.g_slice[0].u_reducer.idx_q != 3'd0 &&
-                               !u_core.g_slice[0].u_reducer.idx_q[0] && u_core.g_slice[0].u_reducer.op_q == `TC_OP_FSUM &&
-                               !u_core.g_slice[0].u_reducer.first_q;
-  reg  [FW-1:0]      fsum_y0_q; // the result's flit 0
-  always @(posedge clk_i) fsum_y0_q <= u_core.g_slice[0].u_reducer.red_flit;
-  wire [`TC_FPS_W-1:0] fsum_a_e = {u_core.g_slice[0].u_reducer.stored, u_core.g_slice[0].u_reducer.a0_q};
-  wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.g_slice[0].u_reducer.in_flit_i, u_core.g_slice[0].u_reducer.b0_q};
-  wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.g_slice[0].u_reducer.red_flit, fsum_y0_q};
-  wire [63:0] fsum_a_bits, fsum_b_bits, fsum_y_bits;
-  tc_fpsum_out u_fsum_a (.lane_i(u_core.g_slice[0].u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
-  tc_fpsum_out u_fsum_b (.lane_i(u_core.g_slice[0].u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
-  tc_fpsum_out u_fsum_y (.lane_i(u_core.g_slice[0].u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
+  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid.
   function automatic [63:0] f64_of(input [1:0] lane, input [63:0] b);
     reg [22:0] m;
     integer p, k;
@@ -105,9 +93,23 @@ module tc_router_mon #(
     for (k = 0; k < 23; k++) if (m[k]) p = k;
     return {b[31], 11'(p + 874), 52'({29'd0, m} << (52 - p))};
   endfunction
-  wire [63:0] fsum_a = f64_of(u_core.g_slice[0].u_reducer.lane_q, fsum_a_bits);
-  wire [63:0] fsum_b = f64_of(u_core.g_slice[0].u_reducer.lane_q, fsum_b_bits);
-  wire [63:0] fsum_y = f64_of(u_core.g_slice[0].u_reducer.lane_q, fsum_y_bits);
+  for (genvar k = 0; k < RedSlices; k++) begin : g_fsum
+    wire               fsum_on = u_core.g_slice[k].u_reducer.in_valid_i && u_core.g_slice[k].u_reducer.idx_q != 3'd0 &&
+                                 !u_core.g_slice[k].u_reducer.idx_q[0] && u_core.g_slice[k].u_reducer.op_q == `TC_OP_FSUM &&
+                                 !u_core.g_slice[k].u_reducer.first_q;
+    reg  [FW-1:0]      fsum_y0_q; // the result's flit 0
+    always @(posedge clk_i) fsum_y0_q <= u_core.g_slice[k].u_reducer.red_flit;
+    wire [`TC_FPS_W-1:0] fsum_a_e = {u_core.g_slice[k].u_reducer.stored, u_core.g_slice[k].u_reducer.a0_q};
+    wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.g_slice[k].u_reducer.in_flit_i, u_core.g_slice[k].u_reducer.b0_q};
+    wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.g_slice[k].u_reducer.red_flit, fsum_y0_q};
+    wire [63:0] fsum_a_bits, fsum_b_bits, fsum_y_bits;
+    tc_fpsum_out u_fsum_a (.lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
+    tc_fpsum_out u_fsum_b (.lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
+    tc_fpsum_out u_fsum_y (.lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
+    wire [63:0] fsum_a = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_a_bits);
+    wire [63:0] fsum_b = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_b_bits);
+    wire [63:0] fsum_y = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_y_bits);
+  end
 
   localparam integer Width = (2 * NP + 2 + RedSlices) * `TC_OBS_UNIT_W + (NP + 1 + RedSlices) * `TC_OBS_OUT_W +
                              RedSlices * `TC_OBS_RED_W + `TC_OBS_PH_W;
