@@ -111,9 +111,10 @@ shim compiled for the sizes and linked with it, in seconds.
   which needs the records of neighbours, is checked by the testbench on those
   records (`tb/cosim.c`).
 - **No tracing in the co-simulation builds.** Tracing compiled in was 42% of the
-  generated code of the flat 8x8 torus; `make wave` builds the whole torus flat
-  with `--trace-fst`, so the FST has every block's signals. A co-simulation build
-  asked for a waveform says which command builds one.
+  generated code of the flat 8x8 torus; `make wave` builds the node's model once
+  more with `--trace-fst` (at `-O1`: the trace code is most of it), every node
+  writing its signals into one FST. A co-simulation build asked for a waveform says
+  which command builds one.
 - **Loops the model would run bit by bit, written as logic.** The arbiter's
   lowest-requester search (`rtl/tc_rr_arb.v`) is a generate tree, not a loop in a
   function (proved equal with Yosys' `sat` at 9, 19 and 256 requesters); the
