@@ -56,7 +56,19 @@ rec = [l.split() for l in open('$A/demo.trace') if l.split()[:1] == ['0'] and le
 assert [(c['call'], c['bytes']) for c in j['calls']] == [(r[1], int(r[4])) for r in rec]
 assert {c['call'] for c in j['calls']} == {'bcast', 'reduce', 'allreduce', 'barrier', 'allgather'}
 assert all(0 < c['hw'] < c['p2p'] for c in j['calls']), j['calls']
-assert j['msg_hw'] > 0 and j['kinds']['messages']['calls'] == $msgs, j"
+assert j['msg_hw'] > 0 and j['kinds']['messages']['calls'] == $msgs, j
+# the baseline's algorithm named per call and counted per kind; its costs given
+algs = {'binomial', 'linear', 'scatter_rd', 'scatter_ring', 'recursive_doubling', 'rabenseifner', 'ring', 'reduce_bcast',
+        'bruck', 'dissemination', 'tree', 'knomial'}
+assert all(c['p2p_alg'] in algs for c in j['calls']), j['calls']
+for kind, k in j['kinds'].items():
+    want = {a: sum(c['p2p_alg'] == a for c in j['calls'] if c['call'] == kind) for a in algs}
+    assert k['p2p_algs'] == {a: n for a, n in want.items() if n}, (kind, k)
+assert j['p2p_costs'] == {'o': 750, 'g': 500, 'red_mcyc': 0, 'sw_overhead': 0}, j['p2p_costs']
+txt = open('$A/replay.txt').read()
+rows = [l.split() for l in txt.splitlines() if l.split()[:1] and l.split()[0].isdigit()]
+assert [r[-1] for r in rows] == [c['p2p_alg'] for c in j['calls']], rows
+assert 'by the fastest MPI algorithm for each (o 750, g 500 cycles, reduction 0/1000 cycles a flit)' in txt, txt"
 printf '3\n2\n1\n0\n' >$A/map
 check "replay with a rank-to-node map file" bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/demo.trace map=$A/map progress=off | grep -q 'replayed $colls collectives'"
 
@@ -85,7 +97,9 @@ assert k['allreduce']['local'] == 4 and k['bcast']['local'] == 1, k
 assert k['bcast'].get('local') == 1 and k['bcast']['calls'] == 2, k
 assert k['messages']['calls'] == 8 and k['messages']['bytes'] == 4 * 4 + 4 * 8, k
 assert set(j['p2p_named']) == {'alltoall', 'gather', 'scan'}, j['p2p_named']
-assert k['reduce_scatter_block']['subnet int'] == 1, k"
+assert k['reduce_scatter_block']['subnet int'] == 1, k
+assert [k[c]['p2p_algs'] for c in ('alltoall', 'gather', 'scan', 'reduce_scatter_block')] == \
+  [{'pairwise': 1}, {'linear': 1}, {'recursive_doubling': 1}, {'ring': 1}], k"
 check "OTF2 round trip: torcoll trace -> OTF2 -> torcoll trace, the same records (communicators, messages, nonblocking)" bash -c \
   "build/tcotf2 --write $A/f_f08.trace $A/fotf2 && build/tcotf2 $A/fotf2/traces.otf2 $A/f_back.trace &&
    diff <(awk 'NF == 9 || /^comm/ { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_f08.trace) \
@@ -138,6 +152,44 @@ assert '1 on its trees' in line and '2 integer' in line and '3 floating-point su
   and '5 over point-to-point' in line, line
 named = [l for l in open('$A/paths.txt') if 'over point-to-point (' in l][0]
 assert 'allreduce user MPI_DOUBLE x1' in named and 'allreduce sum MPI_SHORT x1' in named, named"
+
+# the replay's point-to-point baseline is tcnet impl=p2p p2p_alg=auto's, the fastest MPI algorithm: each
+# call's time and algorithm those of one operation of its workload, bytes and LogGP costs on the same nodes
+# (8 ranks, the world of 2x2x2), at the default costs and at others (where bcast, allreduce pick apart)
+python3 - "$A/p2p.trace" <<'PY'
+import sys
+calls = [("allreduce", -1, 8, "sum", "MPI_DOUBLE"), ("allreduce", -1, 65536, "sum", "MPI_DOUBLE"),
+         ("allreduce", -1, 4096, "prod", "MPI_DOUBLE"), ("bcast", 0, 4096, "-", "MPI_BYTE"),
+         ("barrier", -1, 0, "-", "-"), ("allgather", -1, 1024, "-", "MPI_BYTE")]
+with open(sys.argv[1], "w") as f:
+    f.write("torcoll-trace 1\nranks 8\n")
+    for r in range(8):
+        for c in calls:
+            f.write("%d %s 8 %d %d %s %s 1000 500\n" % (r, c[0], c[1], c[2], c[3], c[4]))
+    f.write("end %d\n" % (8 * len(calls)))
+PY
+cat >$A/p2p_same.py <<'PY'
+import json, subprocess, sys
+A, want, costs = sys.argv[1], sys.argv[2], sys.argv[3:]   # want: the algorithms picked, or -
+run = lambda *a: subprocess.run(["build/tcnet", "topo=2x2x2", "progress=off", *costs, *a], check=True,
+                                stdout=subprocess.DEVNULL)
+run("workload=trace", "trace=%s/p2p.trace" % A, "json=%s/p2p.json" % A)
+j = json.load(open("%s/p2p.json" % A))
+assert [c["call"] for c in j["calls"]] == ["allreduce"] * 3 + ["bcast", "barrier", "allgather"], j["calls"]
+assert j["calls"][2]["path"] == "p2p", j["calls"][2]   # prod: over point-to-point in both runs
+for c in j["calls"]:
+    run("impl=p2p", "p2p_alg=auto", "workload=" + c["call"], *(["bytes=%d" % c["bytes"]] if c["bytes"] else []),
+        "json=%s/one.json" % A)
+    one = json.load(open("%s/one.json" % A))
+    assert (c["p2p"], c["p2p_alg"]) == (one["latency_cycles"]["min"], one["p2p"]["alg"]), (c, one["p2p"])
+    assert c["p2p"] == min(one["p2p"]["times"].values()), (c, one["p2p"])
+got = ",".join(sorted({c["p2p_alg"] for c in j["calls"]}))
+assert want in ("-", got), (want, got)
+PY
+check "replay's p2p times and algorithms are tcnet impl=p2p p2p_alg=auto's (default o, g)" \
+  /usr/bin/python3 $A/p2p_same.py $A -
+check "replay's p2p times and algorithms are tcnet impl=p2p p2p_alg=auto's (o=100 g=50 red_mcyc=2400)" \
+  /usr/bin/python3 $A/p2p_same.py $A knomial,rabenseifner,recursive_doubling o=100 g=50 red_mcyc=2400
 
 # malformed and truncated traces, both formats; bad keys (sim/lib.sh's refuses)
 REFUSE_SECONDS=20

@@ -373,8 +373,9 @@ int tc_app_main(const tc_config *cfg, tc_net *n, tc_row *rows, FILE *json)
     double ns = 1000.0 / (double)tc_config_int(cfg, "clock_mhz");
     const char *wl = tc_config_str(cfg, "workload");
     int trace = strcmp(wl, "spmv") && strcmp(wl, "heat");
-    /* spmv and heat time the MPI algorithms (auto unless p2p_alg names a library), the
-     * trace replay the classic set */
+    /* spmv and heat time the MPI algorithms (auto unless p2p_alg names a library); the
+     * trace replay the fastest for each call (auto) where it has them, the rest in
+     * rounds with sw_overhead (cmodel/netsim/trace.c) */
     int alg_given = cfg->from[tc_config_find(cfg, "p2p_alg")], rule = tc_config_enum(cfg, "p2p_alg");
     const char *bad = trace && alg_given ? "p2p_alg" : NULL;
     if (!trace && alg_given && (rule < TC_P2P_PICK_AUTO || rule > TC_P2P_PICK_MPICH))
@@ -383,7 +384,7 @@ int tc_app_main(const tc_config *cfg, tc_net *n, tc_row *rows, FILE *json)
         bad = "sw_overhead";
     if (bad) {
         fprintf(stderr, "tcnet: %s = %s: workload = %s %s\n", bad, tc_config_str(cfg, bad), wl,
-                trace ? "replays with the classic set (sw_overhead)"
+                trace ? "replays with the fastest MPI algorithm for each call (auto), the rest with sw_overhead"
                       : "times the MPI algorithms: p2p_alg = auto (the default here), ompi or mpich, with o, g");
         return 2;
     }

@@ -492,6 +492,7 @@ typedef struct {
     const tc_trace_rec *rec; /* the first of its kind: call, root, op and type */
     uint64_t bytes;          /* the largest of its ranks' BYTES */
     int comm, path, exact;
+    int alg;                 /* the point-to-point algorithm (alg_name) */
     uint64_t hw, sw;
 } timed;
 
@@ -512,23 +513,35 @@ static int flits_of(tc_app *a, uint64_t bytes, const char *what, int *flits)
     return 0;
 }
 
-/* The point-to-point time of a call among n ranks on node[]: the baseline's
- * collectives where it has them (tc_p2p_collective_on); the others as an MPI
- * library's algorithm in rounds of concurrent messages (tc_p2p_exchange), each round
- * costing its messages' time and the software overhead (a root's per message):
- * gather and scatter linear to or from the root, all-to-all pairwise (n - 1 rounds,
- * a v-variant's block its total over n), reduce_scatter a ring (n - 1 rounds of a
- * block), scan and exscan by recursive doubling. */
-static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint64_t bytes, uint64_t *out)
+/* The point-to-point algorithms a replayed call can take: those of p2p_coll.c, and
+ * the pairwise exchange of an all-to-all. */
+#define ALG_PAIRWISE TC_P2P_ALGS
+#define ALGS (TC_P2P_ALGS + 1)
+static const char *alg_name(int alg) { return alg < TC_P2P_ALGS ? tc_p2p_alg_names[alg] : "pairwise"; }
+
+/* The point-to-point time of a call among n ranks on node[], and its algorithm
+ * (*alg). Bcast, reduce, allreduce, barrier and allgather(v) as a tuned MPI library
+ * runs them: every algorithm of cmodel/netsim/p2p_coll.c that fits, with the LogGP
+ * costs a->m.cost, the fastest (tc_p2p_coll_best, as the applications and tcnet
+ * impl=p2p p2p_alg=auto). The others as an MPI library's algorithm in rounds of
+ * concurrent messages (tc_p2p_exchange), each round costing its messages' time and
+ * the software overhead a->m.sw (a root's per message): gather and scatter linear to
+ * or from the root, all-to-all pairwise (n - 1 rounds, a v-variant's block its total
+ * over n), reduce_scatter a ring (n - 1 rounds of a block), scan and exscan by
+ * recursive doubling. */
+static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint64_t bytes, uint64_t *out, int *alg)
 {
     int flits;
     if (call <= TC_CALL_ALLGATHERV) {
-        if (flits_of(a, bytes, tc_call_names[call], &flits) ||
-            tc_p2p_collective_on(&a->m, kind_of[call], flits, root < 0 ? 0 : root, node, n, NULL, out)) {
-            if (!flits_of(a, bytes, tc_call_names[call], &flits))
-                snprintf(a->err, sizeof a->err, "%s", a->m.err);
+        uint64_t t[TC_P2P_ALGS];
+        tc_p2p_alg best;
+        if (flits_of(a, bytes, tc_call_names[call], &flits))
+            return -1;
+        if (tc_p2p_coll_best(&a->m, kind_of[call], flits, root < 0 ? 0 : root, node, n, t, &best, NULL, out)) {
+            snprintf(a->err, sizeof a->err, "%s", a->m.err);
             return -1;
         }
+        *alg = (int)best;
         return 0;
     }
     int lin = call == TC_CALL_GATHER || call == TC_CALL_GATHERV || call == TC_CALL_SCATTER || call == TC_CALL_SCATTERV;
@@ -538,6 +551,7 @@ static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint6
     if (scan)
         for (rounds = 0; (1 << rounds) < n; rounds++)
             ;
+    *alg = lin ? TC_P2P_LINEAR : scan ? TC_P2P_RECDBL : ring ? TC_P2P_RING : ALG_PAIRWISE;
     uint64_t per = ring || call == TC_CALL_ALLTOALLV || call == TC_CALL_ALLTOALLW ? (bytes + (uint64_t)n - 1) / (uint64_t)n
                                                                                 : bytes;
     if (flits_of(a, per, tc_call_names[call], &flits))
@@ -676,6 +690,7 @@ typedef struct {
 
 typedef struct {
     uint64_t n, bytes, hw, sw, path[PATHS];
+    uint64_t alg[ALGS];     /* calls by their point-to-point algorithm */
 } kstat;
 
 typedef struct {
@@ -752,7 +767,7 @@ static int lookup(rp *x, const inst *in, int c)
     timed *out = &x->cache[x->ncache];
     const tc_trace_comm *cm = &x->tr->comm[c];
     int lane;
-    *out = (timed){r, in->bmax, c, path_of(r, &lane), 1, 0, 0};
+    *out = (timed){r, in->bmax, c, path_of(r, &lane), 1, 0, 0, 0};
     memset(x->pe, 0, (size_t)a->t->n);
     for (int k = 0; k < cm->size; k++)
         x->gnode[k] = x->node[cm->member[k]], x->pe[x->gnode[k]] = 1;
@@ -760,7 +775,7 @@ static int lookup(rp *x, const inst *in, int c)
         x->cs[c].tree = x->trees < TC_TREES ? x->trees++ : -2;
     if (out->path != PATH_P2P && x->cs[c].tree == -2)
         out->path = PATH_NOTREE;
-    if (p2p_time(a, r->call, x->gnode, cm->size, r->root, in->bmax, &out->sw))
+    if (p2p_time(a, r->call, x->gnode, cm->size, r->root, in->bmax, &out->sw, &out->alg))
         return -1;
     out->hw = out->sw;
     if (out->path < PATH_P2P && hw_time(a, r, in->bmax, x->gnode, cm->size, x->pe, x->cs[c].tree, out->path, lane, out))
@@ -789,7 +804,7 @@ static int complete(rp *x, int c, int seq)
     kstat *ks = &x->k[in->r->call];
     x->comm_time[x->pass] += lat;
     if (!x->pass) {
-        ks->n++, ks->bytes += in->bmax, ks->path[k->path]++, ks->hw += k->hw, ks->sw += k->sw;
+        ks->n++, ks->bytes += in->bmax, ks->path[k->path]++, ks->alg[k->alg]++, ks->hw += k->hw, ks->sw += k->sw;
         char w[80];
         if (k->path == PATH_P2P && in->r->call <= TC_CALL_REDUCE_SCATTER_BLOCK && in->r->call != TC_CALL_GATHER &&
             in->r->call != TC_CALL_GATHERV && (in->r->call < TC_CALL_ALLTOALL || in->r->call > TC_CALL_ALLTOALLW))
@@ -800,15 +815,16 @@ static int complete(rp *x, int c, int seq)
             why(x, w);
         const tc_trace_comm *cm = &x->tr->comm[c];
         if (x->shown < 100)
-            printf("  %5d %-20s %6d %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s\n", ++x->shown,
+            printf("  %5d %-20s %6d %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s; %s\n", ++x->shown,
                    tc_call_names[in->r->call], cm->size, in->bmax, in->r->root, k->hw, k->sw,
-                   (double)k->sw / (double)(k->hw ? k->hw : 1), path_names[k->path], k->exact ? "" : " (modelled)");
+                   (double)k->sw / (double)(k->hw ? k->hw : 1), path_names[k->path], k->exact ? "" : " (modelled)",
+                   alg_name(k->alg));
         if (x->json)
             fprintf(x->json, "%s  {\"call\": \"%s\", \"comm\": %" PRIu64 ", \"ranks\": %d, \"bytes\": %" PRIu64
                     ", \"root\": %d, \"op\": \"%s\", \"type\": \"%s\", \"path\": \"%s\", \"hw\": %" PRIu64
-                    ", \"p2p\": %" PRIu64 ", \"exact\": %s}", x->listed++ ? ",\n" : "", tc_call_names[in->r->call],
-                    cm->id, cm->size, in->bmax, in->r->root, in->r->op, in->r->type, path_names[k->path], k->hw, k->sw,
-                    k->exact ? "true" : "false");
+                    ", \"p2p\": %" PRIu64 ", \"p2p_alg\": \"%s\", \"exact\": %s}", x->listed++ ? ",\n" : "",
+                    tc_call_names[in->r->call], cm->id, cm->size, in->bmax, in->r->root, in->r->op, in->r->type,
+                    path_names[k->path], k->hw, k->sw, alg_name(k->alg), k->exact ? "true" : "false");
     }
     const tc_trace_comm *cm = &x->tr->comm[c];
     for (int m = 0; m < cm->size; m++) {
@@ -1132,7 +1148,7 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         fprintf(json, "{\"workload\": \"trace\", \"trace\": \"%s\", \"ranks\": %d, \"nodes\": %d, \"calls\": [\n", path,
                 tr.ranks, a->t->n);
     printf("  %5s %-20s %6s %10s %5s %12s %12s %8s  %s\n", "call", "op", "ranks", "bytes", "root", "hw cycles",
-           "p2p cycles", "p2p/hw", "path (hw)");
+           "p2p cycles", "p2p/hw", "path (hw); p2p algorithm");
     if (run(&x, 0) || run(&x, 1)) {
         rc = x.bad ? 2 : 1;
         goto out;
@@ -1154,16 +1170,22 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
            " messages; %d groups on the subnet, %d with a tree of their own\n", path, tr.ranks, a->t->n, ncoll, nbytes,
            x.k[TC_CALL_SEND].n, groups, x.trees);
     printf("  %-20s %7s %12s %12s %12s %8s  %s\n", "kind", "calls", "bytes", "hw cycles", "p2p cycles", "p2p/hw",
-           "paths (hw)");
+           "paths (hw); p2p algorithms");
     for (int k = 0; k <= TC_CALL_SEND; k++) {
         const kstat *s = &x.k[k];
-        char pl[200] = "";
+        char pl[400] = "";
         if (!s->n)
             continue;
         for (int p = 0; p < PATHS; p++)
             if (s->path[p])
                 snprintf(pl + strlen(pl), sizeof pl - strlen(pl), "%s%" PRIu64 " %s", *pl ? ", " : "", s->path[p],
                          path_names[p]);
+        for (int g = 0, first = 1; g < ALGS; g++)
+            if (s->alg[g]) {
+                snprintf(pl + strlen(pl), sizeof pl - strlen(pl), "%s%" PRIu64 " %s", first ? "; " : ", ", s->alg[g],
+                         alg_name(g));
+                first = 0;
+            }
         printf("  %-20s %7" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %7.2fx  %s\n",
                k == TC_CALL_SEND ? "messages" : tc_call_names[k], s->n, s->bytes, s->hw, s->sw,
                (double)s->sw / (double)(s->hw ? s->hw : 1), k == TC_CALL_SEND ? "point-to-point in both" : pl);
@@ -1172,6 +1194,10 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
            PRIu64 " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
            " local (one rank, or no bytes), %" PRIu64 " over point-to-point\n", paths[PATH_SUBNET], paths[PATH_INT],
            paths[PATH_FSUM], paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE]);
+    printf("  point-to-point: bcast, reduce, allreduce, barrier, allgather(v) by the fastest MPI algorithm for each (o %"
+           PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); the other collectives in rounds, "
+           "and the messages, with sw_overhead %" PRIu64 " cycles\n", a->m.cost.o_send, a->m.cost.gap,
+           a->m.cost.red_mcyc, a->m.sw);
     if (x.nwhy) {
         printf("  over point-to-point (what the subnet has no operation, type or tree for):");
         for (int i = 0; i < x.nwhy; i++)
@@ -1196,13 +1222,19 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
                 for (int p = 0; p < PATHS; p++)
                     if (x.k[k].path[p])
                         fprintf(json, ", \"%s\": %" PRIu64, path_names[p], x.k[k].path[p]);
-                fprintf(json, "}");
+                fprintf(json, ", \"p2p_algs\": {");
+                for (int g = 0, f = 1; g < ALGS; g++)
+                    if (x.k[k].alg[g])
+                        fprintf(json, "%s\"%s\": %" PRIu64, f ? "" : ", ", alg_name(g), x.k[k].alg[g]), f = 0;
+                fprintf(json, "}}");
                 first = 0;
             }
         fprintf(json, "}, \"p2p_named\": {");
         for (int i = 0; i < x.nwhy; i++)
             fprintf(json, "%s\"%s\": %" PRIu64, i ? ", " : "", x.why[i], x.whyn[i]);
-        fprintf(json, "}, \"gap_cycles\": %" PRIu64 ", \"comm_hw\": %" PRIu64 ", \"comm_p2p\": %" PRIu64
+        fprintf(json, "}, \"p2p_costs\": {\"o\": %" PRIu64 ", \"g\": %" PRIu64 ", \"red_mcyc\": %" PRIu64
+                ", \"sw_overhead\": %" PRIu64 "}", a->m.cost.o_send, a->m.cost.gap, a->m.cost.red_mcyc, a->m.sw);
+        fprintf(json, ", \"gap_cycles\": %" PRIu64 ", \"comm_hw\": %" PRIu64 ", \"comm_p2p\": %" PRIu64
                 ", \"msg_hw\": %" PRIu64 ", \"msg_p2p\": %" PRIu64 ", \"total_hw\": %" PRIu64 ", \"total_p2p\": %" PRIu64
                 ", \"recorded_ns\": %" PRIu64 "}\n", gaps, x.comm_time[0], x.comm_time[1], x.msg_time[0], x.msg_time[1],
                 x.end[0], x.end[1], real);
