@@ -64,6 +64,10 @@ assert all(c['p2p_alg'] in algs for c in j['calls']), j['calls']
 for kind, k in j['kinds'].items():
     want = {a: sum(c['p2p_alg'] == a for c in j['calls'] if c['call'] == kind) for a in algs}
     assert k['p2p_algs'] == {a: n for a, n in want.items() if n}, (kind, k)
+    if kind != 'messages':  # each kind's times and paths: the sums over its calls
+        mine = [c for c in j['calls'] if c['call'] == kind]
+        assert (k['calls'], k['hw'], k['p2p']) == (len(mine), sum(c['hw'] for c in mine), sum(c['p2p'] for c in mine)), (kind, k)
+        assert k['paths'] == {p: sum(c['path'] == p for c in mine) for p in {c['path'] for c in mine}}, (kind, k)
 assert j['p2p_costs'] == {'o': 750, 'g': 500, 'red_mcyc': 0, 'sw_overhead': 0}, j['p2p_costs']
 txt = open('$A/replay.txt').read()
 rows = [l.split() for l in txt.splitlines() if l.split()[:1] and l.split()[0].isdigit()]
@@ -93,11 +97,11 @@ import json; j = json.load(open('$A/f.json')); k = j['kinds']
 halves = [c for c in j['calls'] if c['ranks'] == 2]
 assert len(halves) == 4 and all(c['path'].startswith('subnet') for c in halves), j['calls']
 assert j['trees'] == 3, j['trees']                     # the world and the two halves
-assert k['allreduce']['local'] == 4 and k['bcast']['local'] == 1, k
-assert k['bcast'].get('local') == 1 and k['bcast']['calls'] == 2, k
+assert k['allreduce']['paths']['local'] == 4 and k['bcast']['paths']['local'] == 1, k
+assert k['bcast']['paths'].get('local') == 1 and k['bcast']['calls'] == 2, k
 assert k['messages']['calls'] == 8 and k['messages']['bytes'] == 4 * 4 + 4 * 8, k
 assert set(j['p2p_named']) == {'alltoall', 'gather', 'scan'}, j['p2p_named']
-assert k['reduce_scatter_block']['subnet int'] == 1, k
+assert k['reduce_scatter_block']['paths']['subnet int'] == 1, k
 assert [k[c]['p2p_algs'] for c in ('alltoall', 'gather', 'scan', 'reduce_scatter_block')] == \
   [{'pairwise': 1}, {'linear': 1}, {'recursive_doubling': 1}, {'ring': 1}], k"
 check "OTF2 round trip: torcoll trace -> OTF2 -> torcoll trace, the same records (communicators, messages, nonblocking)" bash -c \

@@ -1219,10 +1219,11 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
                 fprintf(json, "%s\"%s\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"hw\": %" PRIu64
                         ", \"p2p\": %" PRIu64, first ? "" : ", ", k == TC_CALL_SEND ? "messages" : tc_call_names[k],
                         x.k[k].n, x.k[k].bytes, x.k[k].hw, x.k[k].sw);
-                for (int p = 0; p < PATHS; p++)
+                fprintf(json, ", \"paths\": {"); /* calls by path (its names include "p2p", the time's key above) */
+                for (int p = 0, f = 1; p < PATHS; p++)
                     if (x.k[k].path[p])
-                        fprintf(json, ", \"%s\": %" PRIu64, path_names[p], x.k[k].path[p]);
-                fprintf(json, ", \"p2p_algs\": {");
+                        fprintf(json, "%s\"%s\": %" PRIu64, f ? "" : ", ", path_names[p], x.k[k].path[p]), f = 0;
+                fprintf(json, "}, \"p2p_algs\": {");
                 for (int g = 0, f = 1; g < ALGS; g++)
                     if (x.k[k].alg[g])
                         fprintf(json, "%s\"%s\": %" PRIu64, f ? "" : ", ", alg_name(g), x.k[k].alg[g]), f = 0;
