@@ -558,6 +558,23 @@ void tc_net_sync(tc_net *n)
         run_routers(n, (int)(n->cycle - n->rcycle), NULL);
 }
 
+int tc_net_quiet(tc_net *n)
+{
+    tc_net_sync(n);
+    if (n->nbusy || n->nstaged)
+        return 0;
+    for (size_t i = 0; i < n->wl; i++)
+        if (n->link[i].n)
+            return 0;
+    for (size_t i = 0; i < n->wi; i++)
+        if (n->inj[i].n || n->inj_c[i].n)
+            return 0;
+    for (size_t i = 0; i < n->we; i++)
+        if (n->ej[i].n || n->ej_c[i].n)
+            return 0;
+    return 1;
+}
+
 int tc_net_lookahead(tc_net *n, int on)
 {
     tc_net_sync(n);

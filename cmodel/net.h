@@ -88,6 +88,11 @@ int tc_net_explain(const tc_net *n, FILE *f);
 /* Where a packet with tag is held now (units' buffers and output registers), into
  * buf; "" if nowhere. */
 const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len);
+/* 1 when no packet, flit or credit is anywhere in the network (every router idle, no
+ * link, PCIe or PE-side arrival due): the only time a routing table may be rewritten
+ * without a packet in flight meeting the new one. Brings the routers in step with
+ * the PEs (tc_net_sync). */
+int tc_net_quiet(tc_net *n);
 /* Flits node has sent on its link output port since reset. */
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port);
 

@@ -603,7 +603,8 @@ static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *
     if (path == PATH_FSUM) /* a binned element of 2 flits a value */
         flits = 2 * ((bytes + vbytes - 1) / vbytes);
     int pk7 = (int)((flits + 6) / 7), red = a->p.red_flits, call = r->call;
-    tc_workload w = {.kind = kind_of[call], .tree = slot, .repeat = 1, .max_cycles = a->max_cycles};
+    /* drained: the next call may plan this tree anew, with no packet of this one left */
+    tc_workload w = {.kind = kind_of[call], .tree = slot, .repeat = 1, .max_cycles = a->max_cycles, .drain = 1};
     if (flits > (1u << 26)) {
         snprintf(a->err, sizeof a->err, "trace: a %s of %" PRIu64 " bytes is beyond the replay", tc_call_names[call],
                  bytes);

@@ -20,6 +20,7 @@ typedef struct {
     tc_flit rxbuf[TC_SLOT_FLITS]; /* the packet being taken, when a deliver hook wants it */
     const tc_flit *rx_want;       /* what it must be (pe_see) */
     uint32_t rx_tag;
+    tc_flit rx_hdr; /* the header of the packet being received */
     /* a stream: operations started, the oldest without its result, results got
      * after it (bit b: operation low + 1 + b), on the list of PEs with work, the
      * cycle after its last result */
@@ -91,6 +92,7 @@ static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const 
         return 0;
     int first = p->rx == 0;
     if (first) {
+        p->rx_hdr = o.ej.flit;
         p->rx_type = (uint8_t)TC_HGET(&o.ej.flit, TYPE);
         p->rx_tag = (uint32_t)TC_HGET(&o.ej.flit, TAG);
         p->rx_len = (uint8_t)TC_HGET(&o.ej.flit, LEN);
@@ -110,6 +112,15 @@ static int pe_see(const tc_net *n, uint32_t k, pe_state *p, tc_pe_in *in, const 
         return 0;
     in->ej_cred = 1;
     return 1;
+}
+
+/* "cycle C: node K reports an error: what (tree T, ReduceId R, tag G)", from the ERROR
+ * packet PE k has just received. */
+static void error_msg(char *msg, size_t len, unsigned long long now, uint32_t k, const pe_state *p)
+{
+    snprintf(msg, len, "cycle %llu: node %u reports an error: %s (tree %u, ReduceId %u, tag %u)", now, k,
+             tc_err_name((unsigned)TC_HGET(&p->rx_hdr, OP)), (unsigned)TC_HGET(&p->rx_hdr, TREE),
+             (unsigned)TC_HGET(&p->rx_hdr, RID), p->rx_tag);
 }
 
 /* Sets up operation i: every sender's packet and every node's expected count.
@@ -299,11 +310,15 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             int j = (int)p->rx_tag - 1, b = j - p->low - 1;
             p->rx_bad |= p->rx_len != TC_HGET(&p->pkt[0], LEN); /* every contribution has the result's length */
             int ok = p->rx_type == TC_TYPE_ALLREDUCE && j >= p->low && j < p->next && !(b >= 0 && later_bit(p, b));
-            if ((!ok || p->rx_bad) && !res->errors++)
-                snprintf(res->msg, sizeof res->msg, "cycle %llu: node %u %s (type %u, tag %u)", (unsigned long long)now,
-                         k, p->rx_type == TC_TYPE_ERROR ? "reports an error" : !ok ? "received a packet it does not expect"
-                                                                                   : "received a wrong result",
-                         p->rx_type, p->rx_tag);
+            if ((!ok || p->rx_bad) && !res->errors++) {
+                if (p->rx_type == TC_TYPE_ERROR)
+                    error_msg(res->msg, sizeof res->msg, (unsigned long long)now, k, p);
+                else
+                    snprintf(res->msg, sizeof res->msg, "cycle %llu: node %u %s (type %u, tag %u)",
+                             (unsigned long long)now, k,
+                             !ok ? "received a packet it does not expect" : "received a wrong result", p->rx_type,
+                             p->rx_tag);
+            }
             if (!ok)
                 continue;
             if (w->deliver)
@@ -434,8 +449,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                 touched[nt++] = k;
                 if (pe[k].rx_type == TC_TYPE_ERROR) {
                     if (!res->errors++)
-                        snprintf(res->msg, sizeof res->msg, "cycle %llu: node %u reports an error (tag %u)",
-                                 (unsigned long long)now, k, pe[k].rx_tag);
+                        error_msg(res->msg, sizeof res->msg, (unsigned long long)now, k, &pe[k]);
                 } else if (pe[k].rx_type != TC_TYPE_REPORT && pe[k].rx_tag == (uint32_t)i + 1 &&
                            pe[k].got < pe[k].expect) {
                     if (w->deliver)
@@ -484,6 +498,33 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
         }
     }
     tc_net_lookahead(n, 0); /* the routers in step with the PEs again */
+    /* drain: the PEs take what is still in flight (a reduce's result on its way down
+     * the tree past its DST, the credit block's reports) and send nothing, until no
+     * packet is left anywhere, so that the caller may rewrite a routing table */
+    for (uint64_t t0 = tc_net_cycle(n); !rc && w->drain && !tc_net_quiet(n);) {
+        uint64_t now = tc_net_cycle(n);
+        size_t nt = 0;
+        if (now - t0 >= w->max_cycles) {
+            snprintf(res->msg, sizeof res->msg, "%s: packets still in flight %llu cycles after the last delivery",
+                     tc_wl_names[w->kind], (unsigned long long)w->max_cycles);
+            rc = -1;
+            break;
+        }
+        const uint32_t *act;
+        size_t na = tc_net_pe_active(n, &act);
+        for (size_t a = 0; a < na; a++) {
+            uint32_t k = act[a];
+            if (stamp[k] == now + 1)
+                continue;
+            stamp[k] = now + 1;
+            if (!pe_see(n, k, &pe[k], &in[k], NULL, 0, 0))
+                continue;
+            touched[nt++] = k;
+            if (pe[k].rx_type == TC_TYPE_ERROR && !res->errors++)
+                error_msg(res->msg, sizeof res->msg, (unsigned long long)now, k, &pe[k]);
+        }
+        rc = step_touched(n, in, touched, nt, res);
+    }
     if (!rc && tc_net_fault(n)) { /* found in the cycles the routers lagged */
         snprintf(res->msg, sizeof res->msg, "%s", tc_net_fault(n));
         rc = -1;

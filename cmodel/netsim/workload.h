@@ -44,6 +44,8 @@ typedef struct {
     uint64_t max_cycles; /* give up (an error) after this many cycles */
     int step;            /* 1: the routers evaluated in every cycle, without lookahead (tc_net_lookahead), to
                             show that it changes nothing */
+    int drain;           /* 1: after the last delivery, run on (the PEs taking every packet, sending none) until
+                            no packet is in flight (tc_net_quiet), so that a routing table may be rewritten */
     /* if not NULL: called for every packet a PE takes (not the credit block's reports),
      * with its operation, the cycle its last flit arrived and its flits (to compare
      * engines delivery by delivery) */
