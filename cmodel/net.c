@@ -561,7 +561,7 @@ void tc_net_sync(tc_net *n)
 int tc_net_quiet(tc_net *n)
 {
     tc_net_sync(n);
-    if (n->nbusy || n->nstaged)
+    if (n->nbusy || n->nstaged || n->nseen) /* nseen: a flit or credit the PEs have yet to take this cycle */
         return 0;
     for (size_t i = 0; i < n->wl; i++)
         if (n->link[i].n)

@@ -89,7 +89,8 @@ int tc_net_explain(const tc_net *n, FILE *f);
  * buf; "" if nowhere. */
 const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len);
 /* 1 when no packet, flit or credit is anywhere in the network (every router idle, no
- * link, PCIe or PE-side arrival due): the only time a routing table may be rewritten
+ * link, PCIe or PE-side arrival due, none for the PEs to take this cycle): the only
+ * time a routing table may be rewritten
  * without a packet in flight meeting the new one. Brings the routers in step with
  * the PEs (tc_net_sync). */
 int tc_net_quiet(tc_net *n);

@@ -207,6 +207,24 @@ print('end', 2 * n)" >$A/drain.trace
 check "replay of a 64 KiB reduce to rank 3 then a barrier, 512 ranks on 8x8x8: no packet of the reduce meets the barrier's tree" \
   bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/drain.trace progress=off | grep -q 'replayed 2 collectives'"
 
+# A call the subnet would take longer runs over point-to-point, as a library tuned per
+# size picks (a 64 KiB binary64 sum on 8 ranks: 32 KiB operations of 2 flits, one tree);
+# the subnet's own time is kept in the JSON and the text.
+python3 -c "
+n = 8
+print('torcoll-trace 1'); print('ranks', n)
+for r in range(n):
+    print(r, 'allreduce', n, -1, 65536, 'sum MPI_DOUBLE 1000 500'); print(r, 'allreduce', n, -1, 8, 'sum MPI_DOUBLE 1000 500')
+print('end', 2 * n)" >$A/slower.trace
+build/tcnet topo=2x2x2 workload=trace trace=$A/slower.trace progress=off json=$A/slower.json >$A/slower.txt 2>&1
+check "replay: the 64 KiB sum, slower on the subnet, over point-to-point; the 8-byte one on the subnet" /usr/bin/python3 -c "
+import json; j = json.load(open('$A/slower.json')); long, short = j['calls']
+assert long['path'] == 'p2p (subnet slower)' and long['hw'] == long['p2p'] < long['subnet'], long
+assert short['path'] == 'subnet fsum' and short['hw'] == short['subnet'] < short['p2p'], short
+assert j['kinds']['allreduce']['paths'] == {'subnet fsum': 1, 'p2p (subnet slower)': 1}, j['kinds']
+txt = open('$A/slower.txt').read()
+assert 'p2p (subnet slower): %d cycles there' % long['subnet'] in txt and 'allreduce (subnet slower) x1' in txt, txt"
+
 # malformed and truncated traces, both formats; bad keys (sim/lib.sh's refuses)
 REFUSE_SECONDS=20
 T="build/tcnet topo=4x4x4 workload=trace progress=off"

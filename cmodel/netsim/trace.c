@@ -431,11 +431,13 @@ static int read_map(tc_app *a, const char *path, int ranks, int *node)
  * ops, types of other widths or unknown names) runs over point-to-point, as an MPI
  * library would leave it in software; so do the calls no tree operation does
  * (gather, all-to-all, scan), and a group's calls when the 16 trees are taken by
- * earlier groups. A call on one rank, or of no bytes (but a barrier), is local: Open
- * MPI returns from it at once. */
-enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATH_NOTREE, PATH_LOCAL, PATHS };
+ * earlier groups. A call the subnet would take longer than point-to-point runs over
+ * point-to-point too (PATH_SLOWER), as a library tuned per message size picks the
+ * faster; its subnet time is kept and shown. A call on one rank, or of no bytes (but
+ * a barrier), is local: Open MPI returns from it at once. */
+enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATH_NOTREE, PATH_SLOWER, PATH_LOCAL, PATHS };
 static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fmin/fmax", "p2p",
-                                              "p2p (no free tree)", "local"};
+                                              "p2p (no free tree)", "p2p (subnet slower)", "local"};
 /* The datatypes the Reducer takes, by the names MPI_Type_get_name gives (C and
  * Fortran), with a value's bytes: 32- and 64-bit integers, MINLOC/MAXLOC's pairs of
  * 32-bit integers, binary32 and binary64. */
@@ -494,6 +496,7 @@ typedef struct {
     int comm, path, exact;
     int alg;                 /* the point-to-point algorithm (alg_name) */
     uint64_t hw, sw;
+    uint64_t subnet;         /* the subnet's time, whether taken or not (0: not on the subnet) */
 } timed;
 
 static const tc_wl_kind kind_of[TC_CALL_COLLS] = {
@@ -768,7 +771,7 @@ static int lookup(rp *x, const inst *in, int c)
     timed *out = &x->cache[x->ncache];
     const tc_trace_comm *cm = &x->tr->comm[c];
     int lane;
-    *out = (timed){r, in->bmax, c, path_of(r, &lane), 1, 0, 0, 0};
+    *out = (timed){r, in->bmax, c, path_of(r, &lane), 1, 0, 0, 0, 0};
     memset(x->pe, 0, (size_t)a->t->n);
     for (int k = 0; k < cm->size; k++)
         x->gnode[k] = x->node[cm->member[k]], x->pe[x->gnode[k]] = 1;
@@ -781,6 +784,11 @@ static int lookup(rp *x, const inst *in, int c)
     out->hw = out->sw;
     if (out->path < PATH_P2P && hw_time(a, r, in->bmax, x->gnode, cm->size, x->pe, x->cs[c].tree, out->path, lane, out))
         return -1;
+    if (out->path < PATH_P2P) {
+        out->subnet = out->hw;
+        if (out->hw > out->sw) /* the library takes the faster */
+            out->path = PATH_SLOWER, out->hw = out->sw;
+    }
     return (int)x->ncache++;
 }
 
@@ -811,21 +819,26 @@ static int complete(rp *x, int c, int seq)
             in->r->call != TC_CALL_GATHERV && (in->r->call < TC_CALL_ALLTOALL || in->r->call > TC_CALL_ALLTOALLW))
             snprintf(w, sizeof w, "%s %s %s", tc_call_names[in->r->call], in->r->op, in->r->type);
         else
-            snprintf(w, sizeof w, "%s%s", tc_call_names[in->r->call], k->path == PATH_NOTREE ? " (no free tree)" : "");
-        if (k->path == PATH_P2P || k->path == PATH_NOTREE)
+            snprintf(w, sizeof w, "%s%s", tc_call_names[in->r->call],
+                     k->path == PATH_NOTREE ? " (no free tree)" : k->path == PATH_SLOWER ? " (subnet slower)" : "");
+        if (k->path == PATH_P2P || k->path == PATH_NOTREE || k->path == PATH_SLOWER)
             why(x, w);
         const tc_trace_comm *cm = &x->tr->comm[c];
+        char sub[48] = "";
+        if (k->path == PATH_SLOWER)
+            snprintf(sub, sizeof sub, ": %" PRIu64 " cycles there", k->subnet);
         if (x->shown < 100)
-            printf("  %5d %-20s %6d %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s; %s\n", ++x->shown,
+            printf("  %5d %-20s %6d %10" PRIu64 " %5d %12" PRIu64 " %12" PRIu64 " %7.2fx  %s%s%s; %s\n", ++x->shown,
                    tc_call_names[in->r->call], cm->size, in->bmax, in->r->root, k->hw, k->sw,
-                   (double)k->sw / (double)(k->hw ? k->hw : 1), path_names[k->path], k->exact ? "" : " (modelled)",
-                   alg_name(k->alg));
+                   (double)k->sw / (double)(k->hw ? k->hw : 1), path_names[k->path], sub,
+                   k->exact ? "" : " (modelled)", alg_name(k->alg));
         if (x->json)
             fprintf(x->json, "%s  {\"call\": \"%s\", \"comm\": %" PRIu64 ", \"ranks\": %d, \"bytes\": %" PRIu64
                     ", \"root\": %d, \"op\": \"%s\", \"type\": \"%s\", \"path\": \"%s\", \"hw\": %" PRIu64
-                    ", \"p2p\": %" PRIu64 ", \"p2p_alg\": \"%s\", \"exact\": %s}", x->listed++ ? ",\n" : "",
-                    tc_call_names[in->r->call], cm->id, cm->size, in->bmax, in->r->root, in->r->op, in->r->type,
-                    path_names[k->path], k->hw, k->sw, alg_name(k->alg), k->exact ? "true" : "false");
+                    ", \"p2p\": %" PRIu64 ", \"p2p_alg\": \"%s\", \"subnet\": %" PRIu64 ", \"exact\": %s}",
+                    x->listed++ ? ",\n" : "", tc_call_names[in->r->call], cm->id, cm->size, in->bmax, in->r->root,
+                    in->r->op, in->r->type, path_names[k->path], k->hw, k->sw, alg_name(k->alg), k->subnet,
+                    k->exact ? "true" : "false");
     }
     const tc_trace_comm *cm = &x->tr->comm[c];
     for (int m = 0; m < cm->size; m++) {
@@ -1193,14 +1206,16 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
     }
     printf("  where the calls ran with the subnet: %" PRIu64 " on its trees (bcast, barrier, allgather, scatter), %"
            PRIu64 " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
-           " local (one rank, or no bytes), %" PRIu64 " over point-to-point\n", paths[PATH_SUBNET], paths[PATH_INT],
-           paths[PATH_FSUM], paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE]);
+           " local (one rank, or no bytes), %" PRIu64 " over point-to-point, %" PRIu64
+           " of them because the subnet would take longer\n", paths[PATH_SUBNET], paths[PATH_INT], paths[PATH_FSUM],
+           paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
+           paths[PATH_SLOWER]);
     printf("  point-to-point: bcast, reduce, allreduce, barrier, allgather(v) by the fastest MPI algorithm for each (o %"
            PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); the other collectives in rounds, "
            "and the messages, with sw_overhead %" PRIu64 " cycles\n", a->m.cost.o_send, a->m.cost.gap,
            a->m.cost.red_mcyc, a->m.sw);
     if (x.nwhy) {
-        printf("  over point-to-point (what the subnet has no operation, type or tree for):");
+        printf("  over point-to-point (what the subnet has no operation, type or tree for, or would take longer on):");
         for (int i = 0; i < x.nwhy; i++)
             printf("%s %s x%" PRIu64, i ? "," : "", x.why[i], x.whyn[i]);
         printf("%s\n", x.nwhy == 64 ? ", and more" : "");
