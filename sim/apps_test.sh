@@ -10,6 +10,22 @@ cd "$(dirname "$0")/.."
 source sim/lib.sh
 A=build/apps-test
 rm -rf $A && mkdir -p $A
+
+# write_trace FILE RANKS "CALL ROOT BYTES OP TYPE"...: a trace (cmodel/netsim/trace.h) in
+# which every rank of the world makes these calls in order, each after 1000 ns of
+# compute and taking 500
+write_trace() {
+  python3 - "$@" <<'PY'
+import sys
+path, n, calls = sys.argv[1], int(sys.argv[2]), [c.split() for c in sys.argv[3:]]
+with open(path, "w") as f:
+    f.write("torcoll-trace 1\nranks %d\n" % n)
+    for r in range(n):
+        for c in calls:
+            f.write("%d %s %d %s %s %s %s 1000 500\n" % (r, c[0], n, *c[1:]))
+    f.write("end %d\n" % (n * len(calls)))
+PY
+}
 make -s build/tcnet build/libtcpmpi.so build/heat_mpi build/tcotf2 build/fcoll_f77 build/fcoll_mpi build/fcoll_f08 >$A/build.log 2>&1 || { cat $A/build.log; echo "FAIL  build"; exit 1; }
 
 # SpMV, cycle by cycle on 16 nodes: every node's 6 packets reach the 15 others
@@ -127,21 +143,10 @@ check "OTF2 from Score-P (a public ping-pong): 16 messages of 8355840 bytes, the
 # which path each reduction takes: the subnet's integer ALU, its floating-point sum or
 # fmin/fmax keys, or point-to-point for what it cannot do (a user op, PROD, a pair type
 # of mixed widths, 16-bit integers, an unknown type)
-python3 - "$A/paths.trace" <<'PY'
-import sys
-calls = [("allreduce", -1, 8, "sum", "MPI_DOUBLE"), ("allreduce", -1, 16, "sum", "MPI_FLOAT"),
-         ("allreduce", -1, 8, "max", "MPI_DOUBLE"), ("reduce", 0, 8, "minloc", "MPI_2INT"),
-         ("allreduce", -1, 4, "bxor", "MPI_INT"), ("allreduce", -1, 64, "user", "MPI_DOUBLE"),
-         ("allreduce", -1, 8, "prod", "MPI_DOUBLE"), ("allreduce", -1, 12, "minloc", "MPI_DOUBLE_INT"),
-         ("allreduce", -1, 4, "sum", "MPI_SHORT"), ("allreduce", -1, 8, "sum", "unknown"), ("bcast", 0, 64, "-", "MPI_BYTE"),
-         ("allreduce", -1, 16, "sum", "MPI_DOUBLE")]
-with open(sys.argv[1], "w") as f:
-    f.write("torcoll-trace 1\nranks 8\n")
-    for r in range(8):
-        for c in calls:
-            f.write("%d %s 8 %d %d %s %s 1000 500\n" % (r, c[0], c[1], c[2], c[3], c[4]))
-    f.write("end %d\n" % (8 * len(calls)))
-PY
+write_trace $A/paths.trace 8 "allreduce -1 8 sum MPI_DOUBLE" "allreduce -1 16 sum MPI_FLOAT" "allreduce -1 8 max MPI_DOUBLE" \
+  "reduce 0 8 minloc MPI_2INT" "allreduce -1 4 bxor MPI_INT" "allreduce -1 64 user MPI_DOUBLE" "allreduce -1 8 prod MPI_DOUBLE" \
+  "allreduce -1 12 minloc MPI_DOUBLE_INT" "allreduce -1 4 sum MPI_SHORT" "allreduce -1 8 sum unknown" "bcast 0 64 - MPI_BYTE" \
+  "allreduce -1 16 sum MPI_DOUBLE"
 build/tcnet topo=2x2x2 workload=trace trace=$A/paths.trace progress=off json=$A/paths.json >$A/paths.txt 2>&1
 check "replay: each reduction on the path the subnet can take, said per call and in sum" /usr/bin/python3 -c "
 import json; j = json.load(open('$A/paths.json'))
@@ -160,18 +165,8 @@ assert 'allreduce user MPI_DOUBLE x1' in named and 'allreduce sum MPI_SHORT x1' 
 # the replay's point-to-point baseline is tcnet impl=p2p p2p_alg=auto's, the fastest MPI algorithm: each
 # call's time and algorithm those of one operation of its workload, bytes and LogGP costs on the same nodes
 # (8 ranks, the world of 2x2x2), at the default costs and at others (where bcast, allreduce pick apart)
-python3 - "$A/p2p.trace" <<'PY'
-import sys
-calls = [("allreduce", -1, 8, "sum", "MPI_DOUBLE"), ("allreduce", -1, 65536, "sum", "MPI_DOUBLE"),
-         ("allreduce", -1, 4096, "prod", "MPI_DOUBLE"), ("bcast", 0, 4096, "-", "MPI_BYTE"),
-         ("barrier", -1, 0, "-", "-"), ("allgather", -1, 1024, "-", "MPI_BYTE")]
-with open(sys.argv[1], "w") as f:
-    f.write("torcoll-trace 1\nranks 8\n")
-    for r in range(8):
-        for c in calls:
-            f.write("%d %s 8 %d %d %s %s 1000 500\n" % (r, c[0], c[1], c[2], c[3], c[4]))
-    f.write("end %d\n" % (8 * len(calls)))
-PY
+write_trace $A/p2p.trace 8 "allreduce -1 8 sum MPI_DOUBLE" "allreduce -1 65536 sum MPI_DOUBLE" "allreduce -1 4096 prod MPI_DOUBLE" \
+  "bcast 0 4096 - MPI_BYTE" "barrier -1 0 - -" "allgather -1 1024 - MPI_BYTE"
 cat >$A/p2p_same.py <<'PY'
 import json, subprocess, sys
 A, want, costs = sys.argv[1], sys.argv[2], sys.argv[3:]   # want: the algorithms picked, or -
@@ -198,24 +193,14 @@ check "replay's p2p times and algorithms are tcnet impl=p2p p2p_alg=auto's (o=10
 # A reduce's result goes on down its tree past the rank it is for: a replay that
 # planned the next call's tree at once met it at node 7 (ERR_BAD_DIR) on 512 ranks;
 # the subnet now runs on until it is empty before the next tree is planned.
-python3 -c "
-n = 512
-print('torcoll-trace 1'); print('ranks', n)
-for r in range(n):
-    print(r, 'reduce', n, 3, 65536, 'sum MPI_INT 1000 500'); print(r, 'barrier', n, -1, 0, '- - 1000 500')
-print('end', 2 * n)" >$A/drain.trace
+write_trace $A/drain.trace 512 "reduce 3 65536 sum MPI_INT" "barrier -1 0 - -"
 check "replay of a 64 KiB reduce to rank 3 then a barrier, 512 ranks on 8x8x8: no packet of the reduce meets the barrier's tree" \
   bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/drain.trace progress=off | grep -q 'replayed 2 collectives'"
 
 # A call the subnet would take longer runs over point-to-point, as a library tuned per
 # size picks (a 64 KiB binary64 sum on 8 ranks: 32 KiB operations of 2 flits, one tree);
 # the subnet's own time is kept in the JSON and the text.
-python3 -c "
-n = 8
-print('torcoll-trace 1'); print('ranks', n)
-for r in range(n):
-    print(r, 'allreduce', n, -1, 65536, 'sum MPI_DOUBLE 1000 500'); print(r, 'allreduce', n, -1, 8, 'sum MPI_DOUBLE 1000 500')
-print('end', 2 * n)" >$A/slower.trace
+write_trace $A/slower.trace 8 "allreduce -1 65536 sum MPI_DOUBLE" "allreduce -1 8 sum MPI_DOUBLE"
 build/tcnet topo=2x2x2 workload=trace trace=$A/slower.trace progress=off json=$A/slower.json >$A/slower.txt 2>&1
 check "replay: the 64 KiB sum, slower on the subnet, over point-to-point; the 8-byte one on the subnet" /usr/bin/python3 -c "
 import json; j = json.load(open('$A/slower.json')); long, short = j['calls']

@@ -123,6 +123,24 @@ static void error_msg(char *msg, size_t len, unsigned long long now, uint32_t k,
              (unsigned)TC_HGET(&p->rx_hdr, RID), p->rx_tag);
 }
 
+/* The PEs that see a flit or a credit this cycle (each once: stamp) take it (pe_see,
+ * with want, nwant and keep); those with a whole packet in are appended to touched[]
+ * from *nt on (they hand back an ejection credit). */
+static void take(const tc_net *n, uint64_t now, pe_state *pe, tc_pe_in *in, uint64_t *stamp, uint32_t *touched,
+                 size_t *nt, const tc_flit *want, int nwant, int keep)
+{
+    const uint32_t *act;
+    size_t na = tc_net_pe_active(n, &act);
+    for (size_t a = 0; a < na; a++) {
+        uint32_t k = act[a];
+        if (stamp[k] == now + 1)
+            continue;
+        stamp[k] = now + 1;
+        if (pe_see(n, k, &pe[k], &in[k], want, nwant, keep))
+            touched[(*nt)++] = k;
+    }
+}
+
 /* Sets up operation i: every sender's packet and every node's expected count.
  * Returns the deliveries expected, or -1 with msg. */
 static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows, int i, pe_state *pe,
@@ -293,17 +311,10 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             rc = -1;
             goto out;
         }
-        const uint32_t *act;
-        size_t na = tc_net_pe_active(n, &act);
-        for (size_t a = 0; a < na; a++) {
-            uint32_t k = act[a];
+        take(n, now, pe, in, stamp, touched, &nt, want, nwant, w->deliver != NULL);
+        for (size_t x = 0, nin = nt; x < nin; x++) {
+            uint32_t k = touched[x];
             pe_state *p = &pe[k];
-            if (stamp[k] == now + 1)
-                continue;
-            stamp[k] = now + 1;
-            if (!pe_see(n, k, p, &in[k], want, nwant, w->deliver != NULL))
-                continue;
-            touched[nt++] = k;
             if (p->rx_type == TC_TYPE_REPORT)
                 continue;
             /* a result of operation j: one it has started and not yet received */
@@ -437,16 +448,9 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
                 break;
             }
             /* what the PEs see: credits, ejected flits; a whole packet is taken at once */
-            const uint32_t *act;
-            size_t na = tc_net_pe_active(n, &act);
-            for (size_t a = 0; a < na; a++) {
-                uint32_t k = act[a];
-                if (stamp[k] == now + 1)
-                    continue;
-                stamp[k] = now + 1;
-                if (!pe_see(n, k, &pe[k], &in[k], NULL, 0, w->deliver != NULL))
-                    continue;
-                touched[nt++] = k;
+            take(n, now, pe, in, stamp, touched, &nt, NULL, 0, w->deliver != NULL);
+            for (size_t x = 0; x < nt; x++) {
+                uint32_t k = touched[x];
                 if (pe[k].rx_type == TC_TYPE_ERROR) {
                     if (!res->errors++)
                         error_msg(res->msg, sizeof res->msg, (unsigned long long)now, k, &pe[k]);
@@ -510,19 +514,10 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
             rc = -1;
             break;
         }
-        const uint32_t *act;
-        size_t na = tc_net_pe_active(n, &act);
-        for (size_t a = 0; a < na; a++) {
-            uint32_t k = act[a];
-            if (stamp[k] == now + 1)
-                continue;
-            stamp[k] = now + 1;
-            if (!pe_see(n, k, &pe[k], &in[k], NULL, 0, 0))
-                continue;
-            touched[nt++] = k;
-            if (pe[k].rx_type == TC_TYPE_ERROR && !res->errors++)
-                error_msg(res->msg, sizeof res->msg, (unsigned long long)now, k, &pe[k]);
-        }
+        take(n, now, pe, in, stamp, touched, &nt, NULL, 0, 0);
+        for (size_t x = 0; x < nt; x++)
+            if (pe[touched[x]].rx_type == TC_TYPE_ERROR && !res->errors++)
+                error_msg(res->msg, sizeof res->msg, (unsigned long long)now, touched[x], &pe[touched[x]]);
         rc = step_touched(n, in, touched, nt, res);
     }
     if (!rc && tc_net_fault(n)) { /* found in the cycles the routers lagged */
