@@ -127,7 +127,8 @@ live() {
 #   run_jobs CAP NAME...  starts the jobs in the order they were declared (the long
 #       chains first), a job whenever fewer than CAP cores are taken by running jobs,
 #       and prints the output of NAME... in that order as it comes: the job whose turn
-#       it is live, the others when their turn comes. While the job whose turn it is
+#       it is live, the others when their turn comes (a job left out of NAME... still
+#       counts, its output printed at the end if it counted anything). While the job whose turn it is
 #       prints nothing, a progress line (stderr) every JOB_QUIET seconds (30) names what
 #       runs. Returns when all have ended; a job that touches $JOBDIR/ABORT stops the
 #       start of any other (run_jobs then stops those running and returns 1 once that
@@ -237,4 +238,10 @@ run_jobs() { # CAP NAME...
     if [ -e "$JOBDIR/ABORT" ]; then _jobs_stop; return 1; fi
   done
   wait "$_JOBS_SCHED"
+  for n in "${_JOBS[@]}"; do # the jobs not printed (the builds): their counts too, and their output if they counted
+    [[ " $* " == *" $n "* ]] && continue
+    read -r rc p f <"$JOBDIR/$n.done"
+    PASSED=$((PASSED + p)) FAILED=$((FAILED + f))
+    [ "$p$f" = 00 ] || cat "$JOBDIR/$n.out"
+  done
 }

@@ -4,7 +4,7 @@
 # network, and the C model alone on networks larger than the RTL runs here.
 # Ends with "N passed, M failed".
 # Each section below is a job (sim/lib.sh, job and run_jobs), and so is each
-# Verilated build: J (2) cores' worth of them run at a time, a section once the
+# Verilated build: J + 1 (3) cores' worth of them run at a time, a section once the
 # builds it needs are done, the long chains first (formal proofs, lint, the RTL
 # builds and the co-simulations). Each section's output is held in its file
 # (build/logs/jobs/NAME.out) and printed in the order below, whole: the log reads as
