@@ -134,9 +134,12 @@ net_opts = --topo $(call net_topo,$(1)) --slots $(call net_sl,$(1)) --inj-slots 
 # Every Verilated build: the router inside its observation monitor, lint waivers in
 # tb/sim.vlt. Each flag's reason and figures: docs/bench.md.
 SIM_SRC  := $(RTL_SRC) tb/tc_router_mon.sv
+# ccache (sim/deps.mk installs it): Verilator's runtime (verilated.cpp and the rest, the
+# same code and flags in every model) is compiled once, not once per Verilated build
 CCACHE   := $(shell command -v ccache)
+VL_MAKE  := OPT_FAST=-O2 OPT_GLOBAL=-O2 $(if $(CCACHE),OBJCACHE=$(CCACHE))
 VERILATE = verilator --exe --build -j 2 -Wall --assert +define+TC_ASSERT +define+TC_ROUTER=tc_router_mon -Irtl \
-  rtl/lint.vlt tb/sim.vlt $(SIM_SRC) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 $(if $(CCACHE),OBJCACHE=$(CCACHE))"
+  rtl/lint.vlt tb/sim.vlt $(SIM_SRC) -MAKEFLAGS "$(VL_MAKE)"
 
 # A Verilated build with the C testbench: $(1) net, $(2) binary, $(3) object folder
 # under $(B), $(4) top module and more Verilator flags, $(5) the C++ shim, $(6) more
@@ -263,7 +266,7 @@ $(B)/sc_$(SC_NET): $(SIM_SRC) rtl/tc_format.vh rtl/lint.vlt tb/sim.vlt tb/dut_sc
 $(B)/alu_check: $(ALU_SRC) rtl/tc_format.vh tb/alu_rtl.cpp tb/alu_rtl.h $(B)/tb/alu_check.o $(B)/libtb.a $(B)/libtc.a | deps
 	@rm -f $@
 	verilator --cc --exe --build -j 2 -Wall -Irtl $(ALU_SRC) --top-module tc_alu --Mdir $(B)/obj_alu \
-	  -o $(CURDIR)/$@ -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" -CFLAGS "-I$(CURDIR)/tb" \
+	  -o $(CURDIR)/$@ -MAKEFLAGS "$(VL_MAKE)" -CFLAGS "-I$(CURDIR)/tb" \
 	  $(CURDIR)/tb/alu_rtl.cpp $(CURDIR)/$(B)/tb/alu_check.o $(CURDIR)/$(B)/libtb.a $(CURDIR)/$(B)/libtc.a \
 	  > $(B)/obj_alu.log 2>&1 || { tail -30 $(B)/obj_alu.log; exit 1; }
 N ?= 1000000
@@ -276,7 +279,7 @@ alu-check: $(B)/alu_check
 $(B)/fpsum_check: $(FPSUM_SRC) tb/tc_fpsum_blocks.sv rtl/tc_format.vh tb/fpsum_rtl.cpp tb/fpsum_rtl.h $(B)/tb/fpsum_check.o $(B)/libtc.a | deps
 	@rm -f $@
 	verilator --cc --exe --build -j 2 -Wall -Irtl $(FPSUM_SRC) tb/tc_fpsum_blocks.sv --top-module tc_fpsum_blocks --Mdir $(B)/obj_fpsum \
-	  -o $(CURDIR)/$@ -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" -CFLAGS "-I$(CURDIR)/tb" \
+	  -o $(CURDIR)/$@ -MAKEFLAGS "$(VL_MAKE)" -CFLAGS "-I$(CURDIR)/tb" \
 	  $(CURDIR)/tb/fpsum_rtl.cpp $(CURDIR)/$(B)/tb/fpsum_check.o $(CURDIR)/$(B)/libtc.a \
 	  > $(B)/obj_fpsum.log 2>&1 || { tail -30 $(B)/obj_fpsum.log; exit 1; }
 ## fpsum-check: N=1000000: the Verilated floating-point sum blocks (in, merge, out) against their C twins

@@ -47,20 +47,31 @@ static inline void tc_hdr_set(tc_flit *f, unsigned lsb, unsigned w, uint64_t v)
     ((r) = ((r) & ~(((1u << TC_ROW_##n##_W) - 1) << TC_ROW_##n##_LSB)) | \
            (((uint32_t)(v) & ((1u << TC_ROW_##n##_W) - 1)) << TC_ROW_##n##_LSB))
 
-/* Bit vectors of observation records, 32-bit words, bit 0 of word 0 first. */
+/* Bit vectors of observation records, 32-bit words, bit 0 of word 0 first. A field
+ * is at most 64 bits, so it spans at most three words; put ORs the field's bits in
+ * (the record starts zeroed). Word at a time: the co-simulation reads every unit's
+ * fields of every node every cycle. */
 static inline void tc_bv_put(uint32_t *bv, unsigned lsb, unsigned w, uint64_t v)
 {
-    for (unsigned i = 0; i < w; i++)
-        if ((v >> i) & 1)
-            bv[(lsb + i) >> 5] |= 1u << ((lsb + i) & 31);
+    unsigned i = lsb >> 5, s = lsb & 31;
+    if (w < 64)
+        v &= (1ull << w) - 1;
+    bv[i] |= (uint32_t)(v << s);
+    if (s + w > 32)
+        bv[i + 1] |= (uint32_t)(v >> (32 - s));
+    if (s + w > 64)
+        bv[i + 2] |= (uint32_t)(v >> (64 - s));
 }
 
 static inline uint64_t tc_bv_get(const uint32_t *bv, unsigned lsb, unsigned w)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < w; i++)
-        v |= (uint64_t)((bv[(lsb + i) >> 5] >> ((lsb + i) & 31)) & 1) << i;
-    return v;
+    unsigned i = lsb >> 5, s = lsb & 31;
+    uint64_t v = bv[i] >> s;
+    if (s + w > 32)
+        v |= (uint64_t)bv[i + 1] << (32 - s);
+    if (s + w > 64)
+        v |= (uint64_t)bv[i + 2] << (64 - s);
+    return w < 64 ? v & ((1ull << w) - 1) : v;
 }
 
 const char *tc_err_name(unsigned code);

@@ -1,7 +1,8 @@
 # Tools the build needs, from Debian 12's packages. As root they are installed;
 # otherwise the build stops with the apt-get line to run.
-# libmpfr-dev, libgmp-dev: tb/unit/test_fpsum.c's exact reference
-APT_PKGS   := gcc g++ make python3 zlib1g-dev verilator iverilog yosys z3 libcmocka-dev libmpfr-dev libgmp-dev
+# libmpfr-dev, libgmp-dev: tb/unit/test_fpsum.c's exact reference; ccache: the Verilated
+# builds share Verilator's runtime objects
+APT_PKGS   := gcc g++ make python3 zlib1g-dev ccache verilator iverilog yosys z3 libcmocka-dev libmpfr-dev libgmp-dev
 APT_BENCH  := time python3-matplotlib
 APT_SYNTH  := qflow-tech-osu018 opensta
 # gtkwave, xvfb: make wave's views, checked headless in make test (sim/waves.sh);

@@ -433,7 +433,7 @@ void sb_report_obs_mismatch(side *sd, int nd, int node, uint64_t cycle)
     for (int d = 0; d < nd; d++) {
         tc_evlog_init(&l[d], sd[d].dut->nodes, sd[d].dut->nports, sd[d].dut->p.red_slices);
         memcpy(l[d].head_tag, sd[d].log.head_tag, sizeof(uint32_t) * (size_t)sd[d].dut->nodes *
-                                                       (size_t)(2 * sd[d].dut->nports + 1));
+                                                       (size_t)TC_NUNITS(sd[d].dut->nports, sd[d].dut->p.red_slices));
         tc_evlog_decode(&l[d], cycle, node, sd[d].obs + (size_t)node * w);
         fprintf(stderr, "  %s events this cycle:\n", sd[d].dut->name);
         for (size_t i = 0; i < l[d].n; i++) {
