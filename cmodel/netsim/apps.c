@@ -48,7 +48,9 @@ void tc_app_table(tc_app *a, const uint8_t *pe)
             tc_net_cfg(a->net, k, tree, TC_ROWP(a->rows, k, tree));
 }
 
-int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)
+int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles) { return tc_app_run_hw_at(a, w, -1, cycles); }
+
+int tc_app_run_hw_at(tc_app *a, const tc_workload *w0, int at, uint64_t *cycles)
 {
     tc_wl_result res;
     tc_workload wr = *w0, *w = &wr;
@@ -60,11 +62,14 @@ int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)
         a->rid_next[w->tree] = (uint8_t)((wr.rid0 + w->repeat) % TC_RIDS);
     if (rc)
         snprintf(a->err, sizeof a->err, "%s on the subnet: %.200s", tc_wl_names[w->kind], res.msg);
-    else
-        *cycles = res.op[w->repeat - 1].end - res.op[0].start;
     a->deliveries = 0;
-    for (int i = 0; !rc && i < w->repeat; i++)
+    uint64_t end = 0; /* a stream over several trees may complete its operations out of order */
+    for (int i = 0; !rc && i < w->repeat; i++) {
         a->deliveries += res.op[i].deliveries;
+        end = max64(end, at < 0 ? res.op[i].end : res.node_done[(size_t)i * (size_t)a->t->n + (size_t)at]);
+    }
+    if (!rc)
+        *cycles = end - res.op[0].start;
     tc_wl_result_free(&res);
     return rc;
 }
