@@ -379,22 +379,17 @@ int tc_app_main(const tc_config *cfg, tc_net *n, tc_row *rows, FILE *json)
     const char *wl = tc_config_str(cfg, "workload");
     int trace = strcmp(wl, "spmv") && strcmp(wl, "heat");
     /* spmv and heat time the MPI algorithms (auto unless p2p_alg names a library); the
-     * trace replay the fastest for each call (auto) where it has them, the rest in
-     * rounds with sw_overhead (cmodel/netsim/trace.c) */
+     * trace replay the fastest for each call (auto) where it has them, the rest by a
+     * library's algorithm (cmodel/netsim/trace.c); all with the LogGP costs o, g */
     int alg_given = cfg->from[tc_config_find(cfg, "p2p_alg")], rule = tc_config_enum(cfg, "p2p_alg");
-    const char *bad = trace && alg_given ? "p2p_alg" : NULL;
-    if (!trace && alg_given && (rule < TC_P2P_PICK_AUTO || rule > TC_P2P_PICK_MPICH))
-        bad = "p2p_alg";
-    if (!trace && cfg->from[tc_config_find(cfg, "sw_overhead")])
-        bad = "sw_overhead";
-    if (bad) {
-        fprintf(stderr, "tcnet: %s = %s: workload = %s %s\n", bad, tc_config_str(cfg, bad), wl,
-                trace ? "replays with the fastest MPI algorithm for each call (auto), the rest with sw_overhead"
+    if (alg_given && (trace || rule < TC_P2P_PICK_AUTO || rule > TC_P2P_PICK_MPICH)) {
+        fprintf(stderr, "tcnet: p2p_alg = %s: workload = %s %s\n", tc_config_str(cfg, "p2p_alg"), wl,
+                trace ? "replays with the fastest MPI algorithm for each call (auto)"
                       : "times the MPI algorithms: p2p_alg = auto (the default here), ompi or mpich, with o, g");
         return 2;
     }
     a.rule = alg_given ? rule : TC_P2P_PICK_AUTO;
-    if (tc_p2p_init(&a.m, &a.p, (uint64_t)tc_config_int(cfg, "sw_overhead"), a.err, sizeof a.err)) {
+    if (tc_p2p_init(&a.m, &a.p, 0, a.err, sizeof a.err)) { /* no sw_overhead: that is p2p_alg = classic's */
         fprintf(stderr, "tcnet: %s\n", a.err);
         return 2;
     }
