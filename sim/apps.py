@@ -299,6 +299,38 @@ def docs_only():
     write(rates, hw_rate, cal, val, validate_hw(hw_rate[1]), spmv, heat, demo)
 
 
+
+def demo_section(demo):
+    """The page's trace-demo paragraphs (lines) from trace_demo()'s run."""
+    L = []
+    w = L.append
+    w('`make trace-demo` runs tb/mpi/heat_mpi.c, the heat equation with a strip decomposition (a broadcast of the parameters, an allreduce (max) a step, a reduce of the total every 10 steps, the halo exchanged with `MPI_Sendrecv`, a barrier and an all-gather at the end), under mpirun with 8 ranks on this machine and replays it on an 8x8x8 torus. This run (' + demo[0] + "):\n")
+    w("    " + demo[1].replace("\n", "\n    "))
+    w("    ...\n")
+    w("    " + "\n    ".join(demo[2].splitlines()))
+    ratio = len(demo) > 3 and re.search(r"collectives hw .*?\(([0-9.]+x)\)", demo[2])  # (a run before this: none)
+    w("\nThe compute gaps are what the 8 ranks took on this 2-core machine (oversubscribed), so the collectives are a small part of the replayed run; the per-call ratios are the point. "
+      + (f"They are mostly the software costs of point-to-point, o at each end of every message: replayed with o = g = 0 the collectives take {demo[3]} as long over point-to-point as with the subnet, against {ratio.group(1)} above. "
+         if ratio else "") + "The Fortran test program's replay shows the rest: its two halves from `MPI_Comm_split` each on a tree of their own, the allreduces on the four 1-rank communicators and the 0-byte bcast local, alltoall, gather and scan over point-to-point and named.\n")
+    return L
+
+def demo_only():
+    """sim/apps.py demo: the trace demo run again (trace_demo) and its paragraphs of
+    docs/applications.md replaced, the rest of the page as it is (build/apps-data.json,
+    if there is one, gets the new run too): for a change to the replay alone, without
+    the hours of make apps."""
+    demo = trace_demo()
+    path = os.path.join(DOCS, "applications.md")
+    text = open(path).read()
+    a, b = text.index("`make trace-demo` runs"), text.index("## Reproduce\n")
+    write_text(path, text[:a] + "\n".join(demo_section(demo)) + "\n" + text[b:])
+    if os.path.exists(DATA):
+        data = json.load(open(DATA))
+        data[-1] = demo
+        write_text(DATA, json.dumps(data))
+    print("apps: docs/applications.md (the trace demo)")
+
+
 def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     lines = []
     for app, rows in (("spmv", spmv), ("heat", heat)):
@@ -539,14 +571,7 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     w("**Replaying.** `build/tcnet workload=trace trace=FILE [map=FILE]` places rank r on node r (or on the node the map's line r names) and runs every rank's records in order, twice: once with the subnet, once on the point-to-point network alone. A rank's compute gaps are kept; its calls take what the simulated networks make them take:\n")
     w("- A collective ends for its whole group when the last member arrives, its latency later. Its group is the communicator's: on the subnet each group gets a tree of its own, planned over the group's nodes (rooted at the call's root for bcast, reduce and scatter), at its first collective on the subnet; the 16 trees go to the first 16 groups in the replay's time order and stay theirs to the end (the recorder does not record `MPI_Comm_free`), and the collectives of a 17th group and later run over point-to-point (path `p2p (no free tree)`, named in the report). An all-gather uses all 16 trees, planned over its group for it. The subnet runs bcast, reduce, allreduce, barrier and allgather(v) as before (all-gathers beyond `exact_limit` by the steady-state model), a scatter(v) as a broadcast of the root's whole buffer, a reduce_scatter(_block) as an allreduce of the whole vector. A reduction longer than the Reducer holds, `red_flits` data flits (2 by default; a floating-point sum's in whole elements of 2 flits), runs as several operations striped as tcnet stripes a long reduction (`workload=allreduce bytes=B trees=16 window=256`, [long-reduce.md](long-reduce.md)): dealt round all 16 trees, planned over its group for the call, at most 16 in flight on each; a reduce's as allreduces, whose results pace every rank's stream (a reduce's result goes down the whole tree anyway), until its root has every result. Measured against the group's own tree (16 operations in flight, a reduce's one after another) on groups of 8 to 64 ranks, the stripe is never slower, so every reduction of more than one operation is striped: a 64 KiB integer allreduce on 8 ranks (2x2x2, 2048 operations) takes <!--n:replay_long_int-->16,335<!--/n--> cycles, what tcnet's stripe takes from its first start to its last delivery (<!--n:stripe_long_int-->16,335<!--/n-->), against <!--n:one_tree_long_int-->76,671<!--/n--> in a stream on one tree (tcnet `window=16`) and <!--n:replay_long_p2p-->19,350<!--/n--> over point-to-point. A reduction goes to the subnet only where the Reducer does it: sum, min, max, band, bor, bxor on 32- and 64-bit integer types, minloc and maxloc on MPI_2INT; sum of MPI_DOUBLE and MPI_FLOAT (and their Fortran names) as the bit-reproducible floating-point sum, a binned element of 2 flits a value (docs/fpsum.md); their min and max as fmin/fmax keys. Every other reduction (a user op, prod, the logical ops, types of other widths such as MPI_SHORT or pairs such as MPI_DOUBLE_INT, a type the trace does not name), and the calls no tree operation does (gather(v), alltoall(v/w), scan, exscan), run over point-to-point in both runs. Each is counted and named in the report. A call the subnet can take but would take longer than point-to-point (a long floating-point sum, whose elements are 4 times its values: 64 KiB of doubles on those 8 ranks takes <!--n:replay_long_fsum-->63,644<!--/n--> cycles striped) runs over point-to-point in the subnet run too, as an MPI library tuned per message size picks the faster: path `p2p (subnet slower)`, with the subnet's time beside it in the report and the JSON (`subnet`). The choice knows both times, which a library's size thresholds only approximate.\n- Over point-to-point (every collective of the point-to-point run, and those above in the run with the subnet) a call takes what a tuned MPI library would: a bcast, reduce, allreduce, barrier or allgather(v) is simulated over its group by every algorithm of [p2p.md](p2p.md) that fits (cmodel/netsim/p2p_coll.c: binomial, k-nomial, linear and scatter + all-gather broadcasts; binomial, linear and Rabenseifner's reduce; recursive doubling, Rabenseifner's, ring and reduce + broadcast allreduces; recursive doubling, Bruck's and ring all-gathers; dissemination, recursive doubling, tree and linear barriers), with the LogGP costs `o`, `g` and `red_mcyc` (LogGOPSim's o = 1.5 us and g = 1 us by default), and takes the fastest, as `tcnet impl=p2p p2p_alg=auto` and the applications above do (`make test` checks the replay's time and choice against `impl=p2p p2p_alg=auto`'s). The other collectives, which the algorithms of p2p.md do not cover, run as an MPI library's algorithm, in steps of messages scheduled as p2p_coll.c schedules those, at the same costs: gather and scatter linear to or from the root (the root takes or sends the blocks one after another, o each), alltoall pairwise in n - 1 steps, reduce_scatter a ring of n - 1 steps, scan and exscan by MPICH's recursive doubling. So every call over point-to-point, and every message below, pays one model: o at the sender and at the receiver of each message, g between a rank's messages (`make test` checks the terms: a scatter from a root to two ranks takes max(2 o, o + g) + L + o, L one message's time alone on the network). `sw_overhead`, the cost of tcnet's classic set (`impl=p2p p2p_alg=classic`), does not apply to the replay. The report names the algorithm of every call and counts them per kind, and gives the costs.\n- A collective on a communicator of one rank, or of no bytes (all but a barrier), is local and costs nothing: Open MPI returns from these at once, without waiting for the other ranks.\n- A message leaves when its sender reaches it and has spent o on it, no sooner than g after the sender's previous message, and is timed on the point-to-point model (cmodel/netsim/p2p.c) with the links and PE channels it shares with every other message in flight, in time order (the rank with the earliest time moves next); a receive, or a wait for a nonblocking call, holds its rank until the message or the collective is done, and a message received costs its receiver o more. Messages match by communicator, source and tag in order, as MPI matches them. Messages run on the point-to-point network in both runs: the subnet carries only collectives.\n- Each collective is timed once for each kind, root, largest BYTES of its ranks, operation, datatype and group, in isolation: on idle channels, on a subnet of its own from reset with its trees' rows written for it (a tree planned anew, over other nodes or rooted elsewhere, would find on the routers of an earlier plan a ReduceId turn and credits its other routers never had), run until no packet of it is left (such as a reduce's result going on down the tree past the rank it is for); collectives do not contend with messages or with each other.\n")
     w('A trace whose ranks do not match is refused, naming the line: a collective whose members disagree on its kind, root or bytes, a member that never makes a collective its group waits in ("line 33: rank 1\'s barrier on communicator 8589934593 never completes: rank 3 makes no more collectives on it"), a receive no rank sends to. So is a malformed or truncated one (no `end` line, a record cut short, an undefined or half-defined communicator, a wait for a call that is not nonblocking or was completed before), naming the line and the field. The report gives every collective (up to 100; the JSON all of them) with its group\'s size, path and time on both networks, then per call kind the calls, bytes, time on the subnet and on point-to-point and the paths taken, the messages, what ran over point-to-point and why, and the whole run on both.\n')
-    w('`make trace-demo` runs tb/mpi/heat_mpi.c, the heat equation with a strip decomposition (a broadcast of the parameters, an allreduce (max) a step, a reduce of the total every 10 steps, the halo exchanged with `MPI_Sendrecv`, a barrier and an all-gather at the end), under mpirun with 8 ranks on this machine and replays it on an 8x8x8 torus. This run (' + demo[0] + "):\n")
-    w("    " + demo[1].replace("\n", "\n    "))
-    w("    ...\n")
-    w("    " + "\n    ".join(demo[2].splitlines()))
-    ratio = len(demo) > 3 and re.search(r"collectives hw .*?\(([0-9.]+x)\)", demo[2])  # (a run before this: none)
-    w("\nThe compute gaps are what the 8 ranks took on this 2-core machine (oversubscribed), so the collectives are a small part of the replayed run; the per-call ratios are the point. "
-      + (f"They are mostly the software costs of point-to-point, o at each end of every message: replayed with o = g = 0 the collectives take {demo[3]} as long over point-to-point as with the subnet, against {ratio.group(1)} above. "
-         if ratio else "") + "The Fortran test program's replay shows the rest: its two halves from `MPI_Comm_split` each on a tree of their own, the allreduces on the four 1-rank communicators and the 0-byte bcast local, alltoall, gather and scan over point-to-point and named.\n")
+    L.extend(demo_section(demo))
     w("## Reproduce\n")
     w("    make apps                      # this page: calibration, sweeps, kernels, plots; the exact runs up to APPS_EXACT_NODES (4096) nodes take hours; kept in build/apps-exact/")
     w("    APPS_CACHED_ONLY=1 make apps     # the subnet's all-gather simulated only where build/apps-exact/ has the run")
@@ -572,6 +597,8 @@ def save(fig, name):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["exact"]:  # sim/apps.py exact TORUS BYTES: one exact run into build/apps-exact/
         print(exact_hw(sys.argv[2], int(sys.argv[3])))
+    elif sys.argv[1:2] == ["demo"]:  # sim/apps.py demo: the trace demo run again, its section of the page replaced
+        demo_only()
     elif os.environ.get("APPS_DOCS_ONLY"):
         docs_only()
     else:
