@@ -581,6 +581,7 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     w("    build/tcnet topo=16x16x16x8 workload=heat heat_cells=163840000 [p2p_alg=auto o= g= red_mcyc=]")
     w("    build/tckern spmv ROWS N D; build/tckern heat CELLS")
     w("    make trace-demo; build/tcnet topo=8x8x8 workload=trace trace=build/heat_mpi.trace [o= g= red_mcyc=]")
+    w("    python3 sim/apps.py demo       # the trace demo above run again, its section of this page replaced")
     w("    make build/ovh_mpi; mpirun -np 1 [-x LD_PRELOAD=$PWD/build/libtcpmpi.so] build/ovh_mpi   # the recorder's cost")
     w("    build/tcotf2 ARCHIVE.otf2 my.trace   # an OTF2 trace, then tcnet workload=trace trace=my.trace")
     write_text(os.path.join(DOCS, "applications.md"), "\n".join(L) + "\n")
