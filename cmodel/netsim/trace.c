@@ -1230,9 +1230,10 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
            paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
            paths[PATH_SLOWER]);
     printf("  point-to-point: bcast, reduce, allreduce, barrier, allgather(v) by the fastest MPI algorithm for each (o %"
-           PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); gather and scatter linear, alltoall "
-           "pairwise, reduce_scatter a ring, scan and exscan by recursive doubling, and the messages, at the same costs "
-           "(o at each end of a message, g between a rank's)\n", a->m.cost.o_send, a->m.cost.gap, a->m.cost.red_mcyc);
+           PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); gather and scatter linear, "
+           "alltoall pairwise, reduce_scatter a ring, scan and exscan by recursive doubling, and the messages, at the "
+           "same costs (o at each end of a message, g between a rank's)\n", a->m.cost.o_send, a->m.cost.gap,
+           a->m.cost.red_mcyc);
     if (x.nwhy) {
         printf("  over point-to-point (what the subnet has no operation, type or tree for, or would take longer on):");
         for (int i = 0; i < x.nwhy; i++)
