@@ -3,8 +3,9 @@
 # SpMV's all-gather delivers every part everywhere, the steady-state models within their
 # stated error of exact runs, the baseline's all-gather the fastest or the library's pick,
 # the heat equation's figures consistent, the PMPI recorder's trace replayed with its calls
-# and bytes, the OTF2 round trip, and malformed or truncated traces and bad keys refused
-# with a message naming the problem.
+# and bytes, its long reductions striped as tcnet's, its point-to-point side at the LogGP
+# costs throughout, the OTF2 round trip, and malformed or truncated traces and bad keys
+# refused with a message naming the problem.
 set -u
 cd "$(dirname "$0")/.."
 source sim/lib.sh
@@ -84,7 +85,7 @@ for kind, k in j['kinds'].items():
         mine = [c for c in j['calls'] if c['call'] == kind]
         assert (k['calls'], k['hw'], k['p2p']) == (len(mine), sum(c['hw'] for c in mine), sum(c['p2p'] for c in mine)), (kind, k)
         assert k['paths'] == {p: sum(c['path'] == p for c in mine) for p in {c['path'] for c in mine}}, (kind, k)
-assert j['p2p_costs'] == {'o': 750, 'g': 500, 'red_mcyc': 0, 'sw_overhead': 0}, j['p2p_costs']
+assert j['p2p_costs'] == {'o': 750, 'g': 500, 'red_mcyc': 0}, j['p2p_costs']
 txt = open('$A/replay.txt').read()
 rows = [l.split() for l in txt.splitlines() if l.split()[:1] and l.split()[0].isdigit()]
 assert [r[-1] for r in rows] == [c['p2p_alg'] for c in j['calls']], rows
@@ -198,8 +199,8 @@ check "replay of a 64 KiB reduce to rank 3 then a barrier, 512 ranks on 8x8x8: n
   bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/drain.trace progress=off | grep -q 'replayed 2 collectives'"
 
 # A call the subnet would take longer runs over point-to-point, as a library tuned per
-# size picks (a 64 KiB binary64 sum on 8 ranks: 32 KiB operations of 2 flits, one tree);
-# the subnet's own time is kept in the JSON and the text.
+# size picks (a 64 KiB binary64 sum on 8 ranks: 8192 operations of one element, 2 flits,
+# striped over the 16 trees); the subnet's own time is kept in the JSON and the text.
 write_trace $A/slower.trace 8 "allreduce -1 65536 sum MPI_DOUBLE" "allreduce -1 8 sum MPI_DOUBLE"
 build/tcnet topo=2x2x2 workload=trace trace=$A/slower.trace progress=off json=$A/slower.json >$A/slower.txt 2>&1
 check "replay: the 64 KiB sum, slower on the subnet, over point-to-point; the 8-byte one on the subnet" /usr/bin/python3 -c "
@@ -209,6 +210,66 @@ assert short['path'] == 'subnet fsum' and short['hw'] == short['subnet'] < short
 assert j['kinds']['allreduce']['paths'] == {'subnet fsum': 1, 'p2p (subnet slower)': 1}, j['kinds']
 txt = open('$A/slower.txt').read()
 assert 'p2p (subnet slower): %d cycles there' % long['subnet'] in txt and 'allreduce (subnet slower) x1' in txt, txt"
+
+# A reduction of more than one operation is striped as tcnet's long reductions: its
+# operations dealt round the 16 trees planned over the group, 16 in flight on each. On 8
+# ranks a 64 KiB integer allreduce (2048 operations of 2 flits) takes on the subnet what
+# tcnet's allreduce bytes=65536 trees=16 window=256 takes from its first start to its
+# last delivery, and beats point-to-point (on its one tree it took 76,671 cycles and ran
+# over point-to-point); a reduce as well (its time: to its root's last result); a 64 KiB
+# binary64 sum takes tcnet's fsum stripe and stays slower than point-to-point. A short
+# allreduce after them runs on the group's own tree.
+write_trace $A/long.trace 8 "allreduce -1 65536 sum MPI_LONG" "reduce 5 65536 sum MPI_LONG" \
+  "allreduce -1 65536 sum MPI_DOUBLE" "allreduce -1 32 sum MPI_LONG"
+build/tcnet topo=2x2x2 workload=trace trace=$A/long.trace progress=off json=$A/long.json >$A/long.txt 2>&1
+build/tcnet topo=2x2x2 workload=allreduce bytes=65536 len=2 lane=64 trees=16 window=256 progress=off \
+  csv=$A/long_int >/dev/null 2>&1
+build/tcnet topo=2x2x2 workload=allreduce bytes=65536 op=fsum lane=64 values=uniform len=2 trees=16 window=256 \
+  progress=off csv=$A/long_fsum >/dev/null 2>&1
+check "replay: long reductions striped over the 16 trees, each as long as tcnet's stripe; their paths counted" /usr/bin/python3 -c "
+import csv, json; j = json.load(open('$A/long.json')); ar, red, fsum, short = j['calls']
+def span(f):  # tcnet's stripe: its first start to its last delivery
+    ops = list(csv.DictReader(open('$A/%s.ops.csv' % f)))
+    assert len(ops) == {'long_int': 2048, 'long_fsum': 8192}[f], len(ops)
+    return max(int(o['end']) for o in ops) - int(ops[0]['start'])
+assert ar['subnet'] == ar['hw'] == span('long_int') < ar['p2p'] and ar['path'] == 'subnet int', (ar, span('long_int'))
+assert red['path'] == 'subnet int' and red['hw'] == red['subnet'] <= ar['subnet'] and red['hw'] < red['p2p'], red
+assert fsum['subnet'] == span('long_fsum') > fsum['p2p'] == fsum['hw'] and fsum['path'] == 'p2p (subnet slower)', fsum
+assert short['path'] == 'subnet int' and short['hw'] < 1000, short
+assert j['kinds']['allreduce']['paths'] == {'subnet int': 2, 'p2p (subnet slower)': 1}, j['kinds']
+assert j['kinds']['reduce']['paths'] == {'subnet int': 1}, j['kinds']
+line = [l for l in open('$A/long.txt') if 'where the calls ran' in l][0]
+assert '3 integer reductions' in line and '1 over point-to-point, 1 of them because the subnet would take longer' in line, line"
+
+# Each call runs on a network of its own, from reset: 8 ranks spread over 8x8 reducing to
+# two roots (trees rooted apart, over other routers) and allreducing. On one network the
+# third call never completed: the routers of the trees planned before held other
+# ReduceId turns than the new tree's others.
+write_trace $A/roots.trace 8 "reduce 0 64 sum MPI_LONG" "allreduce -1 64 sum MPI_LONG" "reduce 5 64 sum MPI_LONG" \
+  "reduce 5 64 sum MPI_LONG" "allreduce -1 64 sum MPI_LONG" "reduce 0 64 sum MPI_LONG"
+printf '%s\n' 0 9 18 27 36 45 54 63 >$A/diagonal
+check "replay: reduces to two roots and allreduces of 8 ranks spread over 8x8, each call's tree planned anew" bash -c \
+  "build/tcnet topo=8x8 workload=trace trace=$A/roots.trace map=$A/diagonal max_cycles=1000000 progress=off |
+   grep -q 'replayed 6 collectives'"
+
+# One cost model over point-to-point: a message pays LogGP's o at its sender and at its
+# receiver and leaves no sooner than g after its sender's last (rank 0 sends rank 1 two
+# messages 500 cycles apart), an alltoall's step (2 ranks: one) an o to send and one to
+# receive, as the MPI algorithms of p2p_coll.c pay them.
+printf 'torcoll-trace 2\nranks 2\n%s\n%s\n%s\n%s\n%s\n%s\nend 6\n' "0 send 0 1 16 1 MPI_BYTE 1000 1" \
+  "0 send 0 1 16 2 MPI_BYTE 1000 1" "0 alltoall 0 -1 16 - MPI_BYTE 1000 1" "1 recv 0 0 16 1 MPI_BYTE 1000 1" \
+  "1 recv 0 0 16 2 MPI_BYTE 1000 1" "1 alltoall 0 -1 16 - MPI_BYTE 1000 1" >$A/loggp.trace
+check "replay: messages and an alltoall pay o at each end and g between a rank's messages" /usr/bin/python3 -c "
+import json, subprocess
+def run(o, g):
+    subprocess.run(['build/tcnet', 'topo=2', 'workload=trace', 'trace=$A/loggp.trace', 'progress=off', 'o=%d' % o,
+                    'g=%d' % g, 'json=$A/loggp.json'], check=True, stdout=subprocess.DEVNULL)
+    j = json.load(open('$A/loggp.json')); a = j['calls'][0]
+    assert j['messages'] == 2 and j['msg_hw'] == j['msg_p2p'] and a['call'] == 'alltoall' and a['path'] == 'p2p', j
+    return j['msg_p2p'], a['p2p']
+(m0, a0), (mo, ao), (mg, ag) = run(0, 0), run(300, 0), run(0, 2000)
+assert mo == m0 + 4 * 300 and ao == a0 + 2 * 300, (m0, mo, a0, ao)   # o at both ends of each message
+assert mg == m0 + 2000 - 500 and ag == a0, (m0, mg, a0, ag)          # the second message waits g, less its gap"
 
 # malformed and truncated traces, both formats; bad keys (sim/lib.sh's refuses)
 REFUSE_SECONDS=20
@@ -259,8 +320,10 @@ check "spmv with p2p_alg=classic refused" refuses "p2p_alg = classic: workload =
 check "spmv with impl refused: it times both networks" \
   refuses "impl = 'p2p' does not apply to workload = spmv: impl is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather" \
   build/tcnet workload=spmv impl=p2p
-check "heat with sw_overhead refused" refuses "sw_overhead = '500' does not apply to workload = heat: sw_overhead is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather, trace" \
+check "heat with sw_overhead refused" refuses "sw_overhead = '500' does not apply to workload = heat: sw_overhead is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather" \
   build/tcnet workload=heat sw_overhead=500
+check "trace with sw_overhead refused: every point-to-point call pays o and g" refuses "sw_overhead = '500' does not apply to workload = trace: sw_overhead is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather" \
+  build/tcnet workload=trace sw_overhead=500 trace=$A/demo.trace
 check "trace with p2p_alg refused" refuses "p2p_alg = 'auto' does not apply to workload = trace: p2p_alg is for workload = bcast, reduce, allreduce, barrier, tree_barrier, allgather, spmv, heat" \
   build/tcnet workload=trace p2p_alg=auto trace=$A/demo.trace
 check "exact=maybe refused" refuses "exact = 'maybe' is not one of" build/tcnet workload=spmv exact=maybe

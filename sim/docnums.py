@@ -10,6 +10,8 @@ check` (make test) recomputes every one and fails on a stale value, on a marker
 whose key is unknown, and on a count of scenarios that is not the tools' own.
 """
 import csv
+import hashlib
+import json
 import os
 import re
 import subprocess
@@ -233,6 +235,34 @@ def fpsum_latency(topo, fsum):
     return tcnet(topo, op="fsum" if fsum else "sum", lane="64", len="2" if fsum else "1")
 
 
+def replay(topo, ranks, calls, i, field):
+    """Field `field` of call i in tcnet's replay (its JSON) of a trace in which every rank
+    of the world makes the calls ("CALL ROOT BYTES OP TYPE") in order, each after 1000 ns
+    of compute (as sim/apps_test.sh's write_trace), on topo: thousands separated."""
+    text = "torcoll-trace 1\nranks %d\n" % ranks + "".join(
+        "%d %s %d %s %s %s %s 1000 500\n" % (r, c.split()[0], ranks, *c.split()[1:]) for r in range(ranks)
+        for c in calls) + "end %d\n" % (ranks * len(calls))
+    name = os.path.join(ROOT, "build", "docnums", hashlib.md5(text.encode()).hexdigest()[:12])
+    os.makedirs(os.path.dirname(name), exist_ok=True)
+    with open(name + ".trace", "w") as f:
+        f.write(text)
+    run("tcnet", "topo=" + topo, "workload=trace", "trace=" + name + ".trace", "progress=off", "json=" + name + ".json")
+    return "{:,}".format(json.load(open(name + ".json"))["calls"][i][field])
+
+
+def stream_span(topo, **kw):
+    """A tcnet stream's cycles from its first start to its last delivery (its .ops.csv)."""
+    args = ["topo=" + topo, "progress=off"] + ["%s=%s" % kv for kv in sorted(kw.items())]
+    name = os.path.join(ROOT, "build", "docnums", hashlib.md5(" ".join(args).encode()).hexdigest()[:12])
+    os.makedirs(os.path.dirname(name), exist_ok=True)
+    run("tcnet", *args, "csv=" + name)
+    ops = list(csv.DictReader(open(name + ".ops.csv")))
+    return "{:,}".format(max(int(o["end"]) for o in ops) - int(ops[0]["start"]))
+
+
+# the trace replay's long reductions (docs/applications.md): 64 KiB a rank on 8 ranks
+LONG = ("allreduce -1 65536 sum MPI_LONG", "allreduce -1 65536 sum MPI_DOUBLE")
+
 NUMS = {
     "scenarios": lambda: str(scenarios()),
     "fsum_cells_pct": lambda: synth_growth("cells"),
@@ -299,6 +329,12 @@ NUMS = {
     "fpsum_minmax_pairs": lambda: fpsum_count(r"fpsum fmin/fmax: (\d+) random pairs"),
     "fpsum_minmax_ops": lambda: fpsum_count(r"round trip, (\d+) MIN/MAX"),
     "fpsum_cancel_ulps": lambda: fpsum(r"binary64 cancel\s*: .*?worst \|err\| (\S+) ulp"),
+    "replay_long_int": lambda: replay("2x2x2", 8, LONG, 0, "subnet"),
+    "replay_long_p2p": lambda: replay("2x2x2", 8, LONG, 0, "p2p"),
+    "replay_long_fsum": lambda: replay("2x2x2", 8, LONG, 1, "subnet"),
+    "stripe_long_int": lambda: stream_span("2x2x2", workload="allreduce", bytes=65536, len=2, lane=64, trees=16,
+                                           window=256),
+    "one_tree_long_int": lambda: stream_span("2x2x2", workload="allreduce", bytes=65536, len=2, lane=64, window=16),
 }
 def sim_line():
     """make sim's line for one scenario, as the co-simulation prints it."""

@@ -46,7 +46,7 @@ static const tc_key keys[] = {
     {"workload", "allreduce", "operation", 0, 0, tc_wl_names},
     {"impl", "hw", "hw: the collective subnet (cycle-exact); p2p: software collectives over unicast (docs/p2p.md)", 0, 0, impls},
     {"engine", "auto", "impl = hw: auto (the fastest exact: packet where it applies, else cycle), cycle (the cycle-exact model) or packet (bcast and allgather, exact: docs/simulator.md)", 0, 0, engines},
-    {"sw_overhead", "0", "p2p_alg = classic: software cycles between receiving a message and sending the next; trace: a message's, and a round's of the collectives it times in rounds (gather, scatter, alltoall, reduce_scatter, scan)", 0, 1000000, NULL},
+    {"sw_overhead", "0", "p2p_alg = classic: software cycles between receiving a message and sending the next", 0, 1000000, NULL},
     {"p2p_alg", "classic", "p2p: the collective algorithm: classic (the fixed set, sw_overhead), auto (the fastest of all), ompi, mpich (their default pick) or one by name (docs/p2p.md)", 0, 0, p2p_algs},
     {"o", "750", "p2p_alg other than classic (and spmv, heat, trace): LogGP overhead o, CPU cycles a message costs its sender and its receiver (LogGOPSim's 1500 ns)", 0, 10000000, NULL},
     {"g", "500", "p2p_alg other than classic (and spmv, heat, trace): LogGP gap g, cycles between a node's message injections (LogGOPSim's 1000 ns)", 0, 10000000, NULL},
@@ -124,7 +124,7 @@ static const wl_desc workloads[TC_WL_KINDS] = {
     [TC_WL_HEAT] = {"application: a 2D heat equation, halo exchanges and an allreduce a step (docs/applications.md)",
                     APP_P2P "heat_cells node_mflops ", 1, TREES_NONE, NULL, NULL, P2P_APP},
     [TC_WL_TRACE] = {"replays a collective trace (tools/pmpi, tools/tcotf2) on the subnet and on point-to-point",
-                     EXACT "sw_overhead o g red_mcyc trace map ", 1, TREES_NONE, NULL, NULL, P2P_APP},
+                     EXACT "o g red_mcyc trace map ", 1, TREES_NONE, NULL, NULL, P2P_APP},
 };
 
 /* Whether key is one of the blank-separated keys of list. */

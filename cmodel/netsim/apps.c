@@ -48,7 +48,9 @@ void tc_app_table(tc_app *a, const uint8_t *pe)
             tc_net_cfg(a->net, k, tree, TC_ROWP(a->rows, k, tree));
 }
 
-int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)
+int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles) { return tc_app_run_hw_at(a, w, -1, cycles); }
+
+int tc_app_run_hw_at(tc_app *a, const tc_workload *w0, int at, uint64_t *cycles)
 {
     tc_wl_result res;
     tc_workload wr = *w0, *w = &wr;
@@ -60,11 +62,14 @@ int tc_app_run_hw(tc_app *a, const tc_workload *w0, uint64_t *cycles)
         a->rid_next[w->tree] = (uint8_t)((wr.rid0 + w->repeat) % TC_RIDS);
     if (rc)
         snprintf(a->err, sizeof a->err, "%s on the subnet: %.200s", tc_wl_names[w->kind], res.msg);
-    else
-        *cycles = res.op[w->repeat - 1].end - res.op[0].start;
     a->deliveries = 0;
-    for (int i = 0; !rc && i < w->repeat; i++)
+    uint64_t end = 0; /* a stream over several trees may complete its operations out of order */
+    for (int i = 0; !rc && i < w->repeat; i++) {
         a->deliveries += res.op[i].deliveries;
+        end = max64(end, at < 0 ? res.op[i].end : res.node_done[(size_t)i * (size_t)a->t->n + (size_t)at]);
+    }
+    if (!rc)
+        *cycles = end - res.op[0].start;
     tc_wl_result_free(&res);
     return rc;
 }
@@ -374,22 +379,17 @@ int tc_app_main(const tc_config *cfg, tc_net *n, tc_row *rows, FILE *json)
     const char *wl = tc_config_str(cfg, "workload");
     int trace = strcmp(wl, "spmv") && strcmp(wl, "heat");
     /* spmv and heat time the MPI algorithms (auto unless p2p_alg names a library); the
-     * trace replay the fastest for each call (auto) where it has them, the rest in
-     * rounds with sw_overhead (cmodel/netsim/trace.c) */
+     * trace replay the fastest for each call (auto) where it has them, the rest by a
+     * library's algorithm (cmodel/netsim/trace.c); all with the LogGP costs o, g */
     int alg_given = cfg->from[tc_config_find(cfg, "p2p_alg")], rule = tc_config_enum(cfg, "p2p_alg");
-    const char *bad = trace && alg_given ? "p2p_alg" : NULL;
-    if (!trace && alg_given && (rule < TC_P2P_PICK_AUTO || rule > TC_P2P_PICK_MPICH))
-        bad = "p2p_alg";
-    if (!trace && cfg->from[tc_config_find(cfg, "sw_overhead")])
-        bad = "sw_overhead";
-    if (bad) {
-        fprintf(stderr, "tcnet: %s = %s: workload = %s %s\n", bad, tc_config_str(cfg, bad), wl,
-                trace ? "replays with the fastest MPI algorithm for each call (auto), the rest with sw_overhead"
+    if (alg_given && (trace || rule < TC_P2P_PICK_AUTO || rule > TC_P2P_PICK_MPICH)) {
+        fprintf(stderr, "tcnet: p2p_alg = %s: workload = %s %s\n", tc_config_str(cfg, "p2p_alg"), wl,
+                trace ? "replays with the fastest MPI algorithm for each call (auto)"
                       : "times the MPI algorithms: p2p_alg = auto (the default here), ompi or mpich, with o, g");
         return 2;
     }
     a.rule = alg_given ? rule : TC_P2P_PICK_AUTO;
-    if (tc_p2p_init(&a.m, &a.p, (uint64_t)tc_config_int(cfg, "sw_overhead"), a.err, sizeof a.err)) {
+    if (tc_p2p_init(&a.m, &a.p, 0, a.err, sizeof a.err)) { /* no sw_overhead: that is p2p_alg = classic's */
         fprintf(stderr, "tcnet: %s\n", a.err);
         return 2;
     }

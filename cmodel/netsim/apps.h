@@ -54,9 +54,12 @@ int tc_app_allgather_hw(tc_app *a, int packets, tc_app_time *r);
  * node's part `flits` data flits: simulated where it fits, else tc_p2p_coll_model's
  * estimate. 0, or -1 and a->err. */
 int tc_app_allgather_p2p(tc_app *a, tc_p2p_alg alg, int flits, tc_app_time *r);
-/* One workload (w->repeat operations, one after another) on the subnet, cycle by
- * cycle: *cycles from the first start to the last delivery. 0, or -1 and a->err. */
+/* One workload (w->repeat operations, one after another, or a stream) on the
+ * subnet, cycle by cycle: *cycles from the first start to the last delivery. 0, or
+ * -1 and a->err. */
 int tc_app_run_hw(tc_app *a, const tc_workload *w, uint64_t *cycles);
+/* The same, to the last delivery at node `at` (every operation's result there). */
+int tc_app_run_hw_at(tc_app *a, const tc_workload *w, int at, uint64_t *cycles);
 /* Every tree planned again with only the nodes pe[k] != 0 taking part (NULL: all):
  * cmodel/netsim/plan.h TC_PLAN_MEMBERS, into a->rows and the net. */
 void tc_app_table(tc_app *a, const uint8_t *pe);

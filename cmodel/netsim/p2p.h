@@ -116,6 +116,30 @@ int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, c
 int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n,
                      uint64_t t[TC_P2P_ALGS], tc_p2p_alg *best, uint64_t *done, uint64_t *end);
 
+/* The collectives the algorithms above do not cover, as MPI libraries run them over
+ * point-to-point (the trace replay's), each a phase of steps of the same kind, with
+ * the same LogGP costs (m->cost: o_send a send, o_recv and the reduction's
+ * arithmetic a receive, gap between a rank's injections). */
+typedef enum {
+    TC_P2P_GATHER,         /* linear: every rank sends its block to the root, which takes them in turn (from
+                              the rank after it on) */
+    TC_P2P_SCATTER,        /* linear: the root sends each rank its block in turn */
+    TC_P2P_ALLTOALL,       /* pairwise: in step k of n - 1, rank r sends its block for r + k + 1 and receives
+                              from r - k - 1 */
+    TC_P2P_REDUCE_SCATTER, /* ring: in step k of n - 1, r sends block r - k of the vector to r + 1, which
+                              combines it with its own (the vector cut into n blocks of whole flits) */
+    TC_P2P_SCAN,           /* recursive doubling (MPICH's scan and exscan): in step k of log2 n, r exchanges its
+                              partial result with r xor 2^k if that is a rank, and combines */
+    TC_P2P_OTHERS
+} tc_p2p_other;
+extern const char *const tc_p2p_other_names[TC_P2P_OTHERS + 1]; /* NULL at the end */
+
+/* One of them among n ranks (rank r on node[r]; NULL: node r), len data flits (the
+ * block a rank sends to one other; reduce_scatter and scan: the whole vector), root a
+ * rank (gather, scatter), started at cycle 0 on idle channels: *end the cycle the last
+ * rank is done. 0, or -1 and m->err. */
+int tc_p2p_coll_other(tc_p2p *m, tc_p2p_other what, int len, int root, const int *node, int n, uint64_t *end);
+
 /* The steady-state model of an algorithm, for runs too large to simulate (cmodel/netsim/apps.c):
  * the steps one after another, each costing o_send, one packet of the step's longest
  * message alone on the network (simulated), the step's busiest channel (a link, an

@@ -311,6 +311,8 @@ enum {
     PH_RING_RS,    /* ring reduce-scatter */
     PH_BRUCK,      /* Bruck's all-gather: step k, r sends min(2^k, n - 2^k) blocks to r - 2^k */
     PH_DISSEM,     /* dissemination: step k, r sends to r + 2^k */
+    PH_PAIRWISE,   /* pairwise exchange: step k, r sends to r + k + 1 and receives from r - k - 1 */
+    PH_SCAN_RD,    /* a scan's recursive doubling (MPICH's): step k, r exchanges with r ^ 2^k if below n */
 };
 
 typedef struct {
@@ -320,7 +322,8 @@ typedef struct {
 #define NPH 4
 
 typedef struct {
-    tc_wl_kind kind; /* tree_barrier as barrier */
+    tc_wl_kind kind; /* tree_barrier as barrier; TC_WL_KINDS: a collective of tc_p2p_other (no reduction but
+                        the phase's own, a vector of len flits) */
     int n, root, len, logn, logk, pof2, logp, rem; /* logk: levels of the k-nomial tree */
     int extra_odd; /* folding: the extra ranks are the odd ones below 2 rem (else the even ones) */
     int nph, ph[NPH], start[NPH + 1];
@@ -376,6 +379,7 @@ static int phase_steps(const sched *s, int ph)
     case PH_LIN_REDUCE:
     case PH_AG_RING:
     case PH_RING_RS:
+    case PH_PAIRWISE:
         return s->n - 1;
     case PH_FOLD_PRE:
     case PH_FOLD_POST:
@@ -513,6 +517,13 @@ static act plan(const sched *s, int r, int step)
     case PH_DISSEM:
         a.to = (r + (1 << k)) % n, a.recv = 1;
         break;
+    case PH_PAIRWISE:
+        a.to = (r + k + 1) % n, a.flits = len, a.recv = 1;
+        break;
+    case PH_SCAN_RD:
+        if ((r ^ mask) < n)
+            a.to = r ^ mask, a.flits = len, a.recv = 1, a.reduce = 1;
+        break;
     default:
         break;
     }
@@ -629,6 +640,61 @@ static sched setup(tc_p2p_alg alg, tc_wl_kind kind, int n, int len)
     return s;
 }
 
+/* Runs schedule s (its sizes and phases set) among its n ranks, rank r on node[r]
+ * (NULL: node r), with m->cost: as tc_p2p_coll; kn and an name it in m->err. */
+static int run(tc_p2p *m, sched *s, const int *node, int root, uint64_t *done, uint64_t *end, const char *kn,
+               const char *an)
+{
+    int n = s->n;
+    s->node = node, s->c = &m->cost, s->root = root;
+    int steps = s->start[s->nph];
+    size_t ngot = (size_t)n * (size_t)(steps ? steps : 1);
+    if (ngot > ((size_t)1 << 25)) {
+        snprintf(m->err, sizeof m->err, "p2p %s %s: %d steps on %d ranks is too many to track", kn, an, steps, n);
+        return -1;
+    }
+    tc_p2p_idle(m);
+    s->step = calloc((size_t)n, sizeof *s->step);
+    s->sent = calloc((size_t)n, sizeof *s->sent);
+    s->ready = calloc((size_t)n, sizeof *s->ready);
+    s->nic = calloc((size_t)n, sizeof *s->nic);
+    s->got = malloc(ngot * sizeof *s->got);
+    s->gotf = calloc(ngot, sizeof *s->gotf);
+    sim sm = {.m = m, .arrived = arrived, .ctx = s};
+    sm.oom = !s->step || !s->sent || !s->ready || !s->nic || !s->got || !s->gotf;
+    for (size_t i = 0; i < ngot && !sm.oom; i++)
+        s->got[i] = NOT_YET;
+    for (int r = 0; r < n && !sm.oom; r++)
+        advance(&sm, r);
+    tc_p2p_sim_run(&sm);
+    int rc = 0;
+    if (sm.oom) {
+        snprintf(m->err, sizeof m->err, "p2p %s %s: out of memory for %d ranks' messages", kn, an, n);
+        rc = -1;
+    } else if (s->clash) {
+        snprintf(m->err, sizeof m->err, "p2p %s %s: two messages for one step on %d ranks", kn, an, n);
+        rc = -1;
+    }
+    for (int r = 0; r < n && !rc; r++) {
+        if (s->step[r] != steps) { /* a plan whose sends and receives do not match */
+            snprintf(m->err, sizeof m->err, "p2p %s %s: rank %d stopped in step %d of %d on %d ranks", kn, an,
+                     (r + s->root) % n, s->step[r], steps, n);
+            rc = -1;
+        }
+        if (done)
+            done[(r + s->root) % n] = s->ready[r];
+        *end = max64(*end, s->ready[r]);
+    }
+    tc_p2p_sim_free(&sm);
+    free(s->step);
+    free(s->sent);
+    free(s->ready);
+    free(s->nic);
+    free(s->got);
+    free(s->gotf);
+    return rc;
+}
+
 int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, const int *node, int n,
                 uint64_t *done, uint64_t *end)
 {
@@ -651,54 +717,37 @@ int tc_p2p_coll(tc_p2p *m, tc_p2p_alg alg, tc_wl_kind kind, int len, int root, c
         return -1;
     }
     sched s = setup(alg, kind, n, len);
-    s.node = node, s.c = &m->cost;
-    s.root = kind == TC_WL_BCAST || kind == TC_WL_REDUCE ? root : 0;
-    int steps = s.start[s.nph];
-    size_t ngot = (size_t)n * (size_t)(steps ? steps : 1);
-    if (ngot > ((size_t)1 << 25)) {
-        snprintf(m->err, sizeof m->err, "p2p %s %s: %d steps on %d ranks is too many to track", kn, an, steps, n);
+    return run(m, &s, node, kind == TC_WL_BCAST || kind == TC_WL_REDUCE ? root : 0, done, end, kn, an);
+}
+
+const char *const tc_p2p_other_names[TC_P2P_OTHERS + 1] = {"gather", "scatter", "alltoall", "reduce_scatter", "scan",
+                                                           NULL};
+
+int tc_p2p_coll_other(tc_p2p *m, tc_p2p_other what, int len, int root, const int *node, int n, uint64_t *end)
+{
+    /* each one phase; the linear ones are the linear broadcast's and reduce's, without a reduction */
+    static const struct {
+        int ph;
+        const char *alg;
+    } one[TC_P2P_OTHERS] = {
+        [TC_P2P_GATHER] = {PH_LIN_REDUCE, "linear"},  [TC_P2P_SCATTER] = {PH_LIN_BCAST, "linear"},
+        [TC_P2P_ALLTOALL] = {PH_PAIRWISE, "pairwise"}, [TC_P2P_REDUCE_SCATTER] = {PH_RING_RS, "ring"},
+        [TC_P2P_SCAN] = {PH_SCAN_RD, "recursive_doubling"},
+    };
+    const char *kn = (unsigned)what < TC_P2P_OTHERS ? tc_p2p_other_names[what] : "?";
+    *end = 0;
+    if ((unsigned)what >= TC_P2P_OTHERS || n < 1 || n > m->t.n || root < 0 || root >= n || len < 0 ||
+        (int64_t)len * n > INT_MAX - 8) {
+        snprintf(m->err, sizeof m->err, "p2p %s: %d ranks (root %d, %d flits) on %d nodes", kn, n, root, len, m->t.n);
         return -1;
     }
-    tc_p2p_idle(m);
-    s.step = calloc((size_t)n, sizeof *s.step);
-    s.sent = calloc((size_t)n, sizeof *s.sent);
-    s.ready = calloc((size_t)n, sizeof *s.ready);
-    s.nic = calloc((size_t)n, sizeof *s.nic);
-    s.got = malloc(ngot * sizeof *s.got);
-    s.gotf = calloc(ngot, sizeof *s.gotf);
-    sim sm = {.m = m, .arrived = arrived, .ctx = &s};
-    sm.oom = !s.step || !s.sent || !s.ready || !s.nic || !s.got || !s.gotf;
-    for (size_t i = 0; i < ngot && !sm.oom; i++)
-        s.got[i] = NOT_YET;
-    for (int r = 0; r < n && !sm.oom; r++)
-        advance(&sm, r);
-    tc_p2p_sim_run(&sm);
-    int rc = 0;
-    if (sm.oom) {
-        snprintf(m->err, sizeof m->err, "p2p %s %s: out of memory for %d ranks' messages", kn, an, n);
-        rc = -1;
-    } else if (s.clash) {
-        snprintf(m->err, sizeof m->err, "p2p %s %s: two messages for one step on %d ranks", kn, an, n);
-        rc = -1;
-    }
-    for (int r = 0; r < n && !rc; r++) {
-        if (s.step[r] != steps) { /* a plan whose sends and receives do not match */
-            snprintf(m->err, sizeof m->err, "p2p %s %s: rank %d stopped in step %d of %d on %d ranks", kn, an,
-                     (r + s.root) % n, s.step[r], steps, n);
-            rc = -1;
-        }
-        if (done)
-            done[(r + s.root) % n] = s.ready[r];
-        *end = max64(*end, s.ready[r]);
-    }
-    tc_p2p_sim_free(&sm);
-    free(s.step);
-    free(s.sent);
-    free(s.ready);
-    free(s.nic);
-    free(s.got);
-    free(s.gotf);
-    return rc;
+    sched s = setup(TC_P2P_CLASSIC, TC_WL_KINDS, n, len); /* the sizes; no phases of tc_p2p_alg */
+    s.nph = 1, s.ph[0] = one[what].ph;
+    s.start[0] = 0;
+    for (int p = 1; p <= NPH; p++)
+        s.start[p] = phase_steps(&s, s.ph[0]);
+    int gr = what == TC_P2P_GATHER || what == TC_P2P_SCATTER;
+    return run(m, &s, node, gr ? root : 0, NULL, end, kn, one[what].alg);
 }
 
 int tc_p2p_coll_best(tc_p2p *m, tc_wl_kind kind, int len, int root, const int *node, int n,

@@ -523,15 +523,15 @@ static int flits_of(tc_app *a, uint64_t bytes, const char *what, int *flits)
 static const char *alg_name(int alg) { return alg < TC_P2P_ALGS ? tc_p2p_alg_names[alg] : "pairwise"; }
 
 /* The point-to-point time of a call among n ranks on node[], and its algorithm
- * (*alg). Bcast, reduce, allreduce, barrier and allgather(v) as a tuned MPI library
- * runs them: every algorithm of cmodel/netsim/p2p_coll.c that fits, with the LogGP
- * costs a->m.cost, the fastest (tc_p2p_coll_best, as the applications and tcnet
- * impl=p2p p2p_alg=auto). The others as an MPI library's algorithm in rounds of
- * concurrent messages (tc_p2p_exchange), each round costing its messages' time and
- * the software overhead a->m.sw (a root's per message): gather and scatter linear to
- * or from the root, all-to-all pairwise (n - 1 rounds, a v-variant's block its total
- * over n), reduce_scatter a ring (n - 1 rounds of a block), scan and exscan by
- * recursive doubling. */
+ * (*alg), with the LogGP costs a->m.cost (o at each end of a message, g between a
+ * rank's injections, the reduction's arithmetic). Bcast, reduce, allreduce, barrier
+ * and allgather(v) as a tuned MPI library runs them: every algorithm of
+ * cmodel/netsim/p2p_coll.c that fits, the fastest (tc_p2p_coll_best, as the
+ * applications and tcnet impl=p2p p2p_alg=auto). The others by an MPI library's
+ * algorithm (tc_p2p_coll_other): gather and scatter linear to or from the root,
+ * all-to-all pairwise (n - 1 steps, a v-variant's block its total over n),
+ * reduce_scatter a ring (n - 1 steps of a block), scan and exscan by recursive
+ * doubling. */
 static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint64_t bytes, uint64_t *out, int *alg)
 {
     int flits;
@@ -547,56 +547,48 @@ static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint6
         *alg = (int)best;
         return 0;
     }
-    int lin = call == TC_CALL_GATHER || call == TC_CALL_GATHERV || call == TC_CALL_SCATTER || call == TC_CALL_SCATTERV;
-    int scan = call == TC_CALL_SCAN || call == TC_CALL_EXSCAN, ring = call == TC_CALL_REDUCE_SCATTER ||
-                                                                      call == TC_CALL_REDUCE_SCATTER_BLOCK;
-    int rounds = lin ? 1 : n - 1;
-    if (scan)
-        for (rounds = 0; (1 << rounds) < n; rounds++)
-            ;
-    *alg = lin ? TC_P2P_LINEAR : scan ? TC_P2P_RECDBL : ring ? TC_P2P_RING : ALG_PAIRWISE;
-    uint64_t per = ring || call == TC_CALL_ALLTOALLV || call == TC_CALL_ALLTOALLW ? (bytes + (uint64_t)n - 1) / (uint64_t)n
-                                                                                : bytes;
+    static const struct {
+        tc_p2p_other what;
+        int alg;
+    } other[TC_CALL_COLLS] = {
+        [TC_CALL_GATHER] = {TC_P2P_GATHER, TC_P2P_LINEAR},     [TC_CALL_GATHERV] = {TC_P2P_GATHER, TC_P2P_LINEAR},
+        [TC_CALL_SCATTER] = {TC_P2P_SCATTER, TC_P2P_LINEAR},   [TC_CALL_SCATTERV] = {TC_P2P_SCATTER, TC_P2P_LINEAR},
+        [TC_CALL_ALLTOALL] = {TC_P2P_ALLTOALL, ALG_PAIRWISE},  [TC_CALL_ALLTOALLV] = {TC_P2P_ALLTOALL, ALG_PAIRWISE},
+        [TC_CALL_ALLTOALLW] = {TC_P2P_ALLTOALL, ALG_PAIRWISE},
+        [TC_CALL_REDUCE_SCATTER] = {TC_P2P_REDUCE_SCATTER, TC_P2P_RING},
+        [TC_CALL_REDUCE_SCATTER_BLOCK] = {TC_P2P_REDUCE_SCATTER, TC_P2P_RING},
+        [TC_CALL_SCAN] = {TC_P2P_SCAN, TC_P2P_RECDBL},          [TC_CALL_EXSCAN] = {TC_P2P_SCAN, TC_P2P_RECDBL},
+    };
+    uint64_t per = call == TC_CALL_ALLTOALLV || call == TC_CALL_ALLTOALLW ? (bytes + (uint64_t)n - 1) / (uint64_t)n
+                                                                        : bytes;
+    *alg = other[call].alg;
     if (flits_of(a, per, tc_call_names[call], &flits))
         return -1;
-    int *from = malloc(3 * (size_t)n * sizeof *from);
-    if (!from) {
-        snprintf(a->err, sizeof a->err, "trace: out of memory");
+    if (tc_p2p_coll_other(&a->m, other[call].what, flits, root < 0 ? 0 : root, node, n, out)) {
+        snprintf(a->err, sizeof a->err, "%s", a->m.err);
         return -1;
     }
-    int *to = from + n, *fl = to + n;
-    *out = 0;
-    for (int s = 1; s <= rounds; s++) {
-        size_t m = 0;
-        for (int k = 0; k < n; k++) {
-            int src = k, dst = scan ? (k + (1 << (s - 1)) < n ? k + (1 << (s - 1)) : -1) : ring ? (k + 1) % n
-                             : (k + s) % n;
-            if (call == TC_CALL_GATHER || call == TC_CALL_GATHERV)
-                dst = k == root ? -1 : root;
-            if (call == TC_CALL_SCATTER || call == TC_CALL_SCATTERV)
-                src = root, dst = k == root ? -1 : k;
-            if (dst >= 0)
-                from[m] = node[src], to[m] = node[dst], fl[m++] = flits ? flits : 1;
-        }
-        uint64_t end;
-        if (tc_p2p_exchange(&a->m, m, from, to, fl, &end)) {
-            snprintf(a->err, sizeof a->err, "%s", a->m.err);
-            free(from);
-            return -1;
-        }
-        *out += end + a->m.sw * (lin ? m : 1);
-    }
-    free(from);
     return 0;
 }
 
 /* The subnet's time of call r (bytes: its ranks' largest) on the n ranks at node[]
  * (pe: their nodes) on the group's tree `slot`, planned over them (rooted at the
- * call's root, or spread as the table spreads its roots); an all-gather uses all 16
- * trees, planned over the group for it (each call plans its own tree again, so the
- * other groups' trees are theirs when they next run). The group's reduces keep the
- * tree's ReduceIds in turn: only its members' routers ever reduce on it. 0, or -1 and
- * a->err. */
+ * call's root, or spread as the table spreads its roots). An all-gather uses all 16
+ * trees, planned over the group for it; so does a reduction of more than one
+ * operation (red_flits data flits each), striped as tcnet's long reductions
+ * (workload=allreduce bytes=B trees=16 window=256): its operations dealt round the
+ * 16 trees, at most 16 in flight on each, a reduce's as allreduces (every PE paces
+ * its stream on their results; a reduce's go down the whole tree anyway), its time
+ * to the last result at its root. Measured against the group's one tree (16 in
+ * flight, a reduce's one after another) with groups of 8 to 64 ranks (the worlds of
+ * 2x2x2, 4x4, 4x4x4, and 8 ranks spread over 8x8), the stripe is never slower: an
+ * allreduce as fast up to 8 operations, 1.04-1.08x faster at 16, 3.9-5.8x at 256; a
+ * reduce 1.7-1.8x faster at 2 operations. Each call plans its trees again, so the other groups' trees are
+ * theirs when they next run. Each call runs on a network of its own, from reset,
+ * its trees' rows written into it: a call is timed on idle channels, and every tree's
+ * ReduceIds and credits start from reset, whatever trees earlier calls planned over
+ * other nodes or roots (a tree planned anew finds, on the routers of an earlier plan,
+ * a ReduceId turn and credits its other routers never had). 0, or -1 and a->err. */
 static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *node, int n, const uint8_t *pe,
                    int slot, int path, int lane, timed *out)
 {
@@ -606,21 +598,14 @@ static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *
     if (path == PATH_FSUM) /* a binned element of 2 flits a value */
         flits = 2 * ((bytes + vbytes - 1) / vbytes);
     int pk7 = (int)((flits + 6) / 7), red = a->p.red_flits, call = r->call;
-    /* drained: the next call may plan this tree anew, with no packet of this one left */
+    /* drained: no packet of the call left when it ends (an ERROR packet late is seen) */
     tc_workload w = {.kind = kind_of[call], .tree = slot, .repeat = 1, .max_cycles = a->max_cycles, .drain = 1};
     if (flits > (1u << 26)) {
         snprintf(a->err, sizeof a->err, "trace: a %s of %" PRIu64 " bytes is beyond the replay", tc_call_names[call],
                  bytes);
         return -1;
     }
-    int rooted = w.kind == TC_WL_BCAST || w.kind == TC_WL_REDUCE;
-    if (w.kind == TC_WL_ALLGATHER)
-        tc_app_table(a, pe);
-    tc_plan_tree(a->t, a->rows, slot, rooted ? node[r->root] : node[(long)slot * n / TC_TREES], pe);
-    for (int k = 0; k < a->t->n; k++)
-        tc_net_cfg(a->net, k, slot, TC_ROWP(a->rows, k, slot));
-    if (rooted)
-        w.dst = node[r->root];
+    int rooted = w.kind == TC_WL_BCAST || w.kind == TC_WL_REDUCE, stripe = 0;
     switch (w.kind) {
     case TC_WL_REDUCE:
     case TC_WL_ALLREDUCE: /* the Reducer holds red_flits data flits: longer vectors in several operations */
@@ -635,9 +620,12 @@ static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *
         }
         w.len = flits < (uint64_t)red ? (int)flits : red;
         w.repeat = flits > (uint64_t)red ? (int)((flits + (uint64_t)red - 1) / (uint64_t)red) : 1;
-        if (w.kind == TC_WL_ALLREDUCE && w.repeat > 1) /* the library streams them, 16 in flight */
-            w.window = TC_RIDS;
         w.lane = lane;
+        if (w.repeat > 1) { /* a stream over the 16 trees, 16 in flight on each */
+            stripe = 1;
+            w.tree = 0, w.trees = TC_TREES, w.window = TC_WL_WINDOW_MAX;
+            w.kind = TC_WL_ALLREDUCE; /* a reduce's too: every PE paces its stream on the results */
+        }
         break;
     case TC_WL_BARRIER:
         w.kind = TC_WL_TREE_BARRIER;
@@ -647,15 +635,33 @@ static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *
         w.packets = pk7;
         break;
     }
+    tc_net *shared = a->net, *net = tc_net_new(&a->p, a->err, sizeof a->err);
+    if (!net)
+        return -1;
+    a->net = net;
+    memset(a->rid_next, 0, sizeof a->rid_next);
+    if (w.kind == TC_WL_ALLGATHER || stripe)
+        tc_app_table(a, pe);
+    if (!stripe) {
+        tc_plan_tree(a->t, a->rows, slot, rooted ? node[r->root] : node[(long)slot * n / TC_TREES], pe);
+        for (int k = 0; k < a->t->n; k++)
+            tc_net_cfg(a->net, k, slot, TC_ROWP(a->rows, k, slot));
+    }
+    if (rooted && !stripe)
+        w.dst = node[r->root];
+    int rc;
     if (w.kind == TC_WL_ALLGATHER && pk7 > 1) {
         tc_app_time t;
-        if (tc_app_allgather_hw(a, pk7, &t))
-            return -1;
+        rc = tc_app_allgather_hw(a, pk7, &t);
         out->hw = t.cycles;
         out->exact = t.exact;
-        return 0;
+    } else {
+        /* a striped reduce ends when its root has every result */
+        rc = tc_app_run_hw_at(a, &w, stripe && kind_of[call] == TC_WL_REDUCE ? node[r->root] : -1, &out->hw);
     }
-    return tc_app_run_hw(a, &w, &out->hw);
+    tc_net_free(net);
+    a->net = shared;
+    return rc;
 }
 
 /* The replay's state. Each rank runs its records in order; a collective ends for
@@ -687,7 +693,8 @@ enum { RUN, IN_COLL, IN_RECV, IN_WAIT, DONE };
 typedef struct {
     int pos, state, bc, bs; /* blocked on instance (bc, bs), or on its record bs */
     uint64_t t, gaps, real;
-    uint64_t *when;         /* per record: a nonblocking message's completion (UINT64_MAX: not yet) */
+    uint64_t nic;           /* the cycle its next message may leave, g after the last (LogGP's gap) */
+    uint64_t *when;         /* per record: a nonblocking send's return, a receive's arrival (UINT64_MAX: not yet) */
     int *seq;               /* per record: a nonblocking collective's instance (-1: local) */
     msg *sends, *posted;    /* messages to it not yet received; its irecvs not yet matched */
 } rstate;
@@ -798,6 +805,14 @@ static int wake(rp *x, int r, uint64_t t)
     s->t = t > s->t ? t : s->t;
     advance(x, r);
     return 0;
+}
+
+/* Rank r receives a message that arrived at t: its CPU takes it (LogGP's o) once it
+ * is there and the rank has come to it. */
+static int received(rp *x, int r, uint64_t t)
+{
+    const rstate *s = &x->rs[r];
+    return wake(x, r, (t > s->t ? t : s->t) + x->a->m.cost.o_recv);
 }
 
 /* Instance in of communicator c has all its members: timed, its members released. */
@@ -918,14 +933,14 @@ static int deliver(rp *x, int comm, int src, int dst, int tag, uint64_t t)
             d->when[m->rec] = t;
             *p = m->next;
             if (d->state == IN_WAIT && d->bs == m->rec)
-                wake(x, dst, t);
+                received(x, dst, t);
             free(m);
             return 0;
         }
     if (d->state == IN_RECV) {
         const tc_trace_rec *q = &x->tr->rec[dst][d->pos];
         if (q->comm == comm && x->tr->comm[comm].member[q->root] == src && atoi(q->op) == tag)
-            return wake(x, dst, t);
+            return received(x, dst, t);
     }
     msg *m = malloc(sizeof *m), **p = &d->sends;
     if (!m) {
@@ -965,16 +980,20 @@ static int step(rp *x, int r)
         int flits;
         if (flits_of(x->a, q->bytes, "message", &flits))
             return -1;
-        uint64_t t0 = s->t + x->a->m.sw; /* the sender's software, then the packets */
-        uint64_t t = tc_p2p_send(&x->msgm, x->node[r], x->node[cm->member[q->root]], flits ? flits : 1, t0);
+        /* the sender's CPU (o), then the packets, no sooner than g after its last */
+        const tc_p2p_loggp *c = &x->a->m.cost;
+        uint64_t t0 = s->t + c->o_send, inj = t0 > s->nic ? t0 : s->nic;
+        s->nic = inj + c->gap;
+        uint64_t t = tc_p2p_send(&x->msgm, x->node[r], x->node[cm->member[q->root]], flits ? flits : 1, inj);
         if (!t && x->msgm.err[0]) {
             snprintf(x->a->err, sizeof x->a->err, "%s", x->msgm.err);
             return -1;
         }
-        x->msg_time[x->pass] += t - s->t;
+        uint64_t took = t + c->o_recv - s->t; /* to its receiver's CPU having it, the receiver waiting */
+        x->msg_time[x->pass] += took;
         if (!x->pass)
             x->k[TC_CALL_SEND].n++, x->k[TC_CALL_SEND].bytes += q->bytes;
-        *(x->pass ? &x->k[TC_CALL_SEND].sw : &x->k[TC_CALL_SEND].hw) += t - s->t;
+        *(x->pass ? &x->k[TC_CALL_SEND].sw : &x->k[TC_CALL_SEND].hw) += took;
         s->when[s->pos] = t0;
         s->t = t0;
         int to = cm->member[q->root];
@@ -1007,7 +1026,7 @@ static int step(rp *x, int r)
         } else if (t == UINT64_MAX) {
             s->state = IN_RECV;
         } else {
-            wake(x, r, t);
+            received(x, r, t);
         }
         return 0;
     }
@@ -1020,8 +1039,8 @@ static int step(rp *x, int r)
         s->state = IN_COLL, s->bc = w->comm, s->bs = s->seq[q->root];
         return 0;
     }
-    if (s->when[q->root] != UINT64_MAX)
-        return wake(x, r, s->when[q->root]);
+    if (s->when[q->root] != UINT64_MAX) /* an isend returned at when; an irecv's message arrived */
+        return w->call == TC_CALL_RECV ? received(x, r, s->when[q->root]) : wake(x, r, s->when[q->root]);
     s->state = IN_WAIT, s->bs = q->root;
     return 0;
 }
@@ -1084,7 +1103,7 @@ static int run(rp *x, int pass)
         memset(x->cs[c].seq, 0, (size_t)tr->comm[c].size * sizeof(int));
     }
     tc_p2p_free(&x->msgm);
-    if (tc_p2p_init(&x->msgm, &x->a->p, x->a->m.sw, x->a->err, sizeof x->a->err))
+    if (tc_p2p_init(&x->msgm, &x->a->p, 0, x->a->err, sizeof x->a->err))
         return -1;
     for (int r = 0; r < tr->ranks; r++) {
         rstate *s = &x->rs[r];
@@ -1093,7 +1112,7 @@ static int run(rp *x, int pass)
         for (msg *m = s->posted, *n; m; m = n)
             n = m->next, free(m);
         s->sends = s->posted = NULL;
-        s->pos = -1, s->t = s->gaps = s->real = 0;
+        s->pos = -1, s->t = s->gaps = s->real = s->nic = 0;
         for (int i = 0; i < tr->n[r]; i++)
             s->when[i] = UINT64_MAX;
         advance(x, r);
@@ -1211,9 +1230,10 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
            paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
            paths[PATH_SLOWER]);
     printf("  point-to-point: bcast, reduce, allreduce, barrier, allgather(v) by the fastest MPI algorithm for each (o %"
-           PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); the other collectives in rounds, "
-           "and the messages, with sw_overhead %" PRIu64 " cycles\n", a->m.cost.o_send, a->m.cost.gap,
-           a->m.cost.red_mcyc, a->m.sw);
+           PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); gather and scatter linear, "
+           "alltoall pairwise, reduce_scatter a ring, scan and exscan by recursive doubling, and the messages, at the "
+           "same costs (o at each end of a message, g between a rank's)\n", a->m.cost.o_send, a->m.cost.gap,
+           a->m.cost.red_mcyc);
     if (x.nwhy) {
         printf("  over point-to-point (what the subnet has no operation, type or tree for, or would take longer on):");
         for (int i = 0; i < x.nwhy; i++)
@@ -1249,8 +1269,8 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         fprintf(json, "}, \"p2p_named\": {");
         for (int i = 0; i < x.nwhy; i++)
             fprintf(json, "%s\"%s\": %" PRIu64, i ? ", " : "", x.why[i], x.whyn[i]);
-        fprintf(json, "}, \"p2p_costs\": {\"o\": %" PRIu64 ", \"g\": %" PRIu64 ", \"red_mcyc\": %" PRIu64
-                ", \"sw_overhead\": %" PRIu64 "}", a->m.cost.o_send, a->m.cost.gap, a->m.cost.red_mcyc, a->m.sw);
+        fprintf(json, "}, \"p2p_costs\": {\"o\": %" PRIu64 ", \"g\": %" PRIu64 ", \"red_mcyc\": %" PRIu64 "}",
+                a->m.cost.o_send, a->m.cost.gap, a->m.cost.red_mcyc);
         fprintf(json, ", \"gap_cycles\": %" PRIu64 ", \"comm_hw\": %" PRIu64 ", \"comm_p2p\": %" PRIu64
                 ", \"msg_hw\": %" PRIu64 ", \"msg_p2p\": %" PRIu64 ", \"total_hw\": %" PRIu64 ", \"total_p2p\": %" PRIu64
                 ", \"recorded_ns\": %" PRIu64 "}\n", gaps, x.comm_time[0], x.comm_time[1], x.msg_time[0], x.msg_time[1],

@@ -2,7 +2,8 @@
  * pieces the applications use (cmodel/netsim/p2p.c): the reader takes a good trace and
  * refuses every kind of bad one naming the problem; concurrent exchanges and
  * collectives among a subset of nodes time as single messages and whole-torus
- * collectives do. */
+ * collectives do; the replay's gather, scatter, all-to-all, reduce_scatter and scan
+ * pay LogGP's o and g as the MPI algorithms do. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -215,6 +216,57 @@ static void test_collective_on(void **state)
     tc_p2p_free(&ring);
 }
 
+/* The collectives of tc_p2p_coll_other pay the LogGP costs as the MPI algorithms do:
+ * o at each end of a message, g between a rank's injections. On 4x4, with L the
+ * latency of one message alone on the network: */
+static uint64_t other(tc_p2p *m, tc_p2p_other what, int len, int root, const int *node, int n, uint64_t o, uint64_t g)
+{
+    uint64_t end;
+    m->cost = (tc_p2p_loggp){o, o, g, 0};
+    assert_int_equal(tc_p2p_coll_other(m, what, len, root, node, n, &end), 0);
+    return end;
+}
+
+static uint64_t alone(tc_p2p *m, int a, int b, int flits)
+{
+    uint64_t end;
+    assert_int_equal(tc_p2p_exchange(m, 1, &a, &b, &flits, &end), 0);
+    return end;
+}
+
+static void test_other_loggp(void **state)
+{
+    (void)state;
+    tc_p2p m;
+    mk(&m, 4, 4);
+    int row[4] = {0, 1, 2, 3}, pair[2] = {0, 1}, far[2] = {0, 10};
+    /* an all-to-all of 2 ranks: one step, each sends (o) and receives (o) at once: L + 2 o, g nothing */
+    uint64_t l01 = alone(&m, 0, 1, 1), l02 = alone(&m, 0, 2, 1), l10 = alone(&m, 1, 0, 1);
+    for (uint64_t o = 0; o <= 1500; o += 750)
+        assert_int_equal(other(&m, TC_P2P_ALLTOALL, 1, 0, pair, 2, o, 5000), l01 + 2 * o);
+    assert_int_equal(other(&m, TC_P2P_ALLTOALL, 3, 0, far, 2, 750, 500), alone(&m, 0, 10, 3) + 1500);
+    /* a scatter from rank 0 to 1 and 2: the root's second send leaves max(o, g) after its first (o after
+     * the start), its receiver spends o: max(2 o, o + g) + L(0 -> 2) + o */
+    assert_int_equal(other(&m, TC_P2P_SCATTER, 1, 0, row, 3, 0, 1000), 1000 + l02);
+    assert_int_equal(other(&m, TC_P2P_SCATTER, 1, 0, row, 3, 750, 500), 2250 + l02);
+    assert_int_equal(other(&m, TC_P2P_SCATTER, 1, 0, row, 3, 500, 1000), 2000 + l02);
+    /* a gather of 4 ranks to rank 0: every message sent at o, the root takes them in turn, o each:
+     * o + L(1 -> 0) + 3 o once o outlasts the later ones' arrivals */
+    assert_int_equal(other(&m, TC_P2P_GATHER, 1, 0, row, 4, 1000, 0), l10 + 4000);
+    assert_int_equal(other(&m, TC_P2P_GATHER, 1, 0, row, 4, 1000, 3000), l10 + 4000); /* one message a rank */
+    /* a scan of 4 ranks (2 steps of exchanges) and a reduce_scatter ring of 4 (3 steps): each step an o to
+     * send and one to receive, so o adds 4 o and 6 o over o = 0 (here no step waits on g) */
+    uint64_t s0 = other(&m, TC_P2P_SCAN, 1, 0, row, 4, 0, 0), r0 = other(&m, TC_P2P_REDUCE_SCATTER, 4, 0, row, 4, 0, 0);
+    assert_int_equal(other(&m, TC_P2P_SCAN, 1, 0, row, 4, 1000, 0), s0 + 4000);
+    assert_int_equal(other(&m, TC_P2P_REDUCE_SCATTER, 4, 0, row, 4, 1000, 0), r0 + 6000);
+    /* bad arguments */
+    uint64_t end;
+    assert_int_equal(tc_p2p_coll_other(&m, TC_P2P_GATHER, 1, 4, row, 4, &end), -1); /* root not a rank */
+    assert_non_null(strstr(m.err, "p2p gather"));
+    assert_int_equal(tc_p2p_coll_other(&m, TC_P2P_OTHERS, 1, 0, row, 4, &end), -1);
+    tc_p2p_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_exchange),
         cmocka_unit_test(test_collective_on),
+        cmocka_unit_test(test_other_loggp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
