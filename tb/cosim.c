@@ -325,7 +325,7 @@ static void show_progress(const run_opts *o, uint64_t t)
 /* How many of the Reducer slices' contributions (headers into a slice's input, which
  * it takes for len + 1 cycles) started while another slice of the same node was taking
  * one, and the most slices of a node taking contributions at once: what fsum_stripe is
- * for, with 2 or 4 slices (its line after the PASS line). */
+ * for, with 2 or 4 slices (its line after the PASS line, with more than one slice). */
 static void slices_at_once(const tc_evlog *l, const tc_stim *st, int nodes, int ns, uint64_t *all, uint64_t *overlap,
                            int *most)
 {
@@ -658,7 +658,7 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
                 printf("      stream: %" PRIu64 " cycles from the first injection to the last delivery, busiest link %" PRIu64
                        " flits, link_util %.3f\n", last - first, busiest, (double)busiest / (double)(last - first + 1));
         }
-        if (!strcmp(o->scen, "fsum_stripe") && !ref->noobs) {
+        if (!strcmp(o->scen, "fsum_stripe") && !ref->noobs && ns > 1) {
             uint64_t all, overlap;
             int most;
             slices_at_once(&ref->log, &st, topo.n, ns, &all, &overlap, &most);
