@@ -263,8 +263,20 @@ def stream_span(topo, **kw):
 # the trace replay's long reductions (docs/applications.md): 64 KiB a rank on 8 ranks
 LONG = ("allreduce -1 65536 sum MPI_LONG", "allreduce -1 65536 sum MPI_DOUBLE")
 
+def fsum_stripe(topo, slices, group):
+    """tcsim's line on scenario fsum_stripe's Reducer slices: 1 the contributions they
+    took, 2 those taken while another slice of the node took one, 3 the most at once."""
+    out = run("tcsim", "--topo", topo, "--scen", "fsum_stripe", "--red-slices", str(slices))
+    m = re.search(r"fsum_stripe: the Reducer slices \(\d+ a node\) took (\d+) contributions, (\d+) of them while "
+                  r"another slice of the node took one; up to (\d+) at once", out)
+    return "{:,}".format(int(m.group(group)))
+
+
 NUMS = {
     "scenarios": lambda: str(scenarios()),
+    "fsum_stripe_contribs_4x4x4": lambda: fsum_stripe("4x4x4", 4, 1),
+    "fsum_stripe_overlap_4x4x4": lambda: fsum_stripe("4x4x4", 4, 2),
+    "fsum_stripe_most_4x4x4": lambda: fsum_stripe("4x4x4", 4, 3),
     "fsum_cells_pct": lambda: synth_growth("cells"),
     "fsum_area_pct": lambda: synth_growth("area_um2"),
     "fo4_int_alu": lambda: " / ".join(r["fo4_int_alu"] for r in synth_rows()),

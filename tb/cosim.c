@@ -322,6 +322,32 @@ static void show_progress(const run_opts *o, uint64_t t)
     fprintf(stderr, "%s: %s %s: cycle %" PRIu64 ", %.0f s\n", o->tool, o->net_name, o->scen, t, now - start);
 }
 
+/* How many of the Reducer slices' contributions (headers into a slice's input, which
+ * it takes for len + 1 cycles) started while another slice of the same node was taking
+ * one, and the most slices of a node taking contributions at once: what fsum_stripe is
+ * for, with 2 or 4 slices (its line after the PASS line, with more than one slice). */
+static void slices_at_once(const tc_evlog *l, const tc_stim *st, int nodes, int ns, uint64_t *all, uint64_t *overlap,
+                           int *most)
+{
+    uint64_t *until = calloc((size_t)nodes * (size_t)ns, sizeof *until); /* per node and slice: busy until */
+    *all = *overlap = 0;
+    *most = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const tc_event *e = &l->ev[i];
+        if (e->kind != TC_EV_REDUCE || (e->idx & 8) || e->tag < 1 || e->tag > (uint32_t)st->nexp)
+            continue;
+        uint64_t *u = until + (size_t)e->node * (size_t)ns;
+        int busy = 1;
+        for (int k = 0; k < ns; k++)
+            busy += k != e->src && u[k] > e->cycle;
+        u[e->src] = e->cycle + (uint64_t)st->exp[e->tag - 1].nflits; /* header and data */
+        (*all)++;
+        *overlap += busy > 1;
+        *most = busy > *most ? busy : *most;
+    }
+    free(until);
+}
+
 /* Runs one scenario; returns 0 on PASS, the cycle of a mismatch + 1 otherwise in *mis. */
 static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
 {
@@ -387,9 +413,14 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             s->pe[k].nstall = 1;
             s->pe[k].rogue = k == st.rogue_node;
         }
+        for (int i = 0; i < st.npkt; i++) /* each PE's packets, in the array's order: counted, then placed */
+            s->pe[st.pkt[i].node].nqueue++;
+        for (int k = 0; k < topo.n; k++) {
+            s->pe[k].queue = malloc(sizeof *s->pe[k].queue * (size_t)(s->pe[k].nqueue + 1));
+            s->pe[k].nqueue = 0;
+        }
         for (int i = 0; i < st.npkt; i++) {
             tc_pe *pe = &s->pe[st.pkt[i].node];
-            pe->queue = realloc(pe->queue, sizeof *pe->queue * (size_t)(pe->nqueue + 1));
             pe->queue[pe->nqueue++] = &st.pkt[i];
         }
         tc_row *tree_rows = malloc(sizeof *tree_rows * (size_t)topo.n);
@@ -626,6 +657,13 @@ static int run_scenario(run_opts *o, uint64_t *mis_cycle, int *mis_node)
             if (first < last)
                 printf("      stream: %" PRIu64 " cycles from the first injection to the last delivery, busiest link %" PRIu64
                        " flits, link_util %.3f\n", last - first, busiest, (double)busiest / (double)(last - first + 1));
+        }
+        if (!strcmp(o->scen, "fsum_stripe") && !ref->noobs && ns > 1) {
+            uint64_t all, overlap;
+            int most;
+            slices_at_once(&ref->log, &st, topo.n, ns, &all, &overlap, &most);
+            printf("      fsum_stripe: the Reducer slices (%d a node) took %" PRIu64 " contributions, %" PRIu64
+                   " of them while another slice of the node took one; up to %d at once\n", ns, all, overlap, most);
         }
         for (int d = 0; d < nd && o->wavedrom && !fail; d++) /* from each trace that has the records */
             if (!sd[d].noobs) {

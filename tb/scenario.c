@@ -10,9 +10,9 @@
 
 const char *const tc_scenario_names[] = {"bcast_root", "bcast_leaf",   "stream",    "transit",   "all_trees",
                                          "back_to_back", "backpressure", "bad_input", "credit_violation", "allreduce",
-                                         "reduce_dst", "reduce_ops", "fsum", "bad_reduce", "credits", "many_reduces",
-                                         "random", "barrier", "barrier_full", "barrier_b2b", "barrier_traffic",
-                                         "bad_barrier", "tree_barrier", "soak", NULL};
+                                         "reduce_dst", "reduce_ops", "fsum", "fsum_stripe", "bad_reduce", "credits",
+                                         "many_reduces", "random", "barrier", "barrier_full", "barrier_b2b",
+                                         "barrier_traffic", "bad_barrier", "tree_barrier", "soak", NULL};
 const char *const tc_scenario_descs[] = {
     "one broadcast from tree 0's root: a lone packet against the reference timing",
     "one broadcast from the node farthest from tree 0's root",
@@ -27,6 +27,7 @@ const char *const tc_scenario_descs[] = {
     "reduces to a destination node, on a sparse tree with transit nodes",
     "the reduce operations and lane widths",
     "floating-point sums of values from the seed",
+    "long floating-point allreduces striped over the 16 trees, 16 ReduceIds in flight a tree",
     "contributions that disagree, a ReduceId used again in flight: poisoned results and reports",
     "a root's PE that contributes late: results held by the credits",
     "16 trees x 16 ReduceIds in flight at once: 256 reduces",
@@ -109,15 +110,30 @@ void tc_make_bcast(tc_pkt *p, int node, int tree, int len, uint32_t tag, uint64_
     }
 }
 
+/* Room for element n of an array *a of *cap elements of size sz, doubling it: growing
+ * by one is quadratic under ASan, whose realloc always copies (fsum_stripe has 16,000
+ * packets on 4x4x4). */
+static void *room(void *a, int n, int *cap, size_t sz)
+{
+    if (n < *cap)
+        return a;
+    *cap = *cap ? 2 * *cap : 64;
+    if (!(a = realloc(a, sz * (size_t)*cap))) {
+        fprintf(stderr, "scenario: out of memory for %d entries\n", *cap);
+        abort();
+    }
+    return a;
+}
+
 static tc_pkt *add_pkt(tc_stim *s)
 {
-    s->pkt = realloc(s->pkt, sizeof *s->pkt * (size_t)(s->npkt + 1));
+    s->pkt = room(s->pkt, s->npkt, &s->pkt_cap, sizeof *s->pkt);
     return &s->pkt[s->npkt++];
 }
 
 static tc_expect *add_exp(tc_stim *s)
 {
-    s->exp = realloc(s->exp, sizeof *s->exp * (size_t)(s->nexp + 1));
+    s->exp = room(s->exp, s->nexp, &s->exp_cap, sizeof *s->exp);
     memset(&s->exp[s->nexp], 0, sizeof *s->exp);
     return &s->exp[s->nexp++];
 }
@@ -145,12 +161,32 @@ static void seal(tc_stim *s)
     }
 }
 
+/* The result every PE of reduce tag must get: the C combination of its contributions,
+ * the packets from first on with its tag (the first contribution's header). */
+static void reduce_expect(tc_stim *s, uint32_t tag, int first)
+{
+    tc_expect *e = &s->exp[tag - 1];
+    int n = 0;
+    for (int i = first; i < s->npkt; i++) {
+        const tc_pkt *p = &s->pkt[i];
+        const tc_flit *h = &p->flit[0];
+        if (TC_HGET(h, TAG) != tag)
+            continue;
+        if (n++ == 0) {
+            e->nflits = p->nflits;
+            memcpy(e->flit, p->flit, sizeof e->flit);
+        } else {
+            tc_alu_data(&e->flit[1], &p->flit[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
+        }
+    }
+}
+
 uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int type, int tree, int op, int lane,
                        int len, int dst, uint64_t cycle, uint64_t seed)
 {
     tc_expect *e = add_exp(s);
     uint32_t tag = (uint32_t)s->nexp;
-    int n = 0;
+    int first = s->npkt;
     e->src = -1;
     if (op == TC_OP_FSUM) /* whole elements, two flits each: an odd length is taken one flit shorter */
         len &= ~1;
@@ -176,13 +212,8 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
                                            (uint64_t)f),
                             &p->flit[f]);
         }
-        if (n++ == 0) {
-            e->nflits = p->nflits;
-            memcpy(e->flit, p->flit, sizeof e->flit);
-        } else {
-            tc_alu_data(&e->flit[1], &p->flit[1], (unsigned)len, (unsigned)op, (unsigned)lane);
-        }
     }
+    reduce_expect(s, tag, first);
     return tag;
 }
 
@@ -307,6 +338,7 @@ static void pkt_sort(tc_stim *s)
     free(s->pkt);
     free(idx);
     s->pkt = p;
+    s->pkt_cap = s->npkt;
 }
 
 /* A node's refused packets, paced by their error reports: the router keeps TC_ERRQ
@@ -586,6 +618,52 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
 #undef R
 }
 
+/* A long allreduce striped over the trees, as the PE library of the network simulator
+ * runs one (cmodel/netsim/fpvec.c; workload.c's trees=16 window=256): every PE reduces
+ * 8 vectors of floating-point values, one of each distribution (tc_fpsum_value) in each
+ * lane, one after the other in one stream of FSUM allreduces. A vector takes
+ * FSTRIPE_OPS / 8 operations of red_flits / 2 binned elements each (whole elements of
+ * 2 data flits, as many as the Reducer holds; at red_flits 1 none fits, the operations
+ * carry one element and tcsim refuses the scenario as too long), values i*per ..
+ * i*per+per-1 in its operation i, the last operation one value and the rest padded
+ * with the identity -0, as the library pads. Operation i of the stream goes to tree
+ * i mod 16, so a PE's consecutive contributions go to different trees and, with 2 or
+ * 4 Reducer slices, to different slices. A PE starts operation i once it has the
+ * result of operation i - FSTRIPE_WINDOW (on the same tree, with the same ReduceId):
+ * at most 16 of its reduces in flight a tree (contract 3 of docs/deadlock.md). Each
+ * tree takes 20, so its ReduceIds wrap, and a child sends its 17th result of a tree
+ * up only with its parent's credit. Without the window, at long latencies a PE's
+ * second use of a ReduceId meets the first still in flight (ERR_RID_REUSE). Every
+ * result is the C combination of the contributions, as tc_add_reduce's. */
+enum { FSTRIPE_OPS = 2 * TC_FPS_DISTS * 40, FSTRIPE_WINDOW = TC_TREES * 16 };
+static void build_fsum_stripe(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, int red_flits)
+{
+    enum { VECS = 2 * TC_FPS_DISTS, VOPS = FSTRIPE_OPS / VECS };
+    int per = red_flits / 2 > 0 ? red_flits / 2 : 1;
+    uint64_t nvals = (uint64_t)(VOPS - 1) * (uint64_t)per + 1; /* a vector's values */
+    uint32_t tags[FSTRIPE_OPS];
+    for (int i = 0; i < FSTRIPE_OPS; i++) {
+        int v = i / VOPS, j = i % VOPS, first = s->npkt;
+        unsigned lane = (unsigned)(v % 2), dist = (unsigned)(v / 2);
+        uint64_t vseed = seed * VECS + (uint64_t)v;
+        tags[i] = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, i % TC_TREES, TC_OP_FSUM, (int)lane, 2 * per, 0, 0,
+                                vseed);
+        for (int q = first; q < s->npkt; q++) {
+            tc_pkt *p = &s->pkt[q];
+            for (int e = 0; e < per; e++) {
+                uint64_t x = (uint64_t)j * (uint64_t)per + (uint64_t)e;
+                if (x < nvals)
+                    tc_fpsum_in(lane, tc_fpsum_value(dist, lane, vseed, (uint64_t)p->node, x), &p->flit[1 + 2 * e]);
+                else
+                    tc_fpsum_zero(&p->flit[1 + 2 * e]);
+            }
+            if (i >= FSTRIPE_WINDOW)
+                p->after_rx = tags[i - FSTRIPE_WINDOW];
+        }
+        reduce_expect(s, tags[i], first);
+    }
+}
+
 int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, uint64_t seed, const tc_params *p,
                       tc_stim *s)
 {
@@ -691,6 +769,8 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         for (int k = 0; k < 8; k++)
             tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k, TC_OP_FSUM, k % 2, 2,
                           member(t, rows, k, &rng), (uint64_t)k * 5, 4 * seed + (uint64_t)(k / 2));
+    } else if (!strcmp(name, "fsum_stripe")) {
+        build_fsum_stripe(s, t, rows, seed, p->red_flits);
     } else if (!strcmp(name, "bad_reduce")) {
         /* 1. A leaf's contribution names another op: its parent reports the mismatch
          *    and every PE gets the result marked POISON. */
@@ -963,8 +1043,9 @@ const char *tc_stim_too_long(const tc_stim *s, int red_flits, char *buf, size_t 
         unsigned type = TC_HGET(h, TYPE), tag = TC_HGET(h, TAG);
         if ((type == TC_TYPE_REDUCE || type == TC_TYPE_ALLREDUCE) && TC_HGET(h, LEN) > (unsigned)red_flits &&
             tag >= 1 && (int)tag <= s->nexp && !s->exp[tag - 1].none) {
-            snprintf(buf, len, "its reduces carry %u data flits, more than red_flits %d (the Reducer would refuse them)",
-                     TC_HGET(h, LEN), red_flits);
+            snprintf(buf, len, "its reduces carry %u data flits%s, more than red_flits %d (the Reducer would refuse them)",
+                     TC_HGET(h, LEN), TC_HGET(h, OP) == TC_OP_FSUM ? " (floating-point sums: binned elements of 2 flits)" : "",
+                     red_flits);
             return buf;
         }
     }

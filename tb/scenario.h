@@ -30,9 +30,9 @@ typedef struct {
     const char *name;
     int exact;  /* a lone packet: the reference diagram must hold with zero waits */
     tc_pkt *pkt;
-    int npkt;
+    int npkt, pkt_cap;
     tc_expect *exp; /* by tag - 1: every packet of a broadcast or reduce shares its tag */
-    int nexp;
+    int nexp, exp_cap;
     tc_stall *stall; /* per node: stall[node] ([0, 0) if none) */
     tc_experr *experr;
     int nexperr;

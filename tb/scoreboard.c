@@ -305,39 +305,64 @@ void sb_check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles, int sl
     uint64_t nt = run_cycles / TC_REPORT_CYCLES + 2;
     uint8_t *timer = calloc((size_t)n * nt, 1);
     uint32_t *open = calloc((size_t)n * nt, sizeof *open); /* per window: cycles the report buffer could take one */
+    /* The log read once (not once per report and tree: many_reduces and fsum_stripe
+     * make hundreds of reports over logs of a million events): each node's completed
+     * reduces in log order, with their trees, and where each report was made (its
+     * first ARRIVE). */
+    size_t *ndone = calloc((size_t)n + 1, sizeof *ndone), nmade = 0;
+    for (size_t k = 0; k < s->log.n; k++) {
+        const tc_event *e = &s->log.ev[k];
+        if (e->kind == TC_EV_REDUCE && (e->idx & 2))
+            ndone[e->node + 1]++;
+        nmade += e->kind == TC_EV_ARRIVE && sb_is_report_tag(e->tag);
+    }
+    for (int node = 0; node < n; node++) /* ndone[node]: the node's first entry in done */
+        ndone[node + 1] += ndone[node];
+    struct done {
+        uint64_t cycle;
+        int tree;
+    } *done = malloc(sizeof *done * (ndone[n] + 1));
+    struct made {
+        uint64_t cycle;
+        uint32_t tag;
+        int node;
+    } *made_at = malloc(sizeof *made_at * (nmade + 1));
+    size_t *fill = malloc(sizeof *fill * ((size_t)n + 1)), m = 0;
+    memcpy(fill, ndone, sizeof *fill * ((size_t)n + 1));
+    for (size_t k = 0; k < s->log.n; k++) {
+        const tc_event *e = &s->log.ev[k];
+        if (e->kind == TC_EV_REDUCE && (e->idx & 2))
+            done[fill[e->node]++] = (struct done){e->cycle, (int)TC_HGET(&s->sb.stim->exp[e->tag - 1].flit[0], TREE)};
+        else if (e->kind == TC_EV_ARRIVE && sb_is_report_tag(e->tag))
+            made_at[m++] = (struct made){e->cycle, e->tag, e->node};
+    }
     for (int i = 0; i < s->ncnt; i++) {
         uint32_t tag = (uint32_t)TC_HGET(&s->cnt[i].f[0], TAG);
         int node = s->cnt[i].node;
         uint64_t made = UINT64_MAX;
-        for (size_t k = 0; k < s->log.n && made == UINT64_MAX; k++)
-            if (s->log.ev[k].kind == TC_EV_ARRIVE && s->log.ev[k].node == node && s->log.ev[k].tag == tag)
-                made = s->log.ev[k].cycle;
+        for (size_t k = 0; k < nmade && made == UINT64_MAX; k++)
+            if (made_at[k].node == node && made_at[k].tag == tag)
+                made = made_at[k].cycle;
+        unsigned want[TC_TREES] = {0}, results = 0;
+        uint64_t abs = made + cfg_cycles;
+        for (size_t k = ndone[node]; k < ndone[node + 1]; k++) {
+            if (done[k].cycle >= made)
+                continue;
+            want[done[k].tree]++;
+            /* ... and the results: a report right after the node's 128th, 256th, ... */
+            if (++results % TC_REPORT_RESULTS == 0 && made - done[k].cycle <= 8 && abs % TC_REPORT_CYCLES > 8)
+                by_results++;
+        }
         for (int t = 0; t < TC_TREES; t++) {
-            unsigned want = 0, got = (unsigned)((s->cnt[i].f[1 + t / 8].w[(t % 8) / 4] >> (16 * (t % 4))) & 0xffff);
-            for (size_t k = 0; k < s->log.n; k++) {
-                const tc_event *e = &s->log.ev[k];
-                if (e->kind == TC_EV_REDUCE && (e->idx & 2) && e->node == node && e->cycle < made &&
-                    TC_HGET(&s->sb.stim->exp[e->tag - 1].flit[0], TREE) == (unsigned)t)
-                    want++;
-            }
-            if (got != (want & 0xffff)) {
+            unsigned got = (unsigned)((s->cnt[i].f[1 + t / 8].w[(t % 8) / 4] >> (16 * (t % 4))) & 0xffff);
+            if (got != (want[t] & 0xffff)) {
                 snprintf(msg, sizeof msg, "node %d report %08x: tree %d counts %u reduces, %u were completed", node,
-                         tag, t, got, want);
+                         tag, t, got, want[t]);
                 sb_error(&s->sb, s->dut->name, msg);
             }
         }
-        uint64_t abs = made + cfg_cycles;
-        /* ... and the results: a report right after the node's 128th, 256th, ... */
-        unsigned results = 0;
-        for (size_t e = 0; e < s->log.n; e++) {
-            const tc_event *v = &s->log.ev[e];
-            if (v->kind == TC_EV_REDUCE && (v->idx & 2) && v->node == node && v->cycle < made) {
-                results++;
-                if (results % TC_REPORT_RESULTS == 0 && made - v->cycle <= 8 && abs % TC_REPORT_CYCLES > 8)
-                    by_results++;
-            }
-        }
     }
+    free(ndone), free(done), free(made_at), free(fill);
     /* the report buffers' state through the run, from their events (in cycle order):
      * packets held, and whether a report not yet routed is among them */
     int *held = calloc((size_t)n, sizeof *held);
