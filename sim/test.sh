@@ -259,6 +259,8 @@ check "tcnet topo=5 allreduce repeat=100 window=16 slots=2 pe_credits=1 ej_lat=2
    ej_lat=2200 max_cycles=20000000 progress=off | grep -q FAILED"
 check "tcsim --scen allreduce --red-flits 1 refused (exit 2), naming the reduces' length" bash -c \
   "build/tcsim --topo 4x4 --scen allreduce --red-flits 1 2>&1 | grep -q 'more than red_flits 1'; test \${PIPESTATUS[0]} = 2"
+check "tcsim --scen fsum_stripe --red-flits 1 refused (exit 2): a floating-point sum's element is 2 flits" bash -c \
+  "build/tcsim --topo 4x4 --scen fsum_stripe --red-flits 1 2>&1 | grep -q 'binned elements of 2 flits), more than red_flits 1'; test \${PIPESTATUS[0]} = 2"
 }
 
 s_p2p() {
