@@ -83,9 +83,14 @@ struct tc_net {
 /* The routers' state and the timing wheels are mapped rather than malloc'ed, so
  * that they sit on transparent huge pages: the routers are swept every cycle, and
  * with 4 KB pages the TLB misses and page faults cost more than the model.
- * Mapped memory is zero, and only the pages touched are backed. */
+ * Mapped memory is zero, and only the pages touched are backed. Below a huge page
+ * calloc serves better: a small network's arrays (a wheel slot's 4 KB) would each
+ * take a mapping, and a run's page faults and system calls could cost more than it. */
+#define BIG_BYTES ((size_t)2 << 20)
 static void *big_alloc(size_t bytes)
 {
+    if (bytes < BIG_BYTES)
+        return calloc(1, bytes);
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
@@ -95,18 +100,39 @@ static void *big_alloc(size_t bytes)
 
 static void big_free(void *p, size_t bytes)
 {
-    if (p)
+    if (p && bytes < BIG_BYTES)
+        free(p);
+    else if (p)
         munmap(p, bytes);
+}
+
+/* p (old bytes, from big_alloc) grown to bytes; NULL if out of memory (p kept). */
+static void *big_grow(void *p, size_t old, size_t bytes)
+{
+    if (bytes < BIG_BYTES)
+        return realloc(p, bytes);
+    if (old >= BIG_BYTES) {
+        void *q = mremap(p, old, bytes, MREMAP_MAYMOVE);
+        if (q == MAP_FAILED)
+            return NULL;
+        madvise(q, bytes, MADV_HUGEPAGE);
+        return q;
+    }
+    void *q = big_alloc(bytes);
+    if (q) {
+        memcpy(q, p, old);
+        free(p);
+    }
+    return q;
 }
 
 static int slot_push(tc_slot *s, tc_arrival a)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 128;
-        void *na = s->a ? mremap(s->a, s->cap * sizeof *s->a, cap * sizeof *s->a, MREMAP_MAYMOVE) : big_alloc(cap * sizeof *s->a);
-        if (!na || na == MAP_FAILED)
+        void *na = s->a ? big_grow(s->a, s->cap * sizeof *s->a, cap * sizeof *s->a) : big_alloc(cap * sizeof *s->a);
+        if (!na)
             return -1;
-        madvise(na, cap * sizeof *s->a, MADV_HUGEPAGE);
         s->a = na;
         s->cap = cap;
     }

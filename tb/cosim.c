@@ -4,7 +4,9 @@
  * every delivery against a scoreboard. Built once per Verilated network
  * (build/cosim_<net>); build/tcsim is the same program on the C model alone. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -747,6 +749,9 @@ static const tc_key keys[] = {
     {"fast", "off", "on: no observation records, only PE deliveries checked (with RTL: the RTL alone); "
                     "check: that beside the full C model, PE ports equal every cycle", 0, 0, fasts},
     TC_PROGRESS_KEY,
+    {"runs", "", "run each line of this file (- : standard input) as its own options, all in this process; one PASS "
+                 "or FAIL line a run (sim/soak.sh)", 1, 0, NULL},
+    {"logs", "build/soak", "with runs: each failing run's output into this directory, as OPTIONS.log", 1, 0, NULL},
     TC_TOPO_KEY,
 #include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
@@ -784,50 +789,26 @@ static const char *spec_name(const tc_params *p, const char *torus, char *buf, s
     return buf;
 }
 
-int main(int argc, char **argv)
+/* One invocation's runs: the options in cfg, taken by tc_config_cli; o holds the
+ * defaults (the RTL's network in a cosim binary). 0 all passed, 1 a failure, 2 refused. */
+static int run_config(run_opts o, const tc_config *cfg)
 {
-    run_opts o;
-    static tc_config cfg; /* reachable to the end: an early exit leaks nothing */
     char err[256], net_name[32];
-    const char *scen, *wave_dir = NULL, *tool;
+    const char *scen, *wave_dir = NULL, *tool = o.tool;
     int nfail = 0, npass = 0;
-    tc_params rtl_p;
-    tc_dut *probe;
 
-    setvbuf(stdout, NULL, _IOLBF, 0); /* each line out at once, also into a file or a pipe */
-    memset(&o, 0, sizeof o);
-    tc_params_default(&o.p);
-    /* A binary with RTL compares it with the C model on the RTL's network. */
-    if ((probe = tc_dut_rtl(&rtl_p, NULL, err, sizeof err))) {
-        probe->ops->close(probe);
-        o.use_rtl = 1;
-        o.p = rtl_p;
-    } else if (*err) {
-        fprintf(stderr, "cosim: %s\n", err);
-        return 2;
-    }
-    o.tool = tool = o.use_rtl ? "cosim" : "tcsim";
-    if (tc_config_init(&cfg, keys, NKEYS)) {
-        fprintf(stderr, "%s: out of memory\n", tool);
-        return 2;
-    }
-    tc_cli cli = {tool, "[--key value | --key=value | key=value ...] [--list] [--help]",
-                  o.use_rtl ? (size_t)tc_config_find(&cfg, "topo") : 0, 0, list_scenarios, NULL};
-    int cr = tc_config_cli(&cfg, &cli, argc, argv);
-    if (cr)
-        return cr == 1 ? 0 : 2;
-    for (size_t k = (size_t)tc_config_find(&cfg, "topo"); k < NKEYS && o.use_rtl; k++)
-        if (cfg.from[k]) {
+    for (size_t k = (size_t)tc_config_find(cfg, "topo"); k < NKEYS && o.use_rtl; k++)
+        if (cfg->from[k]) {
             fprintf(stderr, "%s: %s = '%s' does not apply: this Verilated network's is fixed when it is built "
-                    "(build/tcsim, the C model, takes it)\n", tool, keys[k].key, cfg.val[k]);
+                    "(build/tcsim, the C model, takes it)\n", tool, keys[k].key, cfg->val[k]);
             return 2;
         }
-    if (o.use_rtl && tc_config_enum(&cfg, "fast") == 2) {
+    if (o.use_rtl && tc_config_enum(cfg, "fast") == 2) {
         fprintf(stderr, "%s: fast = check does not apply: it runs the C model against itself, in build/tcsim; "
                 "here: off or on\n", tool);
         return 2;
     }
-    scen = tc_config_str(&cfg, "scen");
+    scen = tc_config_str(cfg, "scen");
     if (strcmp(scen, "all")) { /* a scenario by name: a near miss suggested */
         int known = 0;
         for (int k = 0; tc_scenario_names[k]; k++)
@@ -844,14 +825,14 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (tc_config_seed(&cfg, &o.seed))
+    if (tc_config_seed(cfg, &o.seed))
         return 2;
-    o.table_random = tc_config_enum(&cfg, "table");
-    o.fast = tc_config_enum(&cfg, "fast");
-    o.progress = tc_config_progress(&cfg);
-    o.events_node = (int)tc_config_int(&cfg, "events");
-    if (*tc_config_str(&cfg, "wave")) {
-        wave_dir = tc_config_str(&cfg, "wave");
+    o.table_random = tc_config_enum(cfg, "table");
+    o.fast = tc_config_enum(cfg, "fast");
+    o.progress = tc_config_progress(cfg);
+    o.events_node = (int)tc_config_int(cfg, "events");
+    if (*tc_config_str(cfg, "wave")) {
+        wave_dir = tc_config_str(cfg, "wave");
         /* refused before the directory is made: a build that would write nothing there */
         if (o.use_rtl && !tc_dut_rtl_traces()) {
             fprintf(stderr, "%s: wave = '%s' does not apply: this build has no tracing; make wave NET=... SCEN=... "
@@ -867,8 +848,8 @@ int main(int argc, char **argv)
         if (check_dir(tool, "wave", wave_dir))
             return 2;
     }
-    if (*tc_config_str(&cfg, "wavedrom")) {
-        o.wavedrom = tc_config_str(&cfg, "wavedrom");
+    if (*tc_config_str(cfg, "wavedrom")) {
+        o.wavedrom = tc_config_str(cfg, "wavedrom");
         int draws = !strcmp(scen, "all");
         for (int k = 0; diagram_scens[k]; k++)
             draws |= !strcmp(scen, diagram_scens[k]);
@@ -882,15 +863,15 @@ int main(int argc, char **argv)
     }
     if (!o.use_rtl) {
         tc_topo t;
-        if (tc_topo_parse(tc_config_str(&cfg, "topo"), &t, err, sizeof err)) {
+        if (tc_topo_parse(tc_config_str(cfg, "topo"), &t, err, sizeof err)) {
             fprintf(stderr, "%s: topo: %s\n", tool, err);
             return 2;
         }
         o.p.ndims = t.ndims;
         for (int d = 0; d < TC_MAX_DIMS; d++)
             o.p.size[d] = t.size[d];
-        tc_params_from_config(&o.p, &cfg);
-        int plant = tc_config_enum(&cfg, "plant");
+        tc_params_from_config(&o.p, cfg);
+        int plant = tc_config_enum(cfg, "plant");
         o.p.plant = plant == 1 ? TC_PLANT_REPORT_ONE : plant == 2 ? TC_PLANT_RESULT_SLOT : 0;
         o.plant_rid_twice = plant == 3;
     }
@@ -1004,6 +985,246 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("%s: %d passed, %d failed\n", net_name, npass, nfail);
-    tc_config_free(&cfg);
     return nfail ? 1 : 0;
+}
+
+/* runs = FILE: each line of FILE (-: standard input) the options of one run, as on the
+ * command line, all in this one process: make soak's thousands of short runs. On a
+ * small virtual machine a process's start and the page faults of its first allocations
+ * cost more than a short run, and more still on two cores at once (docs/soak.md).
+ * Each run's output goes to a capture file, kept as LOGS/NAME.log if the run fails;
+ * one line a run on stdout: "PASS  TOOL OPTIONS" or "FAIL  TOOL OPTIONS  # why (log:
+ * ...)". A run still going after RUN_TIMEOUT s of wall time ends the batch with its
+ * FAIL line; a crash ends it with none (sim/soak.sh reruns that line alone, then goes
+ * on from the next). */
+#ifndef RUN_TIMEOUT
+#define RUN_TIMEOUT 600 /* seconds */
+#endif
+static char timeout_line[3 * TC_LINE_MAX], capture_path[512], timeout_log[TC_LINE_MAX + 512];
+static int result_fd = -1;
+
+static void on_timeout(int sig)
+{
+    (void)sig;
+    /* rename, write and _exit are async-signal-safe */
+    if (rename(capture_path, timeout_log) || write(result_fd, timeout_line, strlen(timeout_line)) < 0)
+        _exit(1);
+    _exit(1);
+}
+
+/* Where the next line of text starts. */
+static const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : p + strlen(p);
+}
+
+/* The reason a failed run gives: the watchdog's waits and whether they form a cycle,
+ * else its first line that is not a scenario's PASS/FAIL line. */
+static void fail_reason(const char *out, char *why, size_t size)
+{
+    const char *cyc = strstr(out, "a cycle of "), *line = NULL;
+    char c[64] = "";
+    int n;
+    if (cyc && sscanf(cyc, "a cycle of %d waits", &n) == 1)
+        snprintf(c, sizeof c, "a cycle of %d waits; ", n);
+    else if (strstr(out, "no cycle of waits"))
+        snprintf(c, sizeof c, "no cycle of waits; ");
+    for (const char *p = out; *p && !line; p = next_line(p))
+        if (!strncmp(p, "  waits:", 8))
+            line = p;
+    for (const char *p = out; *p && !line; p = next_line(p))
+        if (strncmp(p, "PASS ", 5) && strncmp(p, "FAIL ", 5))
+            line = p;
+    if (!line)
+        line = "(no output)";
+    while (*line == ' ')
+        line++;
+    int len = (int)strcspn(line, "\n");
+    snprintf(why, size, "%s%.*s", c, len > 160 ? 160 : len, line);
+}
+
+/* A run's log name: its options without the dashes, words joined by '_'. */
+static void log_name(char *const *args, int argc, char *name, size_t size)
+{
+    size_t at = 0;
+    for (int k = 1; k < argc; k++) {
+        for (const char *c = args[k]; *c && at + 2 < size; c++)
+            if (c[0] == '-' && c[1] == '-')
+                c++;
+            else
+                name[at++] = *c;
+        if (k + 1 < argc && at + 2 < size)
+            name[at++] = '_';
+    }
+    name[at] = 0;
+}
+
+static int run_lines(const run_opts *base, const char *argv0, const char *path, const char *logs)
+{
+    const char *tool = base->tool;
+    FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!in) {
+        fprintf(stderr, "%s: runs = '%s': cannot read it: %s\n", tool, path, strerror(errno));
+        return 2;
+    }
+    mkdir(logs, 0777);
+    if (check_dir(tool, "logs", logs)) {
+        if (in != stdin)
+            fclose(in);
+        return 2;
+    }
+    snprintf(capture_path, sizeof capture_path, "%s/.run-%ld.out", logs, (long)getpid());
+    int cap = open(capture_path, O_RDWR | O_CREAT | O_TRUNC, 0666), saved_err = dup(2);
+    FILE *res = (result_fd = dup(1)) >= 0 ? fdopen(result_fd, "w") : NULL;
+    if (cap < 0 || saved_err < 0 || !res) {
+        fprintf(stderr, "%s: logs = '%s': cannot write %s: %s\n", tool, logs, capture_path, strerror(errno));
+        if (in != stdin)
+            fclose(in);
+        return 2;
+    }
+    setvbuf(res, NULL, _IOLBF, 0);
+    signal(SIGALRM, on_timeout);
+    int nfail = 0, rc = 0, lineno = 0;
+    char line[TC_LINE_MAX], err[256], *out = NULL;
+    for (int got; !rc && (got = tc_read_line(in, line, sizeof line, err, sizeof err)) != 0;) {
+        char *args[64], cmd[TC_LINE_MAX + 256], name[TC_LINE_MAX], logpath[TC_LINE_MAX + 512];
+        int argc = 0;
+        lineno++;
+        if (got < 0) {
+            dprintf(saved_err, "%s: runs = '%s': line %d: %s\n", tool, path, lineno, err);
+            rc = 2;
+            break;
+        }
+        args[argc++] = (char *)argv0;
+        for (char *t = strtok(line, " \t"); t && !rc; t = strtok(NULL, " \t"))
+            if (argc < 63)
+                args[argc++] = t;
+            else {
+                dprintf(saved_err, "%s: runs = '%s': line %d: more than 62 words\n", tool, path, lineno);
+                rc = 2;
+            }
+        if (rc || argc == 1 || args[1][0] == '#') /* a blank line or a comment */
+            continue;
+        args[argc] = NULL;
+        size_t at = (size_t)snprintf(cmd, sizeof cmd, "%s", argv0);
+        for (int k = 1; k < argc && at < sizeof cmd; k++)
+            at += (size_t)snprintf(cmd + at, sizeof cmd - at, " %s", args[k]);
+        log_name(args, argc, name, sizeof name);
+        snprintf(logpath, sizeof logpath, "%s/%s.log", logs, name);
+        snprintf(timeout_log, sizeof timeout_log, "%s", logpath);
+        snprintf(timeout_line, sizeof timeout_line, "FAIL  %s  # timed out: still running after %d s of wall time "
+                 "(rerun it alone to tell a hang from a starved machine) (log: %s)\n", cmd, RUN_TIMEOUT, logpath);
+        /* the run's stdout and stderr into the capture file */
+        fflush(stdout);
+        fflush(stderr);
+        if (ftruncate(cap, 0) || lseek(cap, 0, SEEK_SET) || dup2(cap, 1) < 0 || dup2(cap, 2) < 0) {
+            dprintf(saved_err, "%s: %s: %s\n", tool, capture_path, strerror(errno));
+            rc = 2;
+            break;
+        }
+        tc_config cfg;
+        int r = 2;
+        if (tc_config_init(&cfg, keys, NKEYS))
+            fprintf(stderr, "%s: out of memory\n", tool);
+        else {
+            tc_cli cli = {tool, "", 0, 0, list_scenarios, NULL};
+            r = tc_config_cli(&cfg, &cli, argc, args);
+            if (!r && (cfg.from[tc_config_find(&cfg, "runs")] || cfg.from[tc_config_find(&cfg, "logs")])) {
+                fprintf(stderr, "%s: runs and logs do not apply on a line of a runs file\n", tool);
+                r = 2;
+            } else if (!r) {
+                alarm(RUN_TIMEOUT);
+                r = run_config(*base, &cfg);
+                alarm(0);
+            }
+            tc_config_free(&cfg);
+        }
+        fflush(stdout);
+        fflush(stderr);
+        if (!r) {
+            fprintf(res, "PASS  %s\n", cmd);
+            continue;
+        }
+        /* a failure: its output kept, and why it failed on its line */
+        off_t size = lseek(cap, 0, SEEK_END);
+        char *grown = size >= 0 ? realloc(out, (size_t)size + 1) : NULL;
+        if (!grown || pread(cap, grown, (size_t)size, 0) != size) {
+            dprintf(saved_err, "%s: %s: cannot read it back\n", tool, capture_path);
+            rc = 2;
+            if (grown)
+                out = grown;
+            break;
+        }
+        out = grown;
+        out[size] = 0;
+        char why[256];
+        fail_reason(out, why, sizeof why);
+        FILE *lf = fopen(logpath, "w");
+        if (!lf || fputs(out, lf) < 0 || fclose(lf))
+            snprintf(logpath, sizeof logpath, "not written: %s", strerror(errno));
+        fprintf(res, "FAIL  %s  # %s (log: %s)\n", cmd, why, logpath);
+        nfail++;
+    }
+    dup2(saved_err, 1); /* stdout's own descriptor is result_fd's copy now */
+    dup2(saved_err, 2);
+    close(saved_err);
+    close(cap);
+    unlink(capture_path);
+    free(out);
+    fclose(res);
+    if (in != stdin)
+        fclose(in);
+    return rc ? rc : nfail ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    run_opts o;
+    static tc_config cfg; /* reachable to the end: an early exit leaks nothing */
+    char err[256];
+    tc_params rtl_p;
+    tc_dut *probe;
+
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line out at once, also into a file or a pipe */
+    memset(&o, 0, sizeof o);
+    tc_params_default(&o.p);
+    /* A binary with RTL compares it with the C model on the RTL's network. */
+    if ((probe = tc_dut_rtl(&rtl_p, NULL, err, sizeof err))) {
+        probe->ops->close(probe);
+        o.use_rtl = 1;
+        o.p = rtl_p;
+    } else if (*err) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return 2;
+    }
+    o.tool = o.use_rtl ? "cosim" : "tcsim";
+    if (tc_config_init(&cfg, keys, NKEYS)) {
+        fprintf(stderr, "%s: out of memory\n", o.tool);
+        return 2;
+    }
+    tc_cli cli = {o.tool, "[--key value | --key=value | key=value ...] [--list] [--help]",
+                  o.use_rtl ? (size_t)tc_config_find(&cfg, "topo") : 0, 0, list_scenarios, NULL};
+    int cr = tc_config_cli(&cfg, &cli, argc, argv);
+    if (cr)
+        return cr == 1 ? 0 : 2;
+    int runs = tc_config_find(&cfg, "runs"), logs = tc_config_find(&cfg, "logs"), r;
+    if (!cfg.from[runs]) {
+        if (cfg.from[logs]) {
+            fprintf(stderr, "%s: logs = '%s' does not apply without runs: a single run prints its output\n", o.tool,
+                    cfg.val[logs]);
+            return 2;
+        }
+        r = run_config(o, &cfg);
+    } else {
+        for (size_t k = 0; k < NKEYS; k++)
+            if (cfg.from[k] && (int)k != runs && (int)k != logs) {
+                fprintf(stderr, "%s: %s = '%s' does not apply with runs: each line of the runs file has its own "
+                        "options\n", o.tool, keys[k].key, cfg.val[k]);
+                return 2;
+            }
+        r = run_lines(&o, argv[0], cfg.val[runs], cfg.val[logs]);
+    }
+    tc_config_free(&cfg);
+    return r;
 }
