@@ -101,7 +101,7 @@ share() { # a share of the runs: tcsim on what is left of it until none is
   local part=$1 done=0 total n
   total=$(wc -l <"$part")
   while [ "$done" -lt "$total" ]; do
-    tail -n +"$((done + 1))" "$part" | "$BIN" --runs - --logs "$LOGS" | tee "$part.out"
+    tail -n +"$((done + 1))" "$part" | "$BIN" --runs - --run-logs "$LOGS" | tee "$part.out"
     n=$(grep -cE '^(PASS|FAIL)  ' "$part.out")
     done=$((done + n))
     if [ "$done" -lt "$total" ]; then

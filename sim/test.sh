@@ -456,7 +456,7 @@ check "tcsim --list: every scenario with a line beside it" bash -c \
 # runs = FILE: make soak's runs in one process (sim/soak.sh), each as its own command line
 printf -- '--topo 3x2 --scen allreduce --fast\n# a comment\n\n--topo 4x4 --scen many_reduces --plant result-slot --slots 2 --pe-credits 1 --fast\n--topo 3x2 --scen allredue\n--topo 2 --scen soak --seed 9\n' >$R/runs
 check "tcsim runs = FILE: a PASS or FAIL line a run, the failures' reasons and logs, exit 1" bash -c \
-  "out=\$(build/tcsim --runs $R/runs --logs $R/runlogs); rc=\$?; echo \"\$out\"; [ \$rc = 1 ] && [ \$(wc -l <<<\"\$out\") = 4 ] && \
+  "out=\$(build/tcsim --runs $R/runs --run-logs $R/runlogs); rc=\$?; echo \"\$out\"; [ \$rc = 1 ] && [ \$(wc -l <<<\"\$out\") = 4 ] && \
    grep -qx 'PASS  build/tcsim --topo 3x2 --scen allreduce --fast' <<<\"\$out\" && \
    grep -qF 'FAIL  build/tcsim --topo 4x4 --scen many_reduces --plant result-slot --slots 2 --pe-credits 1 --fast  # a cycle of 4 waits; waits:' <<<\"\$out\" && \
    grep -qF \"did you mean 'allreduce'? (log: $R/runlogs/topo_3x2_scen_allredue.log)\" <<<\"\$out\" && \
@@ -465,10 +465,10 @@ check "tcsim runs = FILE: a PASS or FAIL line a run, the failures' reasons and l
    [ \$(ls -A $R/runlogs | wc -l) = 2 ]"
 check "tcsim runs: another option beside it refused" refuses "tcsim: topo = '4x4' does not apply with runs: each line of the runs file has its own options" \
   build/tcsim --runs $R/runs --topo 4x4
-check "tcsim logs without runs refused" refuses "tcsim: logs = '$R' does not apply without runs" build/tcsim --logs $R
+check "tcsim run_logs without runs refused" refuses "tcsim: run_logs = '$R' does not apply without runs" build/tcsim --run-logs $R
 check "tcsim runs: an unreadable file refused" refuses "tcsim: runs = '$R/none': cannot read it: No such file" build/tcsim --runs $R/none
 check "tcsim runs: runs on a line of the file refused on that line" bash -c \
-  "out=\$(echo '--runs x' | build/tcsim --runs - --logs $R/runlogs2); echo \"\$out\"; grep -qF 'FAIL  build/tcsim --runs x  # tcsim: runs and logs do not apply on a line of a runs file' <<<\"\$out\""
+  "out=\$(echo '--runs x' | build/tcsim --runs - --run-logs $R/runlogs2); echo \"\$out\"; grep -qF 'FAIL  build/tcsim --runs x  # tcsim: runs and run_logs do not apply on a line of a runs file' <<<\"\$out\""
 check "tcsim --fast yes is --fast=yes is fast=on" bash -c \
   "a=\$(build/tcsim --topo 3x2 --scen allreduce --fast yes | head -1); b=\$(build/tcsim --topo 3x2 --scen allreduce --fast=yes | head -1); \
    c=\$(build/tcsim topo=3x2 scen=allreduce fast=on | head -1); echo \"\$a\"; [ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$c\" ]"

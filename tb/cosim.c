@@ -751,7 +751,7 @@ static const tc_key keys[] = {
     TC_PROGRESS_KEY,
     {"runs", "", "run each line of this file (- : standard input) as its own options, all in this process; one PASS "
                  "or FAIL line a run (sim/soak.sh)", 1, 0, NULL},
-    {"logs", "build/soak", "with runs: each failing run's output into this directory, as OPTIONS.log", 1, 0, NULL},
+    {"run_logs", "build/soak", "with runs: each failing run's output into this directory, as OPTIONS.log", 1, 0, NULL},
     TC_TOPO_KEY,
 #include "../cmodel/param_keys.h"
     {"plant", "none", "a planted bug, for the watchdog's test (docs/deadlock.md); rid-twice: a PE's, in the stimulus", 0, 0, plants},
@@ -1069,7 +1069,7 @@ static int run_lines(const run_opts *base, const char *argv0, const char *path, 
         return 2;
     }
     mkdir(logs, 0777);
-    if (check_dir(tool, "logs", logs)) {
+    if (check_dir(tool, "run_logs", logs)) {
         if (in != stdin)
             fclose(in);
         return 2;
@@ -1078,7 +1078,7 @@ static int run_lines(const run_opts *base, const char *argv0, const char *path, 
     int cap = open(capture_path, O_RDWR | O_CREAT | O_TRUNC, 0666), saved_err = dup(2);
     FILE *res = (result_fd = dup(1)) >= 0 ? fdopen(result_fd, "w") : NULL;
     if (cap < 0 || saved_err < 0 || !res) {
-        fprintf(stderr, "%s: logs = '%s': cannot write %s: %s\n", tool, logs, capture_path, strerror(errno));
+        fprintf(stderr, "%s: run_logs = '%s': cannot write %s: %s\n", tool, logs, capture_path, strerror(errno));
         if (in != stdin)
             fclose(in);
         return 2;
@@ -1130,8 +1130,8 @@ static int run_lines(const run_opts *base, const char *argv0, const char *path, 
         else {
             tc_cli cli = {tool, "", 0, 0, list_scenarios, NULL};
             r = tc_config_cli(&cfg, &cli, argc, args);
-            if (!r && (cfg.from[tc_config_find(&cfg, "runs")] || cfg.from[tc_config_find(&cfg, "logs")])) {
-                fprintf(stderr, "%s: runs and logs do not apply on a line of a runs file\n", tool);
+            if (!r && (cfg.from[tc_config_find(&cfg, "runs")] || cfg.from[tc_config_find(&cfg, "run_logs")])) {
+                fprintf(stderr, "%s: runs and run_logs do not apply on a line of a runs file\n", tool);
                 r = 2;
             } else if (!r) {
                 alarm(RUN_TIMEOUT);
@@ -1208,10 +1208,10 @@ int main(int argc, char **argv)
     int cr = tc_config_cli(&cfg, &cli, argc, argv);
     if (cr)
         return cr == 1 ? 0 : 2;
-    int runs = tc_config_find(&cfg, "runs"), logs = tc_config_find(&cfg, "logs"), r;
+    int runs = tc_config_find(&cfg, "runs"), logs = tc_config_find(&cfg, "run_logs"), r;
     if (!cfg.from[runs]) {
         if (cfg.from[logs]) {
-            fprintf(stderr, "%s: logs = '%s' does not apply without runs: a single run prints its output\n", o.tool,
+            fprintf(stderr, "%s: run_logs = '%s' does not apply without runs: a single run prints its output\n", o.tool,
                     cfg.val[logs]);
             return 2;
         }
