@@ -247,10 +247,13 @@ $(B)/gcov/unit/%: $(B)/gcov/tb/unit/%.o $(B)/gcov/tb/alu_vec.o $(CMODEL_SRC:%.c=
 
 # The torus in SystemC (verilator --sc) beside the C model wrapped with the same
 # ports, driven by the C testbench from sc_main (make sim-sc).
-SC_NET := 2x3
-# Its generated code (traced, 6 nodes: 80 MB of C++) compiled at -O1 in files of up to
-# 10^6 statements (functions split as by default): 250 s of CPU where -O2 in files of
-# 20000 took 440 s, for runs of its scenarios 1.5 times as long (a few seconds).
+# A 2x2 torus: two dimensions, and 54 MB of traced C++ against 82 MB for 2x3 (make
+# test's longest build: 150 s of CPU against 2x3's 250-330); the RTL's wiring of other
+# tori is checked by the flat 5-node ring's run and make coverage's 2x3 and 2x2x2x2.
+SC_NET := 2x2
+# Its generated code compiled at -O1 in files of up to 10^6 statements (functions
+# split as by default): on 2x3, 250 s of CPU where -O2 in files of 20000 took 440 s,
+# for runs of its scenarios 1.5 times as long (a few seconds).
 VL_SC_OPT ?= -MAKEFLAGS "OPT_FAST=-O1" --output-split 1000000 --output-split-cfuncs 20000 --output-split-ctrace 20000
 $(B)/sc/cosim.o: tb/cosim.c $(HDRS) | $(B)
 	@mkdir -p $(dir $@)

@@ -20,7 +20,7 @@ for scen in bcast_leaf allreduce barrier; do
   $BIN --scen $scen --wavedrom $OUT/rtl >/dev/null 2>&1
   TC_SC_MODEL=cmodel $BIN --scen $scen --wavedrom $OUT/cmodel >/dev/null 2>&1
 done
-check "SystemC RTL and C model module draw the same timing diagrams ($(ls $OUT/rtl | wc -l) diagrams)" \
+check "SystemC RTL and C model module draw the same timing diagrams ($(ls $OUT/rtl | wc -l) files)" \
   bash -c "[ -n \"\$(ls $OUT/rtl)\" ] && diff -r $OUT/rtl $OUT/cmodel"
 for scen in allreduce bcast_leaf; do
   check "SystemC RTL $scen traced: $OUT/${NET}_$scen.fst" \

@@ -111,7 +111,7 @@ share() { # a share of the runs: tcsim on what is left of it until none is
     fi
   done
 }
-for part in "$parts"/*; do share "$part" & done | tee "$results" |
+{ for part in "$parts"/*; do share "$part" & done; wait; } | tee "$results" |
   awk -v all="${SOAK_PASS:-0}" -v total="$total" -v t0="$start" '
     { n++; f += /^FAIL/ }
     all == 1 || /^FAIL/ { print; fflush() }
