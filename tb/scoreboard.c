@@ -290,19 +290,12 @@ void sb_check_errors(side *s, int verbose)
 /* A report's tag (TC_TAG_REPORT | node << 12 | sequence). */
 int sb_is_report_tag(uint32_t tag) { return (tag & (TC_TAG_CREDIT | TC_TAG_REPORT | TC_TAG_PHASE)) == TC_TAG_REPORT; }
 
-/* The credit block's reports: each one's counters are the reduces completed at its
- * node up to the cycle it was made; and the timer makes one due every 4096 cycles
- * from reset (table writes included), written as soon as the report buffer can take
- * it: it has room, and holds no report not yet routed (one at a time: a due report
- * waits and merges with the next). So a window of 4096 cycles without a report made
- * is an error unless the report buffer could not take one for all but SLACK of its
- * cycles (the other duties' turns, at most 19, and a report's data flits). */
+/* A span of cycles [from, to) in which a node's report buffer could take a report. */
 struct report_span {
     uint64_t from, to;
     int node;
 };
-#define REPORT_SLACK 24
-/* The cycles of [a, b) within the spans sp[0..n) (the report buffer could take a report). */
+/* The cycles of [a, b) within the spans sp[0..n) (in cycle order). */
 static uint64_t span_open(const struct report_span *sp, size_t n, uint64_t a, uint64_t b)
 {
     uint64_t sum = 0;
@@ -312,6 +305,15 @@ static uint64_t span_open(const struct report_span *sp, size_t n, uint64_t a, ui
     }
     return sum;
 }
+
+/* The credit block's reports: each one's counters are the reduces completed at its
+ * node up to the cycle it was made; and the timer makes one due every 4096 cycles
+ * from reset (table writes included), written as soon as the report buffer can take
+ * it: it has room, and holds no report not yet routed (one at a time: a due report
+ * waits and merges with the next). So a window of 4096 cycles without a report made
+ * is an error unless the report buffer could not take one for all but SLACK of its
+ * cycles (the other duties' turns, at most 19, and a report's data flits). */
+#define REPORT_SLACK 24
 void sb_check_counters(side *s, uint64_t cfg_cycles, uint64_t run_cycles, int slots)
 {
     char msg[200];
