@@ -27,7 +27,7 @@ with open(path, "w") as f:
     f.write("end %d\n" % (n * len(calls)))
 PY
 }
-make -s build/tcnet build/libtcpmpi.so build/heat_mpi build/tcotf2 build/fcoll_f77 build/fcoll_mpi build/fcoll_f08 >$A/build.log 2>&1 || { cat $A/build.log; echo "FAIL  build"; exit 1; }
+make -s build/tcnet build/libtcpmpi.so build/heat_mpi build/other_mpi build/tcotf2 build/fcoll_f77 build/fcoll_mpi build/fcoll_f08 >$A/build.log 2>&1 || { cat $A/build.log; echo "FAIL  build"; exit 1; }
 
 # SpMV, cycle by cycle on 16 nodes: every node's 6 packets reach the 15 others
 check "spmv exact on 2x2x2x2: every part delivered to every node" bash -c \
@@ -121,6 +121,39 @@ assert set(j['p2p_named']) == {'alltoall', 'gather', 'scan'}, j['p2p_named']
 assert k['reduce_scatter_block']['paths']['subnet int'] == 1, k
 assert [k[c]['p2p_algs'] for c in ('alltoall', 'gather', 'scan', 'reduce_scatter_block')] == \
   [{'pairwise': 1}, {'linear': 1}, {'recursive_doubling': 1}, {'ring': 1}], k"
+# What the replay does not model is recorded by name and counted, never dropped
+# (tb/mpi/other_mpi.c on a ring of 4): persistent sends and receives started 4 times
+# are isends and irecvs with their waits, the probed and matched-probed messages sends
+# and recvs (24 messages in all); probes, one-sided calls and the neighbourhood
+# allgather are records of their own, named, counted in the report with their bytes
+ocalls="$(printf 'isend irecv wait wait %.0s' 1 2 3)irecv isend wait wait send MPI_Probe recv send MPI_Mprobe recv MPI_Win_create MPI_Win_fence MPI_Put MPI_Win_fence MPI_Get MPI_Win_fence MPI_Win_free MPI_Neighbor_allgather allreduce"
+check "other_mpi recorded on 4 ranks: persistent messages, probes, mprobe/mrecv, one-sided, neighbourhood, each rank's 31 calls in order" bash -c "$(declare -f rec); root=$root;
+  rec $A/other.trace 4 build/other_mpi | grep -q 'other ok' &&
+  for r in 0 1 2 3; do [ \"\$(awk -v r=\$r '\$1 == r && NF == 9 { printf \"%s \", \$2 }' $A/other.trace)\" = '$ocalls ' ] || exit 1; done &&
+  awk 'NF == 9 && \$2 ~ /^i?send\$/ && (\$4 != (\$1 + 1) % 4) { exit 1 }' $A/other.trace &&
+  awk 'NF == 9 && \$2 ~ /^(i?recv|MPI_Probe|MPI_Mprobe|MPI_Get)\$/ && (\$4 != (\$1 + 3) % 4) { exit 1 }' $A/other.trace &&
+  awk 'NF == 9 && \$2 == \"MPI_Put\" && (\$4 != (\$1 + 1) % 4 || \$5 != 16 || \$7 != \"MPI_DOUBLE\") { exit 1 }' $A/other.trace &&
+  [ \"\$(awk 'NF == 9 && /^. i?(send|recv) / { print \$5 }' $A/other.trace | sort | uniq -c | tr -s ' ' | tr '\n' ,)\" = ' 8 24, 32 64, 8 8,' ]"
+build/tcnet topo=4x4 workload=trace trace=$A/other.trace progress=off json=$A/other.json >$A/other.txt 2>&1
+check "replay of other_mpi: its 24 messages replayed as messages, each call not modelled named with its count, bytes and recorded time" \
+  /usr/bin/python3 -c "
+import json; j = json.load(open('$A/other.json')); u = j['unmodelled']
+assert j['messages'] == 24 and j['message_bytes'] == 16 * 64 + 4 * 8 + 4 * 24 and j['replayed'] == 1, j
+want = {'MPI_Probe': (4, 0), 'MPI_Mprobe': (4, 0), 'MPI_Win_create': (4, 0), 'MPI_Win_fence': (12, 0), 'MPI_Put': (4, 64),
+        'MPI_Get': (4, 48), 'MPI_Win_free': (4, 0), 'MPI_Neighbor_allgather': (4, 16)}
+assert {n: (c['calls'], c['bytes']) for n, c in u.items()} == want, u
+assert all(c['recorded_ns'] > 0 for c in u.values()), u
+rec = sum(int(l.split()[8]) for l in open('$A/other.trace') if len(l.split()) == 9 and l.split()[1].startswith('MPI_'))
+assert sum(c['recorded_ns'] for c in u.values()) == rec, (u, rec)
+txt = open('$A/other.txt').read()
+assert '24 messages' in txt and '40 calls not modelled (their recorded time kept as compute)' in txt, txt
+for n, (c, b) in want.items():
+    row = [l.split() for l in txt.splitlines() if l.split()[:1] == [n]]
+    assert len(row) == 1 and row[0][1:3] == [str(c), str(b)] and row[0][6:8] == ['not', 'modelled:'], (n, row)
+    assert ' '.join(row[0][-7:]) == 'on the recording machine, kept as compute', row"
+printf 'torcoll-trace 2\nranks 2\n0 MPI_Put 0 1 16 - MPI_DOUBLE 1 1\n1 MPI_Put 0 2 16 - MPI_DOUBLE 1 1\nend 2\n' >$A/badput.trace
+check "a call not modelled whose target is not a rank refused, naming the line" \
+  refuses "badput.trace:4: peer or target '2' is not in -1..1" build/tcnet topo=2 workload=trace trace=$A/badput.trace
 check "OTF2 round trip: torcoll trace -> OTF2 -> torcoll trace, the same records (communicators, messages, nonblocking)" bash -c \
   "build/tcotf2 --write $A/f_f08.trace $A/fotf2 && build/tcotf2 $A/fotf2/traces.otf2 $A/f_back.trace &&
    diff <(awk 'NF == 9 || /^comm/ { print \$1, \$2, \$3, \$4, \$5, \$6, \$7 }' $A/f_f08.trace) \
