@@ -866,11 +866,15 @@ int MPI_Startall(int n, MPI_Request q[])
     REC(for (int i = 0; rc == MPI_SUCCESS && i < n; i++) started(&q[i], i ? PMPI_Wtime() : t0));
     return rc;
 }
-int MPI_Request_free(MPI_Request *q)
+static void unpersist(MPI_Request r)
 {
-    pers_ent *p = pers_of(*q);
+    pers_ent *p = pers_of(r);
     if (p)
         *p = pers[--npers];
+}
+int MPI_Request_free(MPI_Request *q)
+{
+    unpersist(*q);
     return PMPI_Request_free(q);
 }
 
@@ -1556,6 +1560,46 @@ FORTRAN(waitsome, (F *n, F *q, F *out, F *idx, F *st, F *e), (n, q, out, idx, s.
 FORTRAN(testsome, (F *n, F *q, F *out, F *idx, F *st, F *e), (n, q, out, idx, s.st ? s.st : st, e),
         fsave s = fsave_of(*n, q, st),
         if (OK && s.r && s.st && *out != MPI_UNDEFINED) f_done(s.r, s.st, idx, *out, t0); fsave_free(&s, st))
+
+/* Persistent requests, probes, and the one-sided calls of a fence epoch (the others
+ * are C only). */
+#define FPINIT(name, call)                                                                                       \
+    FORTRAN(name, (void *b, F *n, F *t, F *d, F *tag, F *c, F *q, F *e), (b, n, t, d, tag, c, q, e), ,          \
+            (void)top; if (!e || !*e) persist(call, freq(q), CM(c), *d, *tag, *n, TY(t)))
+FPINIT(send_init, C_SEND)
+FPINIT(ssend_init, C_SEND)
+FPINIT(bsend_init, C_SEND)
+FPINIT(rsend_init, C_SEND)
+FPINIT(recv_init, C_RECV)
+FORTRAN(start, (F *q, F *e), (q, e), , if (OK) { MPI_Request x = freq(q); started(&x, t0); })
+FORTRAN(startall, (F *n, F *q, F *e), (n, q, e), ,
+        if (OK) for (int i = 0; i < *n; i++) { MPI_Request x = freq(&q[i]); started(&x, i ? PMPI_Wtime() : t0); })
+FORTRAN(request_free, (F *q, F *e), (q, e), unpersist(freq(q)), (void)top)
+FORTRAN(probe, (F *src, F *tag, F *c, F *st, F *e), (src, tag, c, FST(st, mine), e), F mine[FSS],
+        if (OK && *src != MPI_PROC_NULL) { MPI_Status s = fstat(FST(st, mine)); probed("MPI_Probe", CM(c), &s, 1,
+                                                                                       NULL, t0); })
+FORTRAN(iprobe, (F *src, F *tag, F *c, F *flag, F *st, F *e), (src, tag, c, flag, FST(st, mine), e), F mine[FSS],
+        if (OK && *src != MPI_PROC_NULL) { MPI_Status s = fstat(FST(st, mine)); probed("MPI_Iprobe", CM(c), &s, *flag,
+                                                                                       NULL, t0); })
+#define WN(w) PMPI_Win_f2c(*(w))
+FORTRAN(win_create, (void *b, MPI_Aint *size, F *du, F *info, F *c, F *w, F *e), (b, size, du, info, c, w, e), ,
+        if (!e || !*e) win_made(WN(w), CM(c));
+        if (OK) rma("MPI_Win_create", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
+FORTRAN(win_allocate, (MPI_Aint *size, F *du, F *info, F *c, void *b, F *w, F *e), (size, du, info, c, b, w, e), ,
+        if (!e || !*e) win_made(WN(w), CM(c));
+        if (OK) rma("MPI_Win_allocate", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
+FORTRAN(win_free, (F *w, F *e), (w, e), MPI_Win was = WN(w),
+        if (OK) rma("MPI_Win_free", was, -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL);
+        for (int i = 0; i < nwins; i++) if (wins[i].w == was) wins[i] = wins[--nwins];)
+FORTRAN(win_fence, (F *a, F *w, F *e), (a, w, e), ,
+        if (OK) rma("MPI_Win_fence", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
+FORTRAN(put, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *w, F *e), (o, oc, ot, r, d, tc, tt, w, e), ,
+        if (OK) rma("MPI_Put", WN(w), *r, (uint64_t)*oc * tsz(TY(ot)), TY(ot), NONE, t0, NULL))
+FORTRAN(get, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *w, F *e), (o, oc, ot, r, d, tc, tt, w, e), ,
+        if (OK) rma("MPI_Get", WN(w), *r, (uint64_t)*oc * tsz(TY(ot)), TY(ot), NONE, t0, NULL))
+FORTRAN(accumulate, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *op, F *w, F *e),
+        (o, oc, ot, r, d, tc, tt, op, w, e), ,
+        if (OK) rma("MPI_Accumulate", WN(w), *r, (uint64_t)*oc * tsz(TY(ot)), TY(ot), OP(op), t0, NULL))
 
 #define FCOMM(name, params, args, out) FORTRAN(name, params, args, , if (OK) made(PMPI_Comm_f2c(*(out))))
 FCOMM(comm_split, (F *c, F *color, F *key, F *out, F *e), (c, color, key, out, e), out)
