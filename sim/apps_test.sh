@@ -331,7 +331,8 @@ check "trace: ranks disagreeing on a call's bytes refused, naming both" bash -c 
    echo \"\$out\" | grep -qE \"collective 1 on communicator 0 is a bcast \\(root 0, (24|16) bytes\\); line [0-9]+: another member's a bcast \\(root 0, (16|24) bytes\\)\" &&
    echo \"\$out\" | grep -q '24 bytes' && echo \"\$out\" | grep -q '16 bytes'"
 sed 's/^3 barrier [0-9]* /3 barrier 17179869185 /' $A/f_f08.trace >$A/nosub.trace # rank 3 alone, not with rank 1
-awk '!($1 == 2 && $2 == "send" && !done++)' $A/f_f08.trace | awk '$1 == "end" { $2 = $2 - 1 } { print }' >$A/nosend.trace
+# rank 2's send made a call not modelled (the later records' indices kept for their waits)
+awk '$1 == 2 && $2 == "send" && !done++ { $2 = "MPI_Iprobe"; $4 = -1; $5 = 0; $6 = $7 = "-" } { print }' $A/f_f08.trace >$A/nosend.trace
 sed '1s/ 2$/ 3/' $A/f_f08.trace >$A/v3.trace
 check "trace: a member missing from a sub-communicator's collective refused, naming the line" refuses \
   "rank 1's barrier on communicator 8589934593 never completes: rank 3 makes no more collectives on it" \
