@@ -1,9 +1,13 @@
 /* tcpmpi: a PMPI library that records an MPI program's communication into a torcoll
  * trace (cmodel/netsim/trace.h gives the format, version 2), for tcnet workload=trace:
  * every collective of MPI-3, blocking and nonblocking (with the MPI_Wait/Test call
- * that completes it), point-to-point messages (peer, bytes, tag), and the
- * communicators they run on (MPI_Comm_split, dup, create, Cart_create and the rest:
- * each call's group is defined in the trace). Preload it (LD_PRELOAD=build/
+ * that completes it), point-to-point messages (peer, bytes, tag; a persistent
+ * request's each MPI_Start as an isend or irecv, MPI_Mrecv as the recv of the
+ * message MPI_Mprobe found), and the communicators they run on (MPI_Comm_split, dup,
+ * create, Cart_create and the rest: each call's group is defined in the trace).
+ * What the replay cannot model (probes, one-sided calls, neighbourhood collectives)
+ * is recorded under its MPI name with its peer or target, bytes and time, so that
+ * the replay counts it: nothing is dropped. Preload it (LD_PRELOAD=build/
  * libtcpmpi.so) or link it before the MPI library; the trace goes to $TC_TRACE
  * (default tcpmpi.trace), written by rank 0 at MPI_Finalize. Each rank keeps its
  * records in memory (fixed-size structs, formatted at the end), so recording adds no
@@ -13,9 +17,11 @@
  * a Fortran program's calls. The same calls are wrapped here under gfortran's names
  * for mpif.h and `use mpi` (mpi_allreduce_, forwarding to pmpi_allreduce_) and for
  * `use mpi_f08` (mpi_allreduce_f08_ to pmpi_allreduce_f08_); their handles are
- * converted with MPI_*_f2c. The Fortran symbols are weak references: a C program
- * loads no Fortran library and never calls them. Other compilers' manglings (no
- * underscore, two, upper case) are not wrapped.
+ * converted with MPI_*_f2c. Of the calls beyond collectives and messages, Fortran
+ * has the persistent ones, probe, iprobe, win_create, win_allocate, win_free,
+ * win_fence, put, get and accumulate; the others are C only. The Fortran symbols
+ * are weak references: a C program loads no Fortran library and never calls them.
+ * Other compilers' manglings (no underscore, two, upper case) are not wrapped.
  *
  * Not thread safe: a program calling MPI from several threads at once
  * (MPI_THREAD_MULTIPLE) would race on the record buffer. */
@@ -875,6 +881,11 @@ static void unpersist(MPI_Request r)
 int MPI_Request_free(MPI_Request *q)
 {
     unpersist(*q);
+    for (size_t i = 0; i < npend; i++) /* never completed here: its handle may come back for another request */
+        if (pend[i].r == *q) {
+            pend[i] = pend[--npend];
+            break;
+        }
     return PMPI_Request_free(q);
 }
 
