@@ -3,7 +3,9 @@
  * communicator): persistent sends and receives to the neighbours started 4 times
  * (MPI_Startall and MPI_Start), a message found by MPI_Probe, one by MPI_Mprobe and
  * received by MPI_Mrecv, a window with MPI_Put to the right and MPI_Get from the
- * left between fences, and an MPI_Neighbor_allgather; each result checked, then one
+ * left between fences, then MPI_Accumulate and MPI_Rget (and its MPI_Wait) to the
+ * right under MPI_Win_lock, an MPI_Neighbor_allgather and an
+ * MPI_Ineighbor_allgather (and its MPI_Wait); each result checked, then one
  * MPI_Allreduce of the checks. Prints "other ok" on rank 0 when all hold. */
 #include <mpi.h>
 #include <stdio.h>
@@ -58,7 +60,7 @@ int main(int argc, char **argv)
     ok &= back[2] == left && st.MPI_SOURCE == left;
 
     /* one-sided: 2 doubles put to the right, 3 ints got from the left */
-    struct { double x[2]; int k[3]; } win_buf = {{-1, -1}, {me, me + 1, me + 2}};
+    struct { double x[2]; int k[3]; double acc[2]; } win_buf = {{-1, -1}, {me, me + 1, me + 2}, {0, 0}};
     double two[2] = {me, me + 0.5};
     int k3[3] = {-1, -1, -1};
     MPI_Win w;
@@ -69,11 +71,25 @@ int main(int argc, char **argv)
     MPI_Get(k3, 3, MPI_INT, left, (MPI_Aint)((char *)win_buf.k - (char *)&win_buf), 3, MPI_INT, w);
     MPI_Win_fence(0, w);
     ok &= win_buf.x[1] == left + 0.5 && k3[2] == left + 2;
+    MPI_Request rq;
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, w);
+    /* into acc: the right rank may still be checking x */
+    MPI_Accumulate(two, 2, MPI_DOUBLE, right, (MPI_Aint)((char *)win_buf.acc - (char *)&win_buf), 2, MPI_DOUBLE,
+                   MPI_SUM, w);
+    MPI_Rget(k3, 3, MPI_INT, right, (MPI_Aint)((char *)win_buf.k - (char *)&win_buf), 3, MPI_INT, w, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    MPI_Win_unlock(right, w);
+    ok &= k3[2] == right + 2;
     MPI_Win_free(&w);
+    ok &= win_buf.acc[1] == left + 0.5; /* the left rank's accumulate, done by the window's free */
 
     /* a neighbourhood allgather: one int from each neighbour */
     int nb[2] = {-1, -1};
     MPI_Neighbor_allgather(&me, 1, MPI_INT, nb, 1, MPI_INT, ring);
+    ok &= nb[0] == left && nb[1] == right;
+    nb[0] = nb[1] = -1;
+    MPI_Ineighbor_allgather(&me, 1, MPI_INT, nb, 1, MPI_INT, ring, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
     ok &= nb[0] == left && nb[1] == right;
 
     int all = 0;
