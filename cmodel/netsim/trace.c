@@ -276,7 +276,8 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
             (tr->version < 2 && r.call > TC_CALL_ALLGATHER))
             FAIL("%s:%ld: call '%s' is none of %s", name, ln, fld[1], tr->version < 2
                  ? "bcast, reduce, allreduce, barrier, allgather (version 1)"
-                 : "the collectives (bcast ... exscan, each also with an 'i' in front), send, isend, recv, irecv, wait, "
+                 : "the collectives (bcast ... exscan, each also with an 'i' in front), send, isend, recv, irecv, "
+                   "wait, "
                    "or an MPI name (MPI_Put: a call the replay does not model)");
         if (tr->version < 2) { /* COMM is the size, and only the world's can be placed */
             if (num(fld[2], 1, tr->ranks, &v[2]))
@@ -388,8 +389,8 @@ void tc_trace_write(FILE *f, const tc_trace *tr)
         for (int i = 0; i < tr->n[r]; i++) {
             const tc_trace_rec *x = &tr->rec[r][i];
             fprintf(f, "%d %s%s %" PRIu64 " %d %" PRIu64 " %s %s %" PRIu64 " %" PRIu64 "\n", r, x->nb ? "i" : "",
-                    x->call == TC_CALL_OTHER ? x->name : tc_call_names[x->call], tr->comm[x->comm].id, x->root, x->bytes, x->op, x->type, x->gap_ns,
-                    x->dur_ns);
+                    x->call == TC_CALL_OTHER ? x->name : tc_call_names[x->call], tr->comm[x->comm].id, x->root,
+                    x->bytes, x->op, x->type, x->gap_ns, x->dur_ns);
         }
     fprintf(f, "end %ld\n", tr->records);
 }

@@ -1632,7 +1632,8 @@ static size_t fmt_rec(char *out, size_t cap, size_t k)
     if (r->call == C_SEND || r->call == C_RECV) /* a message's tag in the OP field */
         snprintf(opf, sizeof opf, "%d", r->tag);
     int n = snprintf(out, cap, "%d %s%s %llu %d %llu %s %s %.0f %.0f\n", me,
-                     r->nb && r->call < C_WAIT ? "i" : "", r->call == C_OTHER ? r->name : names[r->call], (unsigned long long)r->comm, r->root,
+                     r->nb && r->call < C_WAIT ? "i" : "", r->call == C_OTHER ? r->name : names[r->call],
+                     (unsigned long long)r->comm, r->root,
                      (unsigned long long)r->bytes, r->call == C_SEND || r->call == C_RECV ? opf : r->op, r->type,
                      (r->t0 - (k ? recs[k - 1].t1 : last0)) * 1e9, (r->t1 - r->t0) * 1e9);
     return n < 0 ? 0 : (size_t)n;
