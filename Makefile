@@ -411,6 +411,8 @@ $(B)/heat_mpi: tb/mpi/heat_mpi.c | $(B) deps-mpi
 	$(MPICC) $(WFLAGS) -O2 -o $@ $<
 $(B)/ovh_mpi: tb/mpi/ovh_mpi.c | $(B) deps-mpi
 	$(MPICC) $(WFLAGS) -O2 -o $@ $<
+$(B)/other_mpi: tb/mpi/other_mpi.c | $(B) deps-mpi
+	$(MPICC) $(WFLAGS) -O2 -o $@ $<
 # The recorder's Fortran test, once a binding: mpif.h (which needs
 # -fallow-argument-mismatch: its routines have no interfaces, so gfortran warns at
 # every buffer of another type), `use mpi`, `use mpi_f08`.

@@ -764,6 +764,11 @@ static int write_rank(OTF2_EvtWriter *w, OTF2_AttributeList *al, const tc_trace 
         const tc_trace_rec *x = &tr->rec[k][i], *c = x->call == TC_CALL_WAIT ? &tr->rec[k][x->root] : x;
         uint32_t tag = (uint32_t)atoi(c->op), root = c->root < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)c->root;
         t += x->gap_ns;
+        if (x->call == TC_CALL_OTHER) { /* OTF2 events for what the replay does not model: not written, its time in
+                                         * the next record's gap */
+            t += x->dur_ns;
+            continue;
+        }
         if (c->call < TC_CALL_COLLS) {
             if (x->call != TC_CALL_WAIT && x->nb) {
                 OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, (uint64_t)i);

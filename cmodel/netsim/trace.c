@@ -12,7 +12,7 @@
 const char *const tc_call_names[TC_CALLS + 1] = {
     "bcast", "reduce", "allreduce", "barrier", "allgather", "allgatherv", "gather", "gatherv", "scatter",
     "scatterv", "alltoall", "alltoallv", "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
-    "send", "recv", "wait", NULL};
+    "send", "recv", "wait", "other", NULL};
 
 static int has_root(int call)
 {
@@ -256,12 +256,29 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
         const char *cn = fld[1];
         if (tr->version >= 2 && cn[0] == 'i' && cn[1]) /* a nonblocking call */
             r.nb = 1, cn++;
-        for (r.call = 0; r.call < TC_CALLS && strcmp(cn, tc_call_names[r.call]); r.call++)
+        for (r.call = 0; r.call < TC_CALL_OTHER && strcmp(cn, tc_call_names[r.call]); r.call++)
             ;
-        if (r.call == TC_CALLS || (r.nb && r.call == TC_CALL_WAIT) || (tr->version < 2 && r.call > TC_CALL_ALLGATHER))
+        if (!strncmp(fld[1], "MPI_", 4)) { /* a call the replay does not model, by its name */
+            size_t k = 4, len = strlen(fld[1]);
+            while (k < len && (fld[1][k] == '_' || (fld[1][k] >= '0' && fld[1][k] <= '9') ||
+                               ((fld[1][k] | 32) >= 'a' && (fld[1][k] | 32) <= 'z')))
+                k++;
+            if (len == 4 || k < len || len >= sizeof r.name)
+                FAIL("%s:%ld: call '%s' is not an MPI name (MPI_ and up to %zu letters, digits and '_')", name, ln,
+                     fld[1], sizeof r.name - 5);
+            r.call = TC_CALL_OTHER, r.nb = 0;
+            strcpy(r.name, fld[1]);
+        }
+        if (r.name[0] && tr->version < 2)
+            FAIL("%s:%ld: call '%s' in a version 1 trace (it has only bcast, reduce, allreduce, barrier, allgather)",
+                 name, ln, fld[1]);
+        if ((r.call == TC_CALL_OTHER && !r.name[0]) || (r.nb && r.call == TC_CALL_WAIT) ||
+            (tr->version < 2 && r.call > TC_CALL_ALLGATHER))
             FAIL("%s:%ld: call '%s' is none of %s", name, ln, fld[1], tr->version < 2
                  ? "bcast, reduce, allreduce, barrier, allgather (version 1)"
-                 : "the collectives (bcast ... exscan, each also with an 'i' in front), send, isend, recv, irecv, wait");
+                 : "the collectives (bcast ... exscan, each also with an 'i' in front), send, isend, recv, irecv, "
+                   "wait, "
+                   "or an MPI name (MPI_Put: a call the replay does not model)");
         if (tr->version < 2) { /* COMM is the size, and only the world's can be placed */
             if (num(fld[2], 1, tr->ranks, &v[2]))
                 FAIL("%s:%ld: communicator size '%s' is not in 1..%d", name, ln, fld[2], tr->ranks);
@@ -286,12 +303,16 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
             rlo = 0, rhi = tr->n[me] - 1;
         else if (r.call == TC_CALL_SEND || r.call == TC_CALL_RECV)
             rlo = r.call == TC_CALL_RECV && r.nb ? -1 : 0, rhi = cm->size - 1;
+        else if (r.call == TC_CALL_OTHER) /* its peer or target, or none */
+            rlo = -1, rhi = cm->size - 1;
         else if (has_root(r.call))
             rlo = 0, rhi = cm->size - 1;
         if (num(fld[3], rlo, rhi, &v[3]))
             FAIL("%s:%ld: %s '%s' is not in %lld..%lld (%s)", name, ln,
-                 r.call == TC_CALL_WAIT ? "the waited record" : r.call >= TC_CALL_SEND ? "peer" : "root", fld[3],
+                 r.call == TC_CALL_WAIT ? "the waited record" : r.call == TC_CALL_OTHER ? "peer or target"
+                 : r.call >= TC_CALL_SEND ? "peer" : "root", fld[3],
                  rlo, rhi, r.call == TC_CALL_WAIT ? "an earlier record of its rank"
+                 : r.call == TC_CALL_OTHER ? "a rank of the communicator, or -1 for none"
                  : r.call >= TC_CALL_SEND ? "a rank of the communicator" : has_root(r.call)
                  ? "bcast, reduce, gather and scatter have a root in the communicator" : "this call has no root");
         if (num(fld[4], 0, 1LL << 40, &v[4]))
@@ -368,8 +389,8 @@ void tc_trace_write(FILE *f, const tc_trace *tr)
         for (int i = 0; i < tr->n[r]; i++) {
             const tc_trace_rec *x = &tr->rec[r][i];
             fprintf(f, "%d %s%s %" PRIu64 " %d %" PRIu64 " %s %s %" PRIu64 " %" PRIu64 "\n", r, x->nb ? "i" : "",
-                    tc_call_names[x->call], tr->comm[x->comm].id, x->root, x->bytes, x->op, x->type, x->gap_ns,
-                    x->dur_ns);
+                    x->call == TC_CALL_OTHER ? x->name : tc_call_names[x->call], tr->comm[x->comm].id, x->root,
+                    x->bytes, x->op, x->type, x->gap_ns, x->dur_ns);
         }
     fprintf(f, "end %ld\n", tr->records);
 }
@@ -723,6 +744,8 @@ typedef struct {
     char why[64][80];       /* what ran over point-to-point, and how often */
     uint64_t whyn[64];
     int nwhy;
+    struct { char name[32]; uint64_t n, bytes, ns; } un[64]; /* the calls not modelled, by name (all ranks') */
+    int nun;
     FILE *json;
     int shown, listed;
     int bad;                /* the trace, not a run, failed: its ranks' calls do not match */
@@ -976,6 +999,23 @@ static int step(rp *x, int r)
     const tc_trace_comm *cm = &x->tr->comm[q->comm];
     if (q->call < TC_CALL_COLLS)
         return arrive(x, r, q);
+    if (q->call == TC_CALL_OTHER) { /* not modelled: its recorded time kept as compute, counted by name */
+        if (!x->pass) {
+            int i = 0;
+            while (i < x->nun && strcmp(x->un[i].name, q->name))
+                i++;
+            if (i == x->nun && x->nun < 63)
+                snprintf(x->un[x->nun++].name, sizeof x->un[0].name, "%s", q->name);
+            else if (i == x->nun) /* more names than the table: its last row takes the rest */
+                snprintf(x->un[i = 63].name, sizeof x->un[0].name, "(other names)"), x->nun = 64;
+            x->un[i].n++, x->un[i].bytes += q->bytes, x->un[i].ns += q->dur_ns;
+        }
+        s->t += cyc(x, q->dur_ns);
+        s->gaps += cyc(x, q->dur_ns);
+        s->when[s->pos] = s->t;
+        advance(x, r);
+        return 0;
+    }
     if (q->call == TC_CALL_SEND) {
         int flits;
         if (flits_of(x->a, q->bytes, "message", &flits))
@@ -1199,10 +1239,16 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
     int groups = 0;
     for (int c = 0; c < tr.ncomms; c++)
         groups += x.cs[c].tree != -1;
+    uint64_t nun = 0;
+    for (int i = 0; i < x.nun; i++)
+        nun += x.un[i].n;
     printf("trace %s: %d ranks on %d nodes, replayed %" PRIu64 " collectives (%" PRIu64 " bytes a rank) and %" PRIu64
-           " messages; %d groups on the subnet, %d with a tree of their own\n", path, tr.ranks, a->t->n, ncoll, nbytes,
+           " messages; %d groups on the subnet, %d with a tree of their own", path, tr.ranks, a->t->n, ncoll, nbytes,
            x.k[TC_CALL_SEND].n, groups, x.trees);
-    printf("  %-20s %7s %12s %12s %12s %8s  %s\n", "kind", "calls", "bytes", "hw cycles", "p2p cycles", "p2p/hw",
+    if (nun)
+        printf("; %" PRIu64 " calls not modelled (their recorded time kept as compute)", nun);
+    printf("\n");
+    printf("  %-24s %7s %12s %12s %12s %8s  %s\n", "kind", "calls", "bytes", "hw cycles", "p2p cycles", "p2p/hw",
            "paths (hw); p2p algorithms");
     for (int k = 0; k <= TC_CALL_SEND; k++) {
         const kstat *s = &x.k[k];
@@ -1219,10 +1265,13 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
                          alg_name(g));
                 first = 0;
             }
-        printf("  %-20s %7" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %7.2fx  %s\n",
+        printf("  %-24s %7" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %7.2fx  %s\n",
                k == TC_CALL_SEND ? "messages" : tc_call_names[k], s->n, s->bytes, s->hw, s->sw,
                (double)s->sw / (double)(s->hw ? s->hw : 1), k == TC_CALL_SEND ? "point-to-point in both" : pl);
     }
+    for (int i = 0; i < x.nun; i++) /* not modelled: a row a name, its calls summed over the ranks */
+        printf("  %-24s %7" PRIu64 " %12" PRIu64 " %12s %12s %8s  not modelled: %.3f us on the recording machine, "
+               "kept as compute\n", x.un[i].name, x.un[i].n, x.un[i].bytes, "-", "-", "-", (double)x.un[i].ns / 1e3);
     printf("  where the calls ran with the subnet: %" PRIu64 " on its trees (bcast, barrier, allgather, scatter), %"
            PRIu64 " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
            " local (one rank, or no bytes), %" PRIu64 " over point-to-point, %" PRIu64
@@ -1266,6 +1315,10 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
                 fprintf(json, "}}");
                 first = 0;
             }
+        fprintf(json, "}, \"unmodelled\": {");
+        for (int i = 0; i < x.nun; i++)
+            fprintf(json, "%s\"%s\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"recorded_ns\": %" PRIu64 "}",
+                    i ? ", " : "", x.un[i].name, x.un[i].n, x.un[i].bytes, x.un[i].ns);
         fprintf(json, "}, \"p2p_named\": {");
         for (int i = 0; i < x.nwhy; i++)
             fprintf(json, "%s\"%s\": %" PRIu64, i ? ", " : "", x.why[i], x.whyn[i]);

@@ -34,6 +34,21 @@
  * from the rank's previous record's return (or MPI_Init's) to this call; DUR_NS: the
  * time in it.
  *
+ * A CALL that begins with "MPI_" (letters, digits and '_' after it, up to 31
+ * characters) is a call the replay does not model, named as MPI names it: MPI_Probe,
+ * MPI_Iprobe, MPI_Mprobe, MPI_Improbe; MPI_Put, MPI_Get, MPI_Accumulate,
+ * MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap, MPI_Rput, MPI_Rget,
+ * MPI_Raccumulate, MPI_Rget_accumulate and the windows' MPI_Win_* calls (create,
+ * allocate, free, fence, lock, flush, post/start/complete/wait ...); the neighbourhood
+ * collectives MPI_Neighbor_* and MPI_Ineighbor_*; MPI_Wait, the completion of one of
+ * the nonblocking ones (by any Wait/Test call); and any other. Its fields as a
+ * message's or a collective's: COMM its communicator (a one-sided call's: its
+ * window's), ROOT its peer or target (comm rank; -1 none: a fence, a neighbourhood
+ * collective, a probe that found nothing), BYTES what it moves (a transfer's origin
+ * count x its type's size, a neighbourhood collective's as its global form's, 0 for
+ * a probe or a synchronisation), OP its reduction (accumulates) or "-", TYPE its
+ * datatype. The replay keeps its DUR_NS as compute time and counts it by name.
+ *
  * Version 1 (the earlier recorder's: no comm lines, only bcast, reduce, allreduce,
  * barrier and allgather, COMM the communicator's size) is read too; a call of
  * version 1 on fewer than all ranks is refused: its group is not known.
@@ -51,7 +66,9 @@ enum {
     TC_CALL_GATHER, TC_CALL_GATHERV, TC_CALL_SCATTER, TC_CALL_SCATTERV, TC_CALL_ALLTOALL, TC_CALL_ALLTOALLV,
     TC_CALL_ALLTOALLW, TC_CALL_REDUCE_SCATTER, TC_CALL_REDUCE_SCATTER_BLOCK, TC_CALL_SCAN, TC_CALL_EXSCAN,
     TC_CALL_COLLS,                       /* the collectives are the calls before this */
-    TC_CALL_SEND = TC_CALL_COLLS, TC_CALL_RECV, TC_CALL_WAIT, TC_CALLS
+    TC_CALL_SEND = TC_CALL_COLLS, TC_CALL_RECV, TC_CALL_WAIT,
+    TC_CALL_OTHER,                       /* a call the replay does not model: CALL its MPI name (rec.name) */
+    TC_CALLS
 };
 extern const char *const tc_call_names[TC_CALLS + 1];
 
@@ -61,6 +78,7 @@ typedef struct {
     uint64_t bytes, gap_ns, dur_ns;
     long line;             /* its line in the file, for messages */
     char op[32], type[32];
+    char name[32];         /* TC_CALL_OTHER: the MPI call's name */
 } tc_trace_rec;
 
 typedef struct {

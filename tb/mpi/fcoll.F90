@@ -16,9 +16,12 @@ program fcoll
   type(MPI_Comm) :: half, single
   type(MPI_Request) :: req(2)
   type(MPI_Status) :: st
+  type(MPI_Win) :: win
 #else
-  integer :: half, single, req(2), st(MPI_STATUS_SIZE)
+  integer :: half, single, req(2), st(MPI_STATUS_SIZE), win
 #endif
+  integer, volatile :: wbuf(2), gotw ! written by one-sided calls, which the compiler does not see
+  integer(kind=MPI_ADDRESS_KIND) :: wsize, disp
   integer :: me, np, ierr, left, right, i, v(4), w(4), got, gat(4)
   double precision :: x, y
   logical :: ok
@@ -63,6 +66,27 @@ program fcoll
   call MPI_Reduce_scatter_block(w, got, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   ok = ok .and. got == 4
   call MPI_Bcast(v, 0, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  ! persistent: a send to the right, a receive from the left, started together
+  call MPI_Send_init(me, 1, MPI_INTEGER, right, 9, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_Recv_init(got, 1, MPI_INTEGER, left, 9, MPI_COMM_WORLD, req(2), ierr)
+  call MPI_Startall(2, req, ierr)
+  call MPI_Waitall(2, req, MPI_STATUSES_IGNORE, ierr)
+  ok = ok .and. got == left
+  call MPI_Request_free(req(1), ierr)
+  call MPI_Request_free(req(2), ierr)
+  ! one-sided: put to the right, get from the left, between fences
+  wbuf = [-1, 100 + me]
+  wsize = 8
+  call MPI_Win_create(wbuf, wsize, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  disp = 0
+  call MPI_Put(me, 1, MPI_INTEGER, right, disp, 1, MPI_INTEGER, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  disp = 1
+  call MPI_Get(gotw, 1, MPI_INTEGER, left, disp, 1, MPI_INTEGER, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  ok = ok .and. wbuf(1) == left .and. gotw == 100 + left
+  call MPI_Win_free(win, ierr)
   call MPI_Comm_free(half, ierr)
   call MPI_Comm_free(single, ierr)
   if (ok) then

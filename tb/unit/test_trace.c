@@ -106,6 +106,44 @@ static void test_good2(void **state)
     tc_trace_free(&tr);
 }
 
+/* Calls the replay does not model: CALL their MPI name, ROOT a target or -1, BYTES
+ * and OP kept; written and read back the same. */
+static void test_unmodelled(void **state)
+{
+    (void)state;
+    static const char text[] = "torcoll-trace 2\nranks 2\ncomm 8 2 1 0\n"
+                               "0 MPI_Win_fence 8 -1 0 - - 10 200\n"
+                               "0 MPI_Accumulate 8 0 24 sum MPI_DOUBLE 5 7\n"
+                               "1 MPI_Neighbor_allgather 0 -1 4 - MPI_INT 3 9\n"
+                               "end 3\n";
+    tc_trace tr, back;
+    char err[256] = "", *out = NULL;
+    size_t len = 0;
+    assert_int_equal(rd(text, &tr, err, sizeof err), 0);
+    const tc_trace_rec *a = &tr.rec[0][1];
+    assert_int_equal(tr.rec[0][0].call, TC_CALL_OTHER);
+    assert_string_equal(tr.rec[0][0].name, "MPI_Win_fence");
+    assert_int_equal(tr.rec[0][0].root, -1);
+    assert_int_equal(a->call, TC_CALL_OTHER);
+    assert_string_equal(a->name, "MPI_Accumulate");
+    assert_int_equal(a->root, 0); /* comm rank 0 of communicator 8: world rank 1 */
+    assert_int_equal(a->bytes, 24);
+    assert_string_equal(a->op, "sum");
+    assert_int_equal(a->dur_ns, 7);
+    assert_int_equal(a->nb, 0);
+    FILE *f = open_memstream(&out, &len);
+    tc_trace_write(f, &tr);
+    fclose(f);
+    assert_non_null(strstr(out, "\n0 MPI_Accumulate 8 0 24 sum MPI_DOUBLE 5 7\n"));
+    assert_int_equal(rd(out, &back, err, sizeof err), 0);
+    for (int r = 0; r < tr.ranks; r++)
+        for (int i = 0; i < tr.n[r]; i++)
+            assert_string_equal(back.rec[r][i].name, tr.rec[r][i].name);
+    free(out);
+    tc_trace_free(&back);
+    tc_trace_free(&tr);
+}
+
 /* Each bad trace is refused with a message holding want. */
 static void test_bad(void **state)
 {
@@ -144,6 +182,19 @@ static void test_bad(void **state)
          "which an earlier wait completed"},
         {"torcoll-trace 2\nranks 2\n0 iwait 0 0 0 - - 1 1\nend 1\n", "call 'iwait' is none of"},
         {"torcoll-trace 2\nranks 1\n0 gather 0 -1 8 - T 1 1\nend 1\n", "root '-1' is not in 0..0"},
+        /* calls not modelled */
+        {"torcoll-trace 2\nranks 2\n0 MPI_Put 0 2 16 - T 1 1\nend 1\n", "t:3: peer or target '2' is not in -1..1"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Put 0 -2 16 - T 1 1\nend 1\n", "t:3: peer or target '-2' is not in -1..1"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_ 0 -1 0 - - 1 1\nend 1\n", "t:3: call 'MPI_' is not an MPI name"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Pu-t 0 -1 0 - - 1 1\nend 1\n", "t:3: call 'MPI_Pu-t' is not an MPI name"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Neighbor_alltoallw_and_more_x 0 -1 0 - - 1 1\nend 1\n", "is not an MPI name"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Put 0 1 -16 - T 1 1\nend 1\n", "t:3: bytes '-16'"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Put 0 1 16 - T 1 x\nend 1\n", "t:3: GAP_NS and DUR_NS"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Put 0 1 16 - T 1\nend 1\n", "t:3: 8 fields, expected 9"},
+        {"torcoll-trace 2\nranks 2\n0 MPI_Rput 0 1 8 - T 1 1\n0 wait 0 0 0 - - 1 1\nend 2\n", "a blocking call"},
+        {"torcoll-trace 2\nranks 2\n0 iMPI_Put 0 1 8 - T 1 1\nend 1\n", "call 'iMPI_Put' is none of"},
+        {"torcoll-trace 2\nranks 2\n0 other 0 1 8 - T 1 1\nend 1\n", "call 'other' is none of"},
+        {"torcoll-trace 1\nranks 1\n0 MPI_Put 1 0 8 - T 1 1\nend 1\n", "t:3: call 'MPI_Put' in a version 1 trace"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tc_trace tr;
@@ -272,6 +323,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good),
         cmocka_unit_test(test_good2),
+        cmocka_unit_test(test_unmodelled),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_exchange),
         cmocka_unit_test(test_collective_on),

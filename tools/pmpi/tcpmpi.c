@@ -1,9 +1,13 @@
 /* tcpmpi: a PMPI library that records an MPI program's communication into a torcoll
  * trace (cmodel/netsim/trace.h gives the format, version 2), for tcnet workload=trace:
  * every collective of MPI-3, blocking and nonblocking (with the MPI_Wait/Test call
- * that completes it), point-to-point messages (peer, bytes, tag), and the
- * communicators they run on (MPI_Comm_split, dup, create, Cart_create and the rest:
- * each call's group is defined in the trace). Preload it (LD_PRELOAD=build/
+ * that completes it), point-to-point messages (peer, bytes, tag; a persistent
+ * request's each MPI_Start as an isend or irecv, MPI_Mrecv as the recv of the
+ * message MPI_Mprobe found), and the communicators they run on (MPI_Comm_split, dup,
+ * create, Cart_create and the rest: each call's group is defined in the trace).
+ * What the replay cannot model (probes, one-sided calls, neighbourhood collectives)
+ * is recorded under its MPI name with its peer or target, bytes and time, so that
+ * the replay counts it: nothing is dropped. Preload it (LD_PRELOAD=build/
  * libtcpmpi.so) or link it before the MPI library; the trace goes to $TC_TRACE
  * (default tcpmpi.trace), written by rank 0 at MPI_Finalize. Each rank keeps its
  * records in memory (fixed-size structs, formatted at the end), so recording adds no
@@ -13,9 +17,11 @@
  * a Fortran program's calls. The same calls are wrapped here under gfortran's names
  * for mpif.h and `use mpi` (mpi_allreduce_, forwarding to pmpi_allreduce_) and for
  * `use mpi_f08` (mpi_allreduce_f08_ to pmpi_allreduce_f08_); their handles are
- * converted with MPI_*_f2c. The Fortran symbols are weak references: a C program
- * loads no Fortran library and never calls them. Other compilers' manglings (no
- * underscore, two, upper case) are not wrapped.
+ * converted with MPI_*_f2c. Of the calls beyond collectives and messages, Fortran
+ * has the persistent ones, probe, iprobe, win_create, win_allocate, win_free,
+ * win_fence, put, get and accumulate; the others are C only. The Fortran symbols
+ * are weak references: a C program loads no Fortran library and never calls them.
+ * Other compilers' manglings (no underscore, two, upper case) are not wrapped.
  *
  * Not thread safe: a program calling MPI from several threads at once
  * (MPI_THREAD_MULTIPLE) would race on the record buffer. */
@@ -30,7 +36,8 @@
 enum {
     C_BCAST, C_REDUCE, C_ALLREDUCE, C_BARRIER, C_ALLGATHER, C_ALLGATHERV, C_GATHER, C_GATHERV, C_SCATTER,
     C_SCATTERV, C_ALLTOALL, C_ALLTOALLV, C_ALLTOALLW, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN,
-    C_COLLS, C_SEND = C_COLLS, C_RECV, C_WAIT, C_NAMES
+    C_COLLS, C_SEND = C_COLLS, C_RECV, C_WAIT, C_NAMES,
+    C_OTHER = C_NAMES /* a call the replay does not model: its record's CALL is its MPI name */
 };
 static const char *const names[C_NAMES] = {
     "bcast", "reduce", "allreduce", "barrier", "allgather", "allgatherv", "gather", "gatherv", "scatter",
@@ -44,6 +51,7 @@ typedef struct {
     int32_t tag;
     uint8_t call, nb;       /* nb: issued by a nonblocking call */
     const char *op, *type;  /* static strings or the type-name cache's */
+    const char *name;       /* C_OTHER: the MPI call's name */
 } rec;
 
 static rec *recs;
@@ -280,7 +288,7 @@ static rec *put(int call, MPI_Comm comm, int root, uint64_t bytes, MPI_Datatype 
     double t1 = PMPI_Wtime();
     if (!r)
         return NULL;
-    *r = (rec){comm_id(comm), bytes, t0, t1, root, tag, (uint8_t)call, req != NULL, op, type_name(type)};
+    *r = (rec){comm_id(comm), bytes, t0, t1, root, tag, (uint8_t)call, req != NULL, op, type_name(type), NULL};
     if (req && *req != MPI_REQUEST_NULL) {
         if (npend == cappend) {
             size_t c = cappend ? 2 * cappend : 64;
@@ -318,7 +326,9 @@ static void completed(MPI_Request req, const MPI_Status *st, double t0, int firs
             if (!(w = new_rec()))
                 return;
             x = &recs[k]; /* new_rec may move the records */
-            *w = (rec){x->comm, 0, first ? t0 : t1, t1, (int32_t)k, 0, C_WAIT, 0, "-", "-"};
+            *w = (rec){x->comm, 0, first ? t0 : t1, t1, (int32_t)k, 0, C_WAIT, 0, "-", "-", NULL};
+            if (x->call == C_OTHER) /* the replay has no wait for what it does not model: counted as MPI_Wait */
+                *w = (rec){x->comm, 0, first ? t0 : t1, t1, -1, 0, C_OTHER, 0, "-", "-", "MPI_Wait"};
             return;
         }
 }
@@ -779,7 +789,426 @@ int MPI_Sendrecv_replace(void *b, int count, MPI_Datatype t, int dest, int stag,
     return rc;
 }
 
-/* Completion. A request this library did not issue (persistent, I/O) records nothing. */
+/* ------------------------------------------------------------ persistent, probes, one-sided, neighbours */
+/* Persistent point-to-point: each MPI_Start of a send or receive made by
+ * MPI_Send_init (Ssend, Bsend, Rsend) or MPI_Recv_init is recorded as the isend or
+ * irecv it is, its completion as the wait of any other; the _init calls and
+ * MPI_Request_free set up and record nothing, as a communicator's creation. */
+typedef struct {
+    MPI_Request r;
+    MPI_Comm comm;
+    MPI_Datatype type;
+    int call, peer, tag, count;
+} pers_ent;
+static pers_ent *pers;
+static int npers, cappers;
+
+static void persist(int call, MPI_Request r, MPI_Comm comm, int peer, int tag, int count, MPI_Datatype t)
+{
+    if (npers == cappers) {
+        int n = cappers ? 2 * cappers : 16;
+        pers_ent *e = realloc(pers, (size_t)n * sizeof *e);
+        if (!e) {
+            oom = 1;
+            return;
+        }
+        pers = e, cappers = n;
+    }
+    pers[npers++] = (pers_ent){r, comm, t, call, peer, tag, count};
+}
+
+static pers_ent *pers_of(MPI_Request r)
+{
+    for (int i = npers - 1; i >= 0; i--)
+        if (pers[i].r == r)
+            return &pers[i];
+    return NULL;
+}
+
+/* A started request: its message; a request not ours (a persistent collective, I/O) names itself. */
+static void started(MPI_Request *q, double t0)
+{
+    pers_ent *p = pers_of(*q);
+    if (!p) {
+        rec *x = put(C_OTHER, MPI_COMM_WORLD, -1, 0, MPI_DATATYPE_NULL, "-", 0, t0, q);
+        if (x)
+            x->name = "MPI_Start";
+    } else if (p->peer != MPI_PROC_NULL) {
+        put(p->call, p->comm, p->peer, (uint64_t)p->count * tsz(p->type), p->type, "-", p->tag, t0, q);
+    }
+}
+
+#define PINIT(name, call)                                                                                        \
+    int MPI_##name(const void *b, int count, MPI_Datatype t, int peer, int tag, MPI_Comm comm, MPI_Request *q) \
+    {                                                                                                           \
+        int rc = PMPI_##name(b, count, t, peer, tag, comm, q);                                                  \
+        if (rc == MPI_SUCCESS)                                                                                  \
+            persist(call, *q, comm, peer, tag, count, t);                                                       \
+        return rc;                                                                                              \
+    }
+PINIT(Send_init, C_SEND)
+PINIT(Ssend_init, C_SEND)
+PINIT(Bsend_init, C_SEND)
+PINIT(Rsend_init, C_SEND)
+#undef PINIT
+int MPI_Recv_init(void *b, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *q)
+{
+    int rc = PMPI_Recv_init(b, count, t, src, tag, comm, q);
+    if (rc == MPI_SUCCESS)
+        persist(C_RECV, *q, comm, src, tag, count, t);
+    return rc;
+}
+int MPI_Start(MPI_Request *q)
+{
+    BEGIN;
+    int rc = PMPI_Start(q);
+    REC(if (rc == MPI_SUCCESS) started(q, t0));
+    return rc;
+}
+int MPI_Startall(int n, MPI_Request q[])
+{
+    BEGIN;
+    int rc = PMPI_Startall(n, q);
+    REC(for (int i = 0; rc == MPI_SUCCESS && i < n; i++) started(&q[i], i ? PMPI_Wtime() : t0));
+    return rc;
+}
+static void unpersist(MPI_Request r)
+{
+    pers_ent *p = pers_of(r);
+    if (p)
+        *p = pers[--npers];
+}
+int MPI_Request_free(MPI_Request *q)
+{
+    unpersist(*q);
+    for (size_t i = 0; i < npend; i++) /* never completed here: its handle may come back for another request */
+        if (pend[i].r == *q) {
+            pend[i] = pend[--npend];
+            break;
+        }
+    return PMPI_Request_free(q);
+}
+
+/* A call the replay does not model: its name, peer or target (comm rank, -1 none),
+ * bytes, op. */
+static rec *other(const char *name, MPI_Comm comm, int peer, uint64_t bytes, MPI_Datatype t, MPI_Op op, double t0,
+                  MPI_Request *q)
+{
+    rec *x = put(C_OTHER, comm, peer, bytes, t, op == MPI_OP_NULL ? "-" : op_name(op), 0, t0, q);
+    if (x)
+        x->name = name;
+    return x;
+}
+
+/* Probes: no data; the matched message's source. A matched probe's message is
+ * remembered: its MPI_Mrecv or Imrecv is the receive of it. */
+static struct { MPI_Message m; MPI_Comm comm; int src, tag; } mprobed[64];
+static int nmprobed;
+
+static void probed(const char *name, MPI_Comm comm, const MPI_Status *st, int found, const MPI_Message *m,
+                   double t0)
+{
+    other(name, comm, found && st->MPI_SOURCE >= 0 ? st->MPI_SOURCE : -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0,
+          NULL);
+    if (found && m && *m != MPI_MESSAGE_NO_PROC && *m != MPI_MESSAGE_NULL) {
+        if (nmprobed == 64) /* probed and never received: the oldest forgotten */
+            memmove(mprobed, mprobed + 1, sizeof mprobed - sizeof mprobed[0]), nmprobed--;
+        mprobed[nmprobed].m = *m, mprobed[nmprobed].comm = comm;
+        mprobed[nmprobed].src = st->MPI_SOURCE, mprobed[nmprobed++].tag = st->MPI_TAG;
+    }
+}
+
+static int mprobed_of(MPI_Message m)
+{
+    for (int i = 0; i < nmprobed; i++)
+        if (mprobed[i].m == m)
+            return i;
+    return -1;
+}
+
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    MPI_Status mine, *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    BEGIN;
+    int rc = PMPI_Probe(src, tag, comm, s);
+    REC(if (src != MPI_PROC_NULL) probed("MPI_Probe", comm, s, 1, NULL, t0));
+    return rc;
+}
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+{
+    MPI_Status mine, *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    BEGIN;
+    int rc = PMPI_Iprobe(src, tag, comm, flag, s);
+    REC(if (src != MPI_PROC_NULL) probed("MPI_Iprobe", comm, s, *flag, NULL, t0));
+    return rc;
+}
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m, MPI_Status *st)
+{
+    MPI_Status mine, *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    BEGIN;
+    int rc = PMPI_Mprobe(src, tag, comm, m, s);
+    REC(if (src != MPI_PROC_NULL) probed("MPI_Mprobe", comm, s, 1, m, t0));
+    return rc;
+}
+int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m, MPI_Status *st)
+{
+    MPI_Status mine, *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    BEGIN;
+    int rc = PMPI_Improbe(src, tag, comm, flag, m, s);
+    REC(if (src != MPI_PROC_NULL) probed("MPI_Improbe", comm, s, *flag, m, t0));
+    return rc;
+}
+/* The matched receives: a recv or irecv of the probed message (an unknown one named). */
+int MPI_Mrecv(void *b, int count, MPI_Datatype t, MPI_Message *m, MPI_Status *st)
+{
+    MPI_Status mine, *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    MPI_Message was = *m;
+    int k = mprobed_of(was);
+    BEGIN;
+    int rc = PMPI_Mrecv(b, count, t, m, s);
+    REC(if (k >= 0) rec_recv(s, mprobed[k].comm, t, t0, PMPI_Wtime());
+        else if (was != MPI_MESSAGE_NO_PROC) other("MPI_Mrecv", MPI_COMM_WORLD, -1, (uint64_t)count * tsz(t), t,
+                                                   MPI_OP_NULL, t0, NULL));
+    if (k >= 0)
+        mprobed[k] = mprobed[--nmprobed];
+    return rc;
+}
+int MPI_Imrecv(void *b, int count, MPI_Datatype t, MPI_Message *m, MPI_Request *q)
+{
+    MPI_Message was = *m;
+    int k = mprobed_of(was);
+    BEGIN;
+    int rc = PMPI_Imrecv(b, count, t, m, q);
+    REC(if (k >= 0) put(C_RECV, mprobed[k].comm, mprobed[k].src, (uint64_t)count * tsz(t), t, "-", mprobed[k].tag,
+                        t0, q);
+        else if (was != MPI_MESSAGE_NO_PROC) other("MPI_Imrecv", MPI_COMM_WORLD, -1, (uint64_t)count * tsz(t), t,
+                                                   MPI_OP_NULL, t0, q));
+    if (k >= 0)
+        mprobed[k] = mprobed[--nmprobed];
+    return rc;
+}
+
+/* One-sided: each window's communicator (its targets are ranks of it), from its creation. */
+static struct { MPI_Win w; uint64_t id; } *wins;
+static int nwins, capwins;
+
+static void win_made(MPI_Win w, MPI_Comm c)
+{
+    if (nwins == capwins) {
+        int n = capwins ? 2 * capwins : 8;
+        void *e = realloc(wins, (size_t)n * sizeof *wins);
+        if (!e) {
+            oom = 1;
+            return;
+        }
+        wins = e, capwins = n;
+    }
+    wins[nwins].w = w, wins[nwins++].id = comm_id(c);
+}
+
+/* A one-sided call on window w (the world's ranks if this library did not see it made). */
+static rec *rma(const char *name, MPI_Win w, int target, uint64_t bytes, MPI_Datatype t, MPI_Op op, double t0,
+                MPI_Request *q)
+{
+    rec *x = other(name, MPI_COMM_WORLD, target == MPI_PROC_NULL ? -1 : target, bytes, t, op, t0, q);
+    for (int i = 0; x && i < nwins; i++)
+        if (wins[i].w == w)
+            x->comm = wins[i].id;
+    return x;
+}
+
+#define WINMADE(name, params, args, comm)                                                                      \
+    int MPI_##name params                                                                                      \
+    {                                                                                                          \
+        BEGIN;                                                                                                 \
+        int rc = PMPI_##name args;                                                                             \
+        if (rc == MPI_SUCCESS)                                                                                 \
+            win_made(*w, comm);                                                                                \
+        REC(rma("MPI_" #name, *w, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));                           \
+        return rc;                                                                                             \
+    }
+WINMADE(Win_create, (void *b, MPI_Aint size, int du, MPI_Info i, MPI_Comm c, MPI_Win *w), (b, size, du, i, c, w), c)
+WINMADE(Win_allocate, (MPI_Aint size, int du, MPI_Info i, MPI_Comm c, void *b, MPI_Win *w), (size, du, i, c, b, w), c)
+WINMADE(Win_allocate_shared, (MPI_Aint size, int du, MPI_Info i, MPI_Comm c, void *b, MPI_Win *w),
+        (size, du, i, c, b, w), c)
+WINMADE(Win_create_dynamic, (MPI_Info i, MPI_Comm c, MPI_Win *w), (i, c, w), c)
+#undef WINMADE
+int MPI_Win_free(MPI_Win *w)
+{
+    MPI_Win was = *w; /* a freed window's handle: still its entry's key */
+    BEGIN;
+    int rc = PMPI_Win_free(w);
+    REC(rma("MPI_Win_free", was, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));
+    for (int i = 0; i < nwins; i++)
+        if (wins[i].w == was)
+            wins[i] = wins[--nwins];
+    return rc;
+}
+/* The synchronisations: (name, params, args) of one window argument w. */
+#define WSYNC(name, params, args)                                                                              \
+    int MPI_##name params                                                                                      \
+    {                                                                                                          \
+        BEGIN;                                                                                                 \
+        int rc = PMPI_##name args;                                                                             \
+        REC(rma("MPI_" #name, w, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));                            \
+        return rc;                                                                                             \
+    }
+#define WSYNC_T(name, params, args) /* with a target rank r */                                                 \
+    int MPI_##name params                                                                                      \
+    {                                                                                                          \
+        BEGIN;                                                                                                 \
+        int rc = PMPI_##name args;                                                                             \
+        REC(rma("MPI_" #name, w, r, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));                             \
+        return rc;                                                                                             \
+    }
+WSYNC(Win_fence, (int a, MPI_Win w), (a, w))
+WSYNC_T(Win_lock, (int l, int r, int a, MPI_Win w), (l, r, a, w))
+WSYNC_T(Win_unlock, (int r, MPI_Win w), (r, w))
+WSYNC(Win_lock_all, (int a, MPI_Win w), (a, w))
+WSYNC(Win_unlock_all, (MPI_Win w), (w))
+WSYNC_T(Win_flush, (int r, MPI_Win w), (r, w))
+WSYNC_T(Win_flush_local, (int r, MPI_Win w), (r, w))
+WSYNC(Win_flush_all, (MPI_Win w), (w))
+WSYNC(Win_flush_local_all, (MPI_Win w), (w))
+WSYNC(Win_sync, (MPI_Win w), (w))
+WSYNC(Win_post, (MPI_Group g, int a, MPI_Win w), (g, a, w))
+WSYNC(Win_start, (MPI_Group g, int a, MPI_Win w), (g, a, w))
+WSYNC(Win_complete, (MPI_Win w), (w))
+WSYNC(Win_wait, (MPI_Win w), (w))
+WSYNC(Win_test, (MPI_Win w, int *flag), (w, flag))
+#undef WSYNC
+#undef WSYNC_T
+/* The transfers: the origin's bytes (count x type size), the target. */
+int MPI_Put(const void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Win w)
+{
+    BEGIN;
+    int rc = PMPI_Put(o, oc, ot, r, d, tc, tt, w);
+    REC(rma("MPI_Put", w, r, (uint64_t)oc * tsz(ot), ot, MPI_OP_NULL, t0, NULL));
+    return rc;
+}
+int MPI_Get(void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Win w)
+{
+    BEGIN;
+    int rc = PMPI_Get(o, oc, ot, r, d, tc, tt, w);
+    REC(rma("MPI_Get", w, r, (uint64_t)oc * tsz(ot), ot, MPI_OP_NULL, t0, NULL));
+    return rc;
+}
+int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Op op,
+                   MPI_Win w)
+{
+    BEGIN;
+    int rc = PMPI_Accumulate(o, oc, ot, r, d, tc, tt, op, w);
+    REC(rma("MPI_Accumulate", w, r, (uint64_t)oc * tsz(ot), ot, op, t0, NULL));
+    return rc;
+}
+int MPI_Get_accumulate(const void *o, int oc, MPI_Datatype ot, void *res, int rc_, MPI_Datatype rt, int r,
+                       MPI_Aint d, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win w)
+{
+    BEGIN;
+    int rc = PMPI_Get_accumulate(o, oc, ot, res, rc_, rt, r, d, tc, tt, op, w);
+    REC(rma("MPI_Get_accumulate", w, r, (uint64_t)oc * tsz(ot), ot, op, t0, NULL));
+    return rc;
+}
+int MPI_Fetch_and_op(const void *o, void *res, MPI_Datatype t, int r, MPI_Aint d, MPI_Op op, MPI_Win w)
+{
+    BEGIN;
+    int rc = PMPI_Fetch_and_op(o, res, t, r, d, op, w);
+    REC(rma("MPI_Fetch_and_op", w, r, tsz(t), t, op, t0, NULL));
+    return rc;
+}
+int MPI_Compare_and_swap(const void *o, const void *c, void *res, MPI_Datatype t, int r, MPI_Aint d, MPI_Win w)
+{
+    BEGIN;
+    int rc = PMPI_Compare_and_swap(o, c, res, t, r, d, w);
+    REC(rma("MPI_Compare_and_swap", w, r, tsz(t), t, MPI_OP_NULL, t0, NULL));
+    return rc;
+}
+int MPI_Rput(const void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Win w,
+             MPI_Request *q)
+{
+    BEGIN;
+    int rc = PMPI_Rput(o, oc, ot, r, d, tc, tt, w, q);
+    REC(rma("MPI_Rput", w, r, (uint64_t)oc * tsz(ot), ot, MPI_OP_NULL, t0, q));
+    return rc;
+}
+int MPI_Rget(void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Win w,
+             MPI_Request *q)
+{
+    BEGIN;
+    int rc = PMPI_Rget(o, oc, ot, r, d, tc, tt, w, q);
+    REC(rma("MPI_Rget", w, r, (uint64_t)oc * tsz(ot), ot, MPI_OP_NULL, t0, q));
+    return rc;
+}
+int MPI_Raccumulate(const void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Op op,
+                    MPI_Win w, MPI_Request *q)
+{
+    BEGIN;
+    int rc = PMPI_Raccumulate(o, oc, ot, r, d, tc, tt, op, w, q);
+    REC(rma("MPI_Raccumulate", w, r, (uint64_t)oc * tsz(ot), ot, op, t0, q));
+    return rc;
+}
+int MPI_Rget_accumulate(const void *o, int oc, MPI_Datatype ot, void *res, int rc_, MPI_Datatype rt, int r,
+                        MPI_Aint d, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win w, MPI_Request *q)
+{
+    BEGIN;
+    int rc = PMPI_Rget_accumulate(o, oc, ot, res, rc_, rt, r, d, tc, tt, op, w, q);
+    REC(rma("MPI_Rget_accumulate", w, r, (uint64_t)oc * tsz(ot), ot, op, t0, q));
+    return rc;
+}
+
+/* Neighbourhood collectives: BYTES as their global forms' (the block it sends, to each
+ * neighbour in an alltoall; all it sends in alltoallv/w). */
+static int outdegree(MPI_Comm c)
+{
+    int topo = MPI_UNDEFINED, n = 0, in = 0, w = 0;
+    PMPI_Topo_test(c, &topo);
+    if (topo == MPI_CART)
+        PMPI_Cartdim_get(c, &n), n *= 2;
+    else if (topo == MPI_GRAPH)
+        PMPI_Graph_neighbors_count(c, crank(c), &n);
+    else if (topo == MPI_DIST_GRAPH)
+        PMPI_Dist_graph_neighbors_count(c, &in, &n, &w);
+    return n;
+}
+static uint64_t nsum(const int *c, const MPI_Datatype *ts, MPI_Datatype t, MPI_Comm comm)
+{
+    uint64_t b = 0;
+    for (int k = 0, n = outdegree(comm); k < n; k++)
+        b += (uint64_t)c[k] * tsz(ts ? ts[k] : t);
+    return b;
+}
+#define NBR_UN(...) __VA_ARGS__
+#define NBR(Name, params, args, bytes, type)                                                                   \
+    int MPI_Neighbor_##Name params                                                                             \
+    {                                                                                                          \
+        BEGIN;                                                                                                 \
+        int rc = PMPI_Neighbor_##Name args;                                                                    \
+        REC(other("MPI_Neighbor_" #Name, comm, -1, bytes, type, MPI_OP_NULL, t0, NULL));                       \
+        return rc;                                                                                             \
+    }                                                                                                          \
+    int MPI_Ineighbor_##Name(NBR_UN params, MPI_Request *q)                                                    \
+    {                                                                                                          \
+        BEGIN;                                                                                                 \
+        int rc = PMPI_Ineighbor_##Name(NBR_UN args, q);                                                        \
+        REC(other("MPI_Ineighbor_" #Name, comm, -1, bytes, type, MPI_OP_NULL, t0, q));                         \
+        return rc;                                                                                             \
+    }
+NBR(allgather, (const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm),
+    (s, sc, st, r, rc_, rt, comm), (uint64_t)sc * tsz(st), st)
+NBR(allgatherv, (const void *s, int sc, MPI_Datatype st, void *r, const int *rcs, const int *rd, MPI_Datatype rt,
+                 MPI_Comm comm), (s, sc, st, r, rcs, rd, rt, comm), (uint64_t)sc * tsz(st), st)
+NBR(alltoall, (const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm),
+    (s, sc, st, r, rc_, rt, comm), (uint64_t)sc * tsz(st), st)
+NBR(alltoallv, (const void *s, const int *scs, const int *sd, MPI_Datatype st, void *r, const int *rcs,
+                const int *rd, MPI_Datatype rt, MPI_Comm comm), (s, scs, sd, st, r, rcs, rd, rt, comm),
+    nsum(scs, NULL, st, comm), st)
+NBR(alltoallw, (const void *s, const int *scs, const MPI_Aint *sd, const MPI_Datatype *sts, void *r, const int *rcs,
+                const MPI_Aint *rd, const MPI_Datatype *rts, MPI_Comm comm), (s, scs, sd, sts, r, rcs, rd, rts, comm),
+    nsum(scs, sts, MPI_DATATYPE_NULL, comm), outdegree(comm) ? sts[0] : MPI_DATATYPE_NULL)
+#undef NBR
+#undef NBR_UN
+
+/* Completion. A request this library did not issue (I/O, a generalized request) records nothing. */
 int MPI_Wait(MPI_Request *q, MPI_Status *st)
 {
     MPI_Status mine;
@@ -1143,6 +1572,46 @@ FORTRAN(testsome, (F *n, F *q, F *out, F *idx, F *st, F *e), (n, q, out, idx, s.
         fsave s = fsave_of(*n, q, st),
         if (OK && s.r && s.st && *out != MPI_UNDEFINED) f_done(s.r, s.st, idx, *out, t0); fsave_free(&s, st))
 
+/* Persistent requests, probes, and the one-sided calls of a fence epoch (the others
+ * are C only). */
+#define FPINIT(name, call)                                                                                       \
+    FORTRAN(name, (void *b, F *n, F *t, F *d, F *tag, F *c, F *q, F *e), (b, n, t, d, tag, c, q, e), ,          \
+            (void)top; if (!e || !*e) persist(call, freq(q), CM(c), *d, *tag, *n, TY(t)))
+FPINIT(send_init, C_SEND)
+FPINIT(ssend_init, C_SEND)
+FPINIT(bsend_init, C_SEND)
+FPINIT(rsend_init, C_SEND)
+FPINIT(recv_init, C_RECV)
+FORTRAN(start, (F *q, F *e), (q, e), , if (OK) { MPI_Request x = freq(q); started(&x, t0); })
+FORTRAN(startall, (F *n, F *q, F *e), (n, q, e), ,
+        if (OK) for (int i = 0; i < *n; i++) { MPI_Request x = freq(&q[i]); started(&x, i ? PMPI_Wtime() : t0); })
+FORTRAN(request_free, (F *q, F *e), (q, e), unpersist(freq(q)), (void)top)
+FORTRAN(probe, (F *src, F *tag, F *c, F *st, F *e), (src, tag, c, FST(st, mine), e), F mine[FSS],
+        if (OK && *src != MPI_PROC_NULL) { MPI_Status s = fstat(FST(st, mine)); probed("MPI_Probe", CM(c), &s, 1,
+                                                                                       NULL, t0); })
+FORTRAN(iprobe, (F *src, F *tag, F *c, F *flag, F *st, F *e), (src, tag, c, flag, FST(st, mine), e), F mine[FSS],
+        if (OK && *src != MPI_PROC_NULL) { MPI_Status s = fstat(FST(st, mine)); probed("MPI_Iprobe", CM(c), &s, *flag,
+                                                                                       NULL, t0); })
+#define WN(w) PMPI_Win_f2c(*(w))
+FORTRAN(win_create, (void *b, MPI_Aint *size, F *du, F *info, F *c, F *w, F *e), (b, size, du, info, c, w, e), ,
+        if (!e || !*e) win_made(WN(w), CM(c));
+        if (OK) rma("MPI_Win_create", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
+FORTRAN(win_allocate, (MPI_Aint *size, F *du, F *info, F *c, void *b, F *w, F *e), (size, du, info, c, b, w, e), ,
+        if (!e || !*e) win_made(WN(w), CM(c));
+        if (OK) rma("MPI_Win_allocate", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
+FORTRAN(win_free, (F *w, F *e), (w, e), MPI_Win was = WN(w),
+        if (OK) rma("MPI_Win_free", was, -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL);
+        for (int i = 0; i < nwins; i++) if (wins[i].w == was) wins[i] = wins[--nwins];)
+FORTRAN(win_fence, (F *a, F *w, F *e), (a, w, e), ,
+        if (OK) rma("MPI_Win_fence", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
+FORTRAN(put, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *w, F *e), (o, oc, ot, r, d, tc, tt, w, e), ,
+        if (OK) rma("MPI_Put", WN(w), *r, (uint64_t)*oc * tsz(TY(ot)), TY(ot), NONE, t0, NULL))
+FORTRAN(get, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *w, F *e), (o, oc, ot, r, d, tc, tt, w, e), ,
+        if (OK) rma("MPI_Get", WN(w), *r, (uint64_t)*oc * tsz(TY(ot)), TY(ot), NONE, t0, NULL))
+FORTRAN(accumulate, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *op, F *w, F *e),
+        (o, oc, ot, r, d, tc, tt, op, w, e), ,
+        if (OK) rma("MPI_Accumulate", WN(w), *r, (uint64_t)*oc * tsz(TY(ot)), TY(ot), OP(op), t0, NULL))
+
 #define FCOMM(name, params, args, out) FORTRAN(name, params, args, , if (OK) made(PMPI_Comm_f2c(*(out))))
 FCOMM(comm_split, (F *c, F *color, F *key, F *out, F *e), (c, color, key, out, e), out)
 FCOMM(comm_split_type, (F *c, F *ty, F *key, F *info, F *out, F *e), (c, ty, key, info, out, e), out)
@@ -1163,7 +1632,8 @@ static size_t fmt_rec(char *out, size_t cap, size_t k)
     if (r->call == C_SEND || r->call == C_RECV) /* a message's tag in the OP field */
         snprintf(opf, sizeof opf, "%d", r->tag);
     int n = snprintf(out, cap, "%d %s%s %llu %d %llu %s %s %.0f %.0f\n", me,
-                     r->nb && r->call != C_WAIT ? "i" : "", names[r->call], (unsigned long long)r->comm, r->root,
+                     r->nb && r->call < C_WAIT ? "i" : "", r->call == C_OTHER ? r->name : names[r->call],
+                     (unsigned long long)r->comm, r->root,
                      (unsigned long long)r->bytes, r->call == C_SEND || r->call == C_RECV ? opf : r->op, r->type,
                      (r->t0 - (k ? recs[k - 1].t1 : last0)) * 1e9, (r->t1 - r->t0) * 1e9);
     return n < 0 ? 0 : (size_t)n;
@@ -1235,7 +1705,7 @@ static void finish(void)
         if (f && fclose(f))
             fprintf(stderr, "tcpmpi: %s: write failed\n", path);
     }
-    free(d), free(t), free(mine), free(recs), free(defs), free(pend), free(comms);
+    free(d), free(t), free(mine), free(recs), free(defs), free(pend), free(comms), free(pers), free(wins);
 }
 
 int MPI_Finalize(void)
