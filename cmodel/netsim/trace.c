@@ -277,8 +277,7 @@ int tc_trace_read(FILE *f, const char *name, tc_trace *tr, char *err, size_t err
             FAIL("%s:%ld: call '%s' is none of %s", name, ln, fld[1], tr->version < 2
                  ? "bcast, reduce, allreduce, barrier, allgather (version 1)"
                  : "the collectives (bcast ... exscan, each also with an 'i' in front), send, isend, recv, irecv, "
-                   "wait, "
-                   "or an MPI name (MPI_Put: a call the replay does not model)");
+                   "wait, or an MPI name (MPI_Put: a call the replay does not model)");
         if (tr->version < 2) { /* COMM is the size, and only the world's can be placed */
             if (num(fld[2], 1, tr->ranks, &v[2]))
                 FAIL("%s:%ld: communicator size '%s' is not in 1..%d", name, ln, fld[2], tr->ranks);
