@@ -299,7 +299,7 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
 int main(int argc, char **argv)
 {
     char err[256];
-    int rc;
+    int rc = 0; /* set by every run below (initialised for GCC -O1 with the sanitizers, which cannot tell) */
     if (tc_config_init(&cfg, keys, NKEYS)) {
         fprintf(stderr, "tcnet: out of memory\n");
         return 2;
