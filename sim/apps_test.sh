@@ -4,8 +4,9 @@
 # stated error of exact runs, the baseline's all-gather the fastest or the library's pick,
 # the heat equation's figures consistent, the PMPI recorder's trace replayed with its calls
 # and bytes, its long reductions striped as tcnet's, its point-to-point side at the LogGP
-# costs throughout, the OTF2 round trip, and malformed or truncated traces and bad keys
-# refused with a message naming the problem.
+# costs throughout, the OTF2 round trip, real Score-P archives converted and replayed (a
+# coverage test's collectives checked against the program and Score-P's own counts), and
+# malformed or truncated traces and bad keys refused with a message naming the problem.
 set -u
 cd "$(dirname "$0")/.."
 source sim/lib.sh
@@ -174,13 +175,76 @@ check "OTF2 round trip of the heat trace; its replay: the same collectives and m
 import json; a, b = json.load(open('$A/replay.json')), json.load(open('$A/back.json'))
 assert all(a[k] == b[k] for k in ('replayed', 'messages', 'bytes', 'message_bytes', 'comm_hw', 'comm_p2p')), (a, b)\""
 
-# a real Score-P archive (tb/otf2/README.md): its messages, the first gap from the
-# clock's offset (not from tick 0), its local definitions' mappings applied
+# a real Score-P archive (tb/otf2/README.md): its messages, the first gap from MPI_Init's
+# end (not from tick 0), its local definitions' mappings applied
 check "OTF2 from Score-P (a public ping-pong): 16 messages of 8355840 bytes, the first gap under a second, replayed" bash -c \
   "build/tcotf2 tb/otf2/scorep-ping-pong/traces.otf2 $A/scorep.trace &&
    [ \$(awk 'NF == 9 && \$2 == \"send\" { n++; b += \$5 } END { print n, b }' $A/scorep.trace | tr ' ' _) = 16_8355840 ] &&
    awk 'NF == 9 && \$8 >= 1e9 { exit 1 }' $A/scorep.trace &&
    build/tcnet topo=4x4 workload=trace trace=$A/scorep.trace progress=off | grep -q 'replayed 0 collectives .* and 16 messages'"
+
+# a real Score-P archive with collectives (tb/otf2/README.md: SST/macro's MPI coverage test,
+# 10 ranks): what the program does, from its source; what Score-P wrote, from otf2-print
+X=tb/otf2/scorep-mpi-coverage/traces.otf2
+check "OTF2 from Score-P (SST/macro's MPI coverage test) converted" build/tcotf2 $X $A/cov.trace
+{ otf2-print -G $X && otf2-print $X; } >$A/cov.print 2>&1
+# the collectives' bytes a rank by Score-P's counts: a COMM's GROUP has N members (COMM_SELF:
+# 1); allreduce, allgather, alltoall send and receive N blocks, bcast and scatter receive
+# one, gather and reduce send one; a location is a rank
+awk '$1 == "GROUP" { match($0, /Type: [A-Z_]*/); t = substr($0, RSTART + 6, RLENGTH - 6)
+                     match($0, /[0-9]+ Members/); n[$2] = t == "COMM_SELF" ? 1 : substr($0, RSTART, RLENGTH - 8) + 0 }
+     $1 == "COMM" { match($0, /Group: "[^"]*" <[0-9]+>/); g = substr($0, RSTART, RLENGTH); sub(/.*</, "", g); sub(/>/, "", g); grp[$2] = g }
+     $1 == "MPI_COLLECTIVE_END" {
+       match($0, /Operation: [A-Z_]*/); op = substr($0, RSTART + 11, RLENGTH - 11)
+       match($0, /Communicator: "[^"]*" <[0-9]+>/); c = substr($0, RSTART, RLENGTH); sub(/.*</, "", c); sub(/>/, "", c)
+       match($0, /Sent: [0-9]+/); s = substr($0, RSTART + 6, RLENGTH - 6) + 0
+       match($0, /Received: [0-9]+/); r = substr($0, RSTART + 10, RLENGTH - 10) + 0
+       N = n[grp[c]]
+       b = op ~ /^ALL/ ? s / N : op == "BCAST" || op == "SCATTER" ? r : op == "GATHER" || op == "REDUCE" ? s : op == "BARRIER" ? 0 : -1
+       print $2, tolower(op), b }' $A/cov.print | sort -s -k1,1n >$A/cov.want
+awk 'NF == 9 && $2 !~ /^(i?send|i?recv|wait|MPI_.*)$/ { print $1, $2, $5 }' $A/cov.trace | sort -s -k1,1n >$A/cov.got
+check "Score-P's collectives: 1200, each rank's bytes in order as Score-P's counts in otf2-print give them (its sizeSent/Received and the comm's size)" bash -c \
+  "[ \$(wc -l <$A/cov.want) = 1200 ] && diff $A/cov.want $A/cov.got"
+# the program: on each of its 3 communicators a rank calls gather, scatter, reduce and bcast
+# of 1 MPI_INT, and allgather, alltoall and allreduce of 1, 2, 4 ... 2048
+all=$((10 * 3 * 4 * 4095)); one=$((10 * 3 * 4))
+check "Score-P's collectives as the program makes them: bytes a rank 4 x count (alls $all bytes in 360 calls, the rooted ones $one in 30)" \
+  test "$(awk '{ n[$2]++; b[$2] += $3 } END { for (k in n) print k, n[k], b[k] }' $A/cov.got | sort | tr '\n' ' ')" = \
+  "allgather 360 $all allreduce 360 $all alltoall 360 $all bcast 30 $one gather 30 $one reduce 30 $one scatter 30 $one "
+# the communicators: world, MPI_Comm_split(world, rank % 6) (its two-rank groups defined in
+# rank order; ranks 4 and 5 alone), a split of that (every rank alone): 40 calls on each
+check "Score-P's communicators: the split's four pairs and every rank alone defined, each rank's 40 collectives on each of its 3" awk '
+  $1 == "comm" { m = ""; for (i = 4; i <= NF; i++) m = m " " $i; mem[$2] = mem[$2] m; size[$2] = $3 }
+  NF == 9 && $2 !~ /^(i?send|i?recv|wait|MPI_.*)$/ { r = $1
+    s1 = ""; for (j = 0; j < 10; j++) if (j % 6 == r % 6) s1 = s1 " " j
+    k = $3 == 0 ? "world" : mem[$3] == s1 && s1 != " " r ? "split" : mem[$3] == " " r ? "self" : "other " $3
+    n[r " " k]++ }
+  END { for (c in size) if (size[c] == 2) { split(mem[c], p, " "); if (p[1] > 3 || p[2] != p[1] + 6) exit 1; np++ } else if (size[c] != 1) exit 1
+        if (np != 4) exit 1
+        for (r = 0; r < 10; r++) if (n[r " world"] != 40 || n[r " split"] != (r % 6 < 4 ? 40 : 0) || n[r " self"] != (r % 6 < 4 ? 40 : 80)) exit 1
+        for (k in n) if (k ~ /other/) exit 1 }' $A/cov.trace
+# each rank's first gap: from its leaving MPI_Init (which takes 1.2 s) to its first MPI event
+# (an isend), as the recorder's; not from the clock's offset (1.15-1.21 s before the isends)
+# nor from tick 0 (about 2 x 10^6 s)
+check "Score-P's first gaps: from each rank's leaving MPI_Init to its first MPI event, within a microsecond" bash -c \
+  "join <(awk '/^CLOCK_PROPERTIES/ { for (i = 1; i <= NF; i++) if (\$i == \"Seconds:\") res = \$(i + 1) }
+               \$1 == \"LEAVE\" && /Region: \"MPI_Init(_thread)?\"/ && !(\$2 in init) { init[\$2] = \$3 }
+               \$1 ~ /^MPI_/ && !(\$2 in t) { t[\$2] = 1; printf \"%d %.0f\\n\", \$2, (\$3 - init[\$2]) / res * 1e9 }' $A/cov.print | sort) \
+        <(awk 'NF == 9 && !(\$1 in t) { t[\$1] = 1; print \$1, \$8 }' $A/cov.trace | sort) |
+   awk '{ n++; d = \$2 - \$3; if (d < -1000 || d > 1000 || \$3 <= 0 || \$3 > 1e6) bad = 1 } END { exit bad || n != 10 }'"
+check "OTF2 without MPI_Init (tcotf2's own): each rank's first gap from the clock's offset, as the trace had it" bash -c \
+  "diff <(awk 'NF == 9 && !(\$1 in t) { t[\$1] = 1; print \$1, \$2, \$8 }' $A/demo.trace) \
+        <(awk 'NF == 9 && !(\$1 in t) { t[\$1] = 1; print \$1, \$2, \$8 }' $A/back.trace)"
+# the replay: one collective an instance (a COMM_SELF call is one; a pair's, two ranks' ends one)
+ncoll=$(awk '$1 == "GROUP" { match($0, /Type: [A-Z_]*/); t = substr($0, RSTART + 6, RLENGTH - 6)
+                              match($0, /[0-9]+ Members/); n[$2] = t == "COMM_SELF" ? 1 : substr($0, RSTART, RLENGTH - 8) + 0 }
+             $1 == "COMM" { match($0, /Group: "[^"]*" <[0-9]+>/); g = substr($0, RSTART, RLENGTH); sub(/.*</, "", g); sub(/>/, "", g); grp[$2] = g }
+             $1 == "MPI_COLLECTIVE_END" { match($0, /Communicator: "[^"]*" <[0-9]+>/); c = substr($0, RSTART, RLENGTH); sub(/.*</, "", c); sub(/>/, "", c)
+                                          x += 1 / n[grp[c]] }
+             $1 == "MPI_ISEND" || $1 == "MPI_SEND" { m++ }
+             END { printf "%d %d", x + 0.5, m }' $A/cov.print)
+check "Score-P's coverage test replayed: the archive's collectives and messages (${ncoll% *} and ${ncoll#* })" bash -c \
+  "build/tcnet topo=4x4 workload=trace trace=$A/cov.trace progress=off | grep -q 'replayed ${ncoll% *} collectives .* and ${ncoll#* } messages'"
 
 # which path each reduction takes: the subnet's integer ALU, its floating-point sum or
 # fmin/fmax keys, or point-to-point for what it cannot do (a user op, PROD, a pair type

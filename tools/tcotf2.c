@@ -11,9 +11,11 @@
  * kind the trace format has no name for is counted and named on stderr. The
  * communicators are the archive's: a Comm's group of type COMM_GROUP lists
  * positions in the MPI COMM_LOCATIONS group (locations, hence ranks); COMM_SELF is
- * each rank alone. Times are in the archive's timer resolution, counted from the
- * clock's global offset (its first tick), converted to ns; a message's single
- * timestamp is its call's end (its time inside goes into its gap).
+ * each rank alone. Times are in the archive's timer resolution, converted to ns; a
+ * rank's first gap counts from its leaving MPI_Init (or MPI_Init_thread), as the
+ * recorder's, or without that region from the clock's global offset (its first
+ * tick); a message's single timestamp is its call's end (its time inside goes into
+ * its gap).
  * BYTES: an archive this tool wrote carries the trace's BYTES; in any other (Score-P's)
  * sizeSent and sizeReceived are what Score-P's MPI adapter counts a rank moving in
  * all (src/adapters/mpi/c/scorep_mpi_coll.inc.c): an allreduce's, allgather's and
@@ -70,6 +72,8 @@ typedef struct {
     uint64_t res, offset;       /* ticks a second; the first tick */
     char **str;                 /* the string definitions, by reference */
     size_t nstr;
+    uint64_t *region;           /* the region definitions' names (string refs), by reference */
+    size_t nregion;
     uint64_t attr_op, attr_type; /* the "torcoll op" and "torcoll type" attributes, or UINT64_MAX */
     char skipped[200];          /* collective kinds left out, by OTF2 number */
     long nskipped;
@@ -168,6 +172,25 @@ static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef n
     if (!g[r->ng].member)
         return OTF2_CALLBACK_ERROR;
     memcpy(g[r->ng++].member, members, n * sizeof *members);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canon,
+                                    OTF2_StringRef desc, OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                    OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t line0, uint32_t line1)
+{
+    (void)canon, (void)desc, (void)role, (void)paradigm, (void)flags, (void)file, (void)line0, (void)line1;
+    rd *r = u;
+    if (self >= r->nregion) {
+        uint64_t *a = realloc(r->region, ((size_t)self + 1) * sizeof *a);
+        if (!a)
+            return OTF2_CALLBACK_ERROR;
+        for (size_t i = r->nregion; i <= self; i++)
+            a[i] = UINT64_MAX;
+        r->region = a;
+        r->nregion = (size_t)self + 1;
+    }
+    r->region[self] = name;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -304,6 +327,23 @@ static void skipped(rd *r, OTF2_CollectiveOp op)
     snprintf(w, sizeof w, " %d", (int)op);
     if (!strstr(r->skipped, w) && strlen(r->skipped) + strlen(w) < sizeof r->skipped)
         strcat(r->skipped, w);
+}
+
+/* Leaving MPI_Init (or MPI_Init_thread) before a rank's first record: its first gap
+ * counts from there, as the recorder's does (cmodel/netsim/trace.h), not from the
+ * clock's first tick (an archive without these regions, as --write's). */
+static OTF2_CallbackCode ev_leave(OTF2_LocationRef where, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al,
+                                  OTF2_RegionRef region)
+{
+    (void)al;
+    rd *r = u;
+    loc *l = find_loc(r, where);
+    if (!l)
+        return OTF2_CALLBACK_INTERRUPT;
+    const char *name = region < r->nregion ? str_of(r, r->region[region]) : NULL;
+    if (!l->n && name && (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread")) && t > l->last)
+        l->last = t;
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, void *u, OTF2_AttributeList *al)
@@ -641,6 +681,8 @@ static int from_otf2(const char *path, FILE *out)
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, def_loc);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, def_comm);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, def_region);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, ev_leave);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(ecb, ev_begin);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ecb, ev_end);
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(ecb, ev_nbc_req);
@@ -661,7 +703,7 @@ static int from_otf2(const char *path, FILE *out)
         goto out;
     }
     for (size_t i = 0; i < r.nlocs; i++) { /* ranks 0..R-1, each a location group once */
-        r.locs[i].last = r.offset;         /* the first gap is from the clock's first tick */
+        r.locs[i].last = r.offset;         /* the first gap: from the clock's first tick, or MPI_Init's end */
         for (size_t j = 0; j < r.nlocs; j++)
             if ((i != j && r.locs[i].group == r.locs[j].group) || r.locs[i].group >= r.nlocs) {
                 fprintf(stderr, "tcotf2: %s: location groups must be the ranks 0..%zu, one location each (location %"
@@ -722,7 +764,7 @@ out:
         free(r.str[i]);
     for (size_t i = 0; i < r.ng; i++)
         free(r.g[i].member);
-    free(r.str), free(r.locs), free(r.g), free(r.cref), free(r.cgroup), free(r.cname);
+    free(r.str), free(r.region), free(r.locs), free(r.g), free(r.cref), free(r.cgroup), free(r.cname);
     return rc;
 }
 
