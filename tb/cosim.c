@@ -1006,10 +1006,11 @@ static int result_fd = -1;
 static void on_timeout(int sig)
 {
     (void)sig;
-    /* rename, write and _exit are async-signal-safe */
-    if (rename(capture_path, timeout_log) || write(result_fd, timeout_line, strlen(timeout_line)) < 0)
-        _exit(1);
-    _exit(1);
+    /* rename, write and _exit are async-signal-safe; the FAIL line is written even if
+     * the log could not be kept */
+    int kept = rename(capture_path, timeout_log) == 0;
+    ssize_t wrote = write(result_fd, timeout_line, strlen(timeout_line));
+    _exit(kept && wrote > 0 ? 1 : 2);
 }
 
 /* Where the next line of text starts. */

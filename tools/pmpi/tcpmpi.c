@@ -63,33 +63,39 @@ static int me = -1, oom, depth;
 static uint64_t comm_seq;   /* the communicators this rank created as their rank 0 */
 
 /* ------------------------------------------------------------ the buffers */
+/* Array a of items of size bytes, its capacity *cap doubled (from first) until item n
+ * fits; NULL with oom set if out of memory (a kept). Every growing list here uses it. */
+static void *grow(void *a, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return a;
+    size_t c = *cap ? 2 * *cap : first;
+    while (c <= n)
+        c *= 2;
+    void *g = realloc(a, c * size);
+    if (!g) {
+        oom = 1;
+        return NULL;
+    }
+    *cap = c;
+    return g;
+}
+
 static rec *new_rec(void)
 {
-    if (nrec == caprec) {
-        size_t c = caprec ? 2 * caprec : 4096;
-        rec *r = realloc(recs, c * sizeof *r);
-        if (!r) {
-            oom = 1;
-            return NULL;
-        }
-        recs = r, caprec = c;
-    }
+    rec *r = grow(recs, &caprec, nrec, sizeof *recs, 4096);
+    if (!r)
+        return NULL;
+    recs = r;
     return &recs[nrec++];
 }
 
 static void add_def(const char *s, size_t n)
 {
-    if (ndefs + n + 1 > capdefs) {
-        size_t c = capdefs ? 2 * capdefs : 4096;
-        while (c < ndefs + n + 1)
-            c *= 2;
-        char *d = realloc(defs, c);
-        if (!d) {
-            oom = 1;
-            return;
-        }
-        defs = d, capdefs = c;
-    }
+    char *d = grow(defs, &capdefs, ndefs + n, 1, 4096); /* and its NUL */
+    if (!d)
+        return;
+    defs = d;
     memcpy(defs + ndefs, s, n);
     ndefs += n;
     defs[ndefs] = 0;
@@ -166,7 +172,8 @@ typedef struct {
     uint64_t id;
 } comm_ent;
 static comm_ent *comms;
-static int ncomms, capcomms;
+static int ncomms;
+static size_t capcomms;
 
 /* "comm ID SIZE MEMBERS" lines, the world ranks as ranges a-b (either way), at most
  * about 900 characters each; a long group continues on lines of the same ID. */
@@ -209,15 +216,10 @@ static void define(uint64_t id, MPI_Comm c)
 
 static void remember(MPI_Comm c, uint64_t id)
 {
-    if (ncomms == capcomms) {
-        int n = capcomms ? 2 * capcomms : 16;
-        comm_ent *e = realloc(comms, (size_t)n * sizeof *e);
-        if (!e) {
-            oom = 1;
-            return;
-        }
-        comms = e, capcomms = n;
-    }
+    comm_ent *e = grow(comms, &capcomms, (size_t)ncomms, sizeof *comms, 16);
+    if (!e)
+        return;
+    comms = e;
     comms[ncomms++] = (comm_ent){c, id};
 }
 
@@ -290,15 +292,10 @@ static rec *put(int call, MPI_Comm comm, int root, uint64_t bytes, MPI_Datatype 
         return NULL;
     *r = (rec){comm_id(comm), bytes, t0, t1, root, tag, (uint8_t)call, req != NULL, op, type_name(type), NULL};
     if (req && *req != MPI_REQUEST_NULL) {
-        if (npend == cappend) {
-            size_t c = cappend ? 2 * cappend : 64;
-            void *p = realloc(pend, c * sizeof *pend);
-            if (!p) {
-                oom = 1;
-                return r;
-            }
-            pend = p, cappend = c;
-        }
+        void *p = grow(pend, &cappend, npend, sizeof *pend, 64);
+        if (!p)
+            return r;
+        pend = p;
         pend[npend].r = *req;
         pend[npend++].rec = nrec - 1;
     }
@@ -801,19 +798,15 @@ typedef struct {
     int call, peer, tag, count;
 } pers_ent;
 static pers_ent *pers;
-static int npers, cappers;
+static int npers;
+static size_t cappers;
 
 static void persist(int call, MPI_Request r, MPI_Comm comm, int peer, int tag, int count, MPI_Datatype t)
 {
-    if (npers == cappers) {
-        int n = cappers ? 2 * cappers : 16;
-        pers_ent *e = realloc(pers, (size_t)n * sizeof *e);
-        if (!e) {
-            oom = 1;
-            return;
-        }
-        pers = e, cappers = n;
-    }
+    pers_ent *e = grow(pers, &cappers, (size_t)npers, sizeof *pers, 16);
+    if (!e)
+        return;
+    pers = e;
     pers[npers++] = (pers_ent){r, comm, t, call, peer, tag, count};
 }
 
@@ -990,19 +983,15 @@ int MPI_Imrecv(void *b, int count, MPI_Datatype t, MPI_Message *m, MPI_Request *
 
 /* One-sided: each window's communicator (its targets are ranks of it), from its creation. */
 static struct { MPI_Win w; uint64_t id; } *wins;
-static int nwins, capwins;
+static int nwins;
+static size_t capwins;
 
 static void win_made(MPI_Win w, MPI_Comm c)
 {
-    if (nwins == capwins) {
-        int n = capwins ? 2 * capwins : 8;
-        void *e = realloc(wins, (size_t)n * sizeof *wins);
-        if (!e) {
-            oom = 1;
-            return;
-        }
-        wins = e, capwins = n;
-    }
+    void *e = grow(wins, &capwins, (size_t)nwins, sizeof *wins, 8);
+    if (!e)
+        return;
+    wins = e;
     wins[nwins].w = w, wins[nwins++].id = comm_id(c);
 }
 
