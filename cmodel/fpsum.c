@@ -274,6 +274,69 @@ uint64_t tc_fpsum_key_out(unsigned lane, uint64_t key)
     return f_isnan(f, bits) ? f_qnan(f) : bits;
 }
 
+/* ---------------------------------------------------------------- two passes */
+
+unsigned tc_fpsum_exp_key(unsigned lane, uint64_t bits)
+{
+    const fp_fmt *f = fmt_of(lane);
+    uint64_t ex = (bits & f_mask(f)) >> (f->p - 1) & f_emax(f), fr = bits & ((1ull << (f->p - 1)) - 1);
+    return ex ? (unsigned)ex : fr ? 1 : 0;
+}
+
+/* The word's scale: values of key k lie below 2^top, top = k - bias + 1 (a subnormal's
+ * key 1 too); a word unit is 2^(top - F). */
+static int word_top(const fp_fmt *f, unsigned key) { return (int)key - ((1 << (f->ew - 1)) - 1) + 1; }
+static int word_f(unsigned h) { return 127 - 2 * (int)h; }
+
+void tc_fpsum_word(unsigned lane, uint64_t bits, unsigned key, unsigned h, uint64_t w[2])
+{
+    const fp_fmt *f = fmt_of(lane);
+    unsigned fb = f->p - 1;
+    bits &= f_mask(f);
+    int neg = (bits & f_sign(f)) != 0;
+    uint64_t ex = (bits >> fb) & f_emax(f), fr = bits & ((1ull << fb) - 1);
+    w[0] = w[1] = 0;
+    if (key == f_emax(f)) { /* counts of the specials */
+        if (ex == f_emax(f))
+            w[0] = fr ? 1ull << 42 : neg ? 1 : 1ull << 21;
+        return;
+    }
+    if (key == 0) { /* only zeros: count the +0s */
+        w[0] = bits == 0;
+        return;
+    }
+    if (ex == 0 && fr == 0)
+        return;
+    /* |x| = m 2^q; M = floor(|x| / 2^(top - F)) < 2^F, as |x| < 2^top */
+    uint64_t m = ex ? fr | 1ull << fb : fr;
+    int q = (int)(ex ? ex : 1) - 1 + f->qmin, s = q - word_top(f, key) + word_f(h);
+    u128 mag = s >= 0 ? (u128)m << s : -s < 64 ? (u128)(m >> -s) : 0;
+    u128 word = neg ? (u128)0 - mag : mag;
+    unsigned l = 64 - h; /* w[0]: the low l bits; w[1]: the rest, whose sum stays within 64 bits */
+    w[0] = l == 64 ? (uint64_t)word : (uint64_t)word & ((1ull << l) - 1);
+    w[1] = (uint64_t)(word >> l); /* the arithmetic shift's low 64 bits: |word| < 2^(l + 63 - h) */
+}
+
+uint64_t tc_fpsum_word_out(unsigned lane, unsigned key, unsigned h, const uint64_t w[2])
+{
+    const fp_fmt *f = fmt_of(lane);
+    if (key == f_emax(f)) {
+        uint64_t nan = w[0] >> 42, pinf = w[0] >> 21 & 0x1fffff, ninf = w[0] & 0x1fffff;
+        if (nan || (pinf && ninf))
+            return f_qnan(f);
+        return (ninf ? f_sign(f) : 0) | f_inf(f);
+    }
+    if (key == 0)
+        return w[0] ? 0 : f_sign(f);
+    unsigned l = 64 - h;
+    u128 hi = (u128)w[1] | (w[1] >> 63 ? ~(u128)0 << 64 : 0); /* sign-extended */
+    u128 sum = (hi << l) + w[0];
+    int neg = (int)(sum >> 127);
+    u128 mag = neg ? (u128)0 - sum : sum;
+    const uint64_t m[4] = {(uint64_t)mag, (uint64_t)(mag >> 64), 0, 0};
+    return round_pack(f, neg, m, word_top(f, key) - word_f(h)); /* 0 gives +0 */
+}
+
 /* ---------------------------------------------------------------- value generators */
 
 const char *const tc_fpsum_dist_names[TC_FPS_DISTS + 1] = {"uniform", "wide", "cancel", "special", NULL};

@@ -89,4 +89,26 @@ uint64_t tc_fpsum_value(unsigned dist, unsigned lane, uint64_t seed, uint64_t no
 /* The distributions' names, in TC_FPS_* order (NULL after the last): a tool's values = name. */
 extern const char *const tc_fpsum_dist_names[TC_FPS_DISTS + 1];
 
+/* The two-pass sum of long vectors (docs/fpsum.md, "Two passes for long vectors"):
+ * the PE library's, on the integer ALU, not a block of the hardware. Pass 1 reduces
+ * each value's exponent key by the integer MAX (a 32-bit lane a value), so every PE
+ * learns the top binade of each index; pass 2 sends each value truncated toward zero
+ * to a fixed-point word of F = 127 - 2h bits below that binade's top (h = ceil(log2 n)
+ * for n inputs, n <= 2^TC_FPS2_MAX_H), in two 64-bit lanes: w[0] its low 64 - h bits
+ * (unsigned), w[1] the rest (signed), which the integer SUM adds without a lane ever
+ * wrapping. The sums are integers, so every tree gives the same bits; the result is
+ * rounded once. Its bits are not the one-pass element's: the windows differ. */
+#define TC_FPS2_MAX_H 14
+/* The key: 0 for a zero, 1 for a subnormal, the biased exponent of a normal, the
+ * all-ones exponent (2047, 255) for Inf and NaN. */
+unsigned tc_fpsum_exp_key(unsigned lane, uint64_t bits);
+/* Pass 2's word of a value whose index has the maximum key `key` over n <= 2^h inputs.
+ * With key all-ones (an Inf or NaN came in) the word counts them instead: w[0] = NaN
+ * << 42 | +Inf << 21 | -Inf (each 0 or 1); with key 0 (only zeros) w[0] = 1 for +0. */
+void tc_fpsum_word(unsigned lane, uint64_t bits, unsigned key, unsigned h, uint64_t w[2]);
+/* The value of a sum of words, rounded once to nearest even into the lane's format:
+ * NaN if a NaN or both infinities came in, else the infinity that did; -0 if every
+ * input was -0; Inf of the sum's sign beyond the range. */
+uint64_t tc_fpsum_word_out(unsigned lane, unsigned key, unsigned h, const uint64_t w[2]);
+
 #endif

@@ -67,6 +67,9 @@ struct tc_net {
      * and those not idle after their last cycle (`busy`, flagged in `bflag`). */
     uint32_t *act, *busy;
     size_t nact, nbusy;
+    /* flits of packets other than the credit block's reports on the way to the PEs
+     * (an ejection arrival's `port` is 1 for them), and of them those the PEs see now */
+    uint64_t ej_other, seen_other;
     uint64_t *mark;
     uint8_t *bflag;
     /* A sweep's arrivals, listed per router (`head`, `nxt`) in cycle order, and the
@@ -449,8 +452,11 @@ static int push_outputs(tc_net *n, uint32_t k, uint64_t c)
         ok &= !slot_push(lk, (tc_arrival){(uint32_t)n->nbr[k * np + d], (uint8_t)(d ^ 1), r->cred_q[d], r->o[d].q});
         n->flits[k * np + d] += r->o[d].q.valid;
     }
-    if ((r->qmask >> TC_O_PE(np)) & 1)
-        ok &= !slot_push(&n->ej[(c + 1 + (uint64_t)n->p.ej_lat) % n->we], (tc_arrival){k, 0, 0, r->o[TC_O_PE(np)].q});
+    if ((r->qmask >> TC_O_PE(np)) & 1) {
+        uint8_t other = r->o[TC_O_PE(np)].owner != TC_U_REPORT((int)np, n->p.red_slices);
+        n->ej_other += other;
+        ok &= !slot_push(&n->ej[(c + 1 + (uint64_t)n->p.ej_lat) % n->we], (tc_arrival){k, other, 0, r->o[TC_O_PE(np)].q});
+    }
     if (r->inj_cred_q)
         ok &= !slot_push(&n->inj_c[(c + 1 + (uint64_t)n->p.inj_lat) % n->wi],
                          (tc_arrival){k, 0, r->inj_cred_q, {0, 0, {{0, 0}}}});
@@ -601,6 +607,23 @@ int tc_net_quiet(tc_net *n)
     return 1;
 }
 
+int tc_net_settled(tc_net *n)
+{
+    tc_net_sync(n);
+    if (n->nstaged || n->ej_other)
+        return 0;
+    for (size_t i = 0; i < n->wl; i++)
+        if (n->link[i].n)
+            return 0;
+    for (size_t i = 0; i < n->wi; i++)
+        if (n->inj[i].n || n->inj_c[i].n)
+            return 0;
+    for (size_t i = 0; i < n->nbusy; i++)
+        if (!tc_router_settled(&n->r[n->busy[i]]))
+            return 0;
+    return 1;
+}
+
 int tc_net_lookahead(tc_net *n, int on)
 {
     tc_net_sync(n);
@@ -637,10 +660,13 @@ void tc_net_step(tc_net *n, uint32_t *obs)
     for (size_t i = 0; i < n->nseen; i++)
         memset(&n->pe_out[n->seen[i]], 0, sizeof n->pe_out[0]);
     n->nseen = 0;
+    n->ej_other -= n->seen_other;
+    n->seen_other = 0;
     tc_slot *ej_now = &n->ej[n->cycle % n->we], *ic_now = &n->inj_c[n->cycle % n->wi];
     for (size_t i = 0; i < ej_now->n; i++) {
         n->pe_out[ej_now->a[i].node].ej = ej_now->a[i].w;
         n->seen[n->nseen++] = ej_now->a[i].node;
+        n->seen_other += ej_now->a[i].port;
     }
     for (size_t i = 0; i < ic_now->n; i++) {
         n->pe_out[ic_now->a[i].node].inj_cred = ic_now->a[i].cred;

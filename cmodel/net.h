@@ -94,6 +94,11 @@ const char *tc_net_where(const tc_net *n, uint32_t tag, char *buf, size_t len);
  * without a packet in flight meeting the new one. Brings the routers in step with
  * the PEs (tc_net_sync). */
 int tc_net_quiet(tc_net *n);
+/* Nothing of the PEs' packets left: quiet but for the credit block's reports (and the
+ * ejection credits they and the last packets bring back). Reports come every
+ * TC_REPORT_CYCLES whatever the traffic, so with a report's round trip to the PE
+ * longer than that (EjLat above about 2040) the network is never quiet. */
+int tc_net_settled(tc_net *n);
 /* Flits node has sent on its link output port since reset. */
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port);
 

@@ -49,18 +49,26 @@ unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *
                             tc_phase_err(&r->ph, r->diam, r->nports, u, h), h, mask, vc);
 }
 
-int tc_router_idle(const tc_router *r)
+/* Idle (reports = 0), or idle but for the credit block's reports (reports = 1): a
+ * report due or being made, the report buffer's packet, the PE output streaming it. */
+static int idle_but(const tc_router *r, int reports)
 {
     int np = r->nports;
     const tc_phase *ph = &r->ph;
     for (int k = 0; k < r->nslices; k++)
         if (r->o[TC_O_RED(np, k)].q.valid || r->red[k].idx || r->red[k].nready || r->red[k].cp_left)
             return 0;
-    if (r->cb.nerr || r->cb.gen_idx || r->cb.report_due || r->inj_cred_q || ph->send_due || ph->done_due)
+    if (r->cb.nerr || r->inj_cred_q || ph->send_due || ph->done_due)
         return 0;
-    if (r->live) /* a unit with a packet or a read pending */
+    if (!reports && (r->cb.gen_idx || r->cb.report_due))
         return 0;
-    if (r->qmask || r->cqmask) /* an output streaming has its register valid */
+    uint32_t rep = reports ? 1u << TC_U_REPORT(np, r->nslices) : 0;
+    if (r->live & ~rep) /* a unit with a packet or a read pending */
+        return 0;
+    unsigned pe = 1u << TC_O_PE(np);
+    if ((r->qmask & ~(reports ? pe : 0)) || r->cqmask) /* an output streaming has its register valid */
+        return 0;
+    if ((r->qmask & pe) && r->o[TC_O_PE(np)].owner != TC_U_REPORT(np, r->nslices))
         return 0;
     uint64_t due[2];
     memcpy(due, r->cb.cred_due, sizeof due);
@@ -71,6 +79,10 @@ int tc_router_idle(const tc_router *r)
         all_cnt &= r->ph.cnt[p] != 0;
     return !all_cnt;
 }
+
+int tc_router_idle(const tc_router *r) { return idle_but(r, 0); }
+
+int tc_router_settled(const tc_router *r) { return idle_but(r, 1); }
 
 void tc_router_idle_cycle(tc_router *r) { tc_credit_block_idle_cycle(&r->cb); }
 

@@ -87,6 +87,8 @@ void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);
  * or phase counters' work list: with no input this cycle, tc_router_cycle() would
  * only advance the report timer, which tc_router_idle_cycle() does alone. */
 int tc_router_idle(const tc_router *r);
+/* As tc_router_idle, but for the credit block's reports: nothing else held or due. */
+int tc_router_settled(const tc_router *r);
 void tc_router_idle_cycle(tc_router *r);
 
 /* The routing and flow-control rules, as the cycle above applies them (the deadlock

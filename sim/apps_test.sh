@@ -302,6 +302,12 @@ check "replay's p2p times and algorithms are tcnet impl=p2p p2p_alg=auto's (o=10
 write_trace $A/drain.trace 512 "reduce 3 65536 sum MPI_INT" "barrier -1 0 - -"
 check "replay of a 64 KiB reduce to rank 3 then a barrier, 512 ranks on 8x8x8: no packet of the reduce meets the barrier's tree" \
   bash -c "build/tcnet topo=8x8x8 workload=trace trace=$A/drain.trace progress=off | grep -q 'replayed 2 collectives'"
+# ... and until only the credit block's reports are left: they come every 4096 cycles,
+# so with a report's round trip to the PE longer than that (EjLat 3000) the network is
+# never quiet, and a drain that waited for quiet ran to max_cycles.
+write_trace $A/drain_ej.trace 8 "reduce 3 4096 sum MPI_INT" "barrier -1 0 - -"
+check "replay of a reduce then a barrier at EjLat 3000 (the reports never stop): drained, replayed" \
+  bash -c "build/tcnet topo=2x2x2 ej_lat=3000 max_cycles=2000000 workload=trace trace=$A/drain_ej.trace progress=off | grep -q 'replayed 2 collectives'"
 
 # A call the subnet would take longer runs over point-to-point, as a library tuned per
 # size picks (a 64 KiB binary64 sum on 8 ranks: 8192 operations of one element, 2 flits,

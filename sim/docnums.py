@@ -73,7 +73,8 @@ def table_row(path, first_col, col):
 def long_reduce(topo, size, col):
     """A cell of docs/long-reduce.md (sim/long_reduce.sh, make bench): the row of topo
     and size ("1 MiB"), column col (3, 5: the integer sum's link rate with 1 and 4 Reducer
-    slices; 7, 9: the binary64 sum's; 11: point-to-point's; 12 its algorithm)."""
+    slices; 7, 9: the binary64 sum's; 11, 13: the binary64 sum's in two passes; 15:
+    point-to-point's; 16 its algorithm)."""
     for line in open(os.path.join(ROOT, "docs/long-reduce.md")):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) > col and cells[:2] == [topo, size]:
@@ -220,12 +221,13 @@ def fpsum_net():
 
 
 def fpsum_net_table():
-    rows = ["| values | lane | inputs (values x PEs) | PEs with the same bits | worst error, ulp | worst error / bound |",
-            "|---|---|---|---|---|---|"]
-    for m in re.finditer(r"acc_(\w+)_\d+\.txt: binary(\d+), (\d+) values x (\d+) PEs in, (\d+) PEs received the same "
-                         r"bits; worst error (\S+) ulp, (\S+) of the bound", fpsum_net()):
-        d, lane, nv, npe, same, ulp, bound = m.groups()
-        rows.append("| %s | binary%s | %s x %s | %s | %s | %s |" % (d, lane, "{:,}".format(int(nv)), npe, same, ulp, bound))
+    rows = ["| values | lane | form | inputs (values x PEs) | PEs with the same bits | worst error, ulp | worst error / bound |",
+            "|---|---|---|---|---|---|---|"]
+    for m in re.finditer(r"/(two_)?acc_(\w+)_\d+\.txt: binary(\d+), (\d+) values x (\d+) PEs in, (\d+) PEs received the "
+                         r"same bits; worst error (\S+) ulp, (\S+) of the bound", fpsum_net()):
+        two, d, lane, nv, npe, same, ulp, bound = m.groups()
+        rows.append("| %s | binary%s | %s | %s x %s | %s | %s | %s |" % (d, lane, "two passes" if two else "one pass",
+                                                                        "{:,}".format(int(nv)), npe, same, ulp, bound))
     return rows
 
 
@@ -292,16 +294,21 @@ NUMS = {
     "fpsum_net_compared": lambda: "{:,}".format(sum(int(n) for n in re.findall(r"\((\d+) input values compared\)",
                                                                               fpsum_net()))),
     "fpsum_out_fo4": lambda: table_row("docs/synth.md", "fpsum_out", "FO4"),
-    "long_p2p_alg_16x16": lambda: long_reduce("16x16", "1 MiB", 12),
+    "long_p2p_alg_16x16": lambda: long_reduce("16x16", "1 MiB", 16),
     "long_sum_16x16": lambda: long_reduce("16x16", "1 MiB", 3),
     "long_sum4_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
     "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 7),
     "long_fsum4_16x16": lambda: long_reduce("16x16", "1 MiB", 9),
-    "long_p2p_16x16": lambda: long_reduce("16x16", "1 MiB", 11),
+    "long_fsumtwo_16x16": lambda: long_reduce("16x16", "1 MiB", 11),
+    "long_fsumtwo4_16x16": lambda: long_reduce("16x16", "1 MiB", 13),
+    "long_p2p_16x16": lambda: long_reduce("16x16", "1 MiB", 15),
     "long_sum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 3),
     "long_sum4_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 5),
     "long_fsum_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 7),
     "long_fsum4_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 9),
+    "long_fsumtwo_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 11),
+    "long_fsumtwo4_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 13),
+    "long_p2p_4d": lambda: long_reduce("8x8x8x8", "64 KiB", 15),
     "cov_rtl_lines": lambda: table_row("docs/coverage.md", "RTL lines", "coverage"),
     "cov_rtl_toggles": lambda: table_row("docs/coverage.md", "RTL toggles (bits)", "coverage"),
     "cov_c_lines": lambda: table_row("docs/coverage.md", "C model lines", "coverage"),
@@ -329,6 +336,7 @@ NUMS = {
     "tree_barrier_32x32x32": lambda: table_row("docs/barrier.md", "32x32x32", "tree barrier"),
     "allreduce_8x8": lambda: str(tcnet("8x8")),
     "fpsum_values": lambda: fpsum_count(r"fpsum accuracy: (\d+) values in all"),
+    "fpsum_two_values": lambda: fpsum_count(r"fpsum two passes: (\d+) values in all"),
     "fpsum_round_trip": lambda: fpsum_count(r"fpsum round trip: (\d+) values"),
     "fpsum_repro_sums": lambda: fpsum_count(r"fpsum reproducibility: (\d+) sums"),
     "fpsum_repro_orders": lambda: fpsum_count(r"fpsum reproducibility: .*?, (\d+) trees and orders"),

@@ -2,7 +2,8 @@
 # Long allreduces: B bytes a PE, cut into operations by the PE library and dealt round
 # the planner's 16 trees (tcnet trees=16 window=256, 16 in flight on each tree), on
 # the subnet (integer sum, 7 data flits an operation; binary64 fsum, 3 values of 2
-# flits an operation; each with 1 Reducer slice, the default, and with 4) against the
+# flits an operation, and in two passes, 28 exponents then 7 words an operation; each
+# with 1 Reducer slice, the default, and with 4) against the
 # fastest point-to-point algorithm (tcnet impl=p2p
 # p2p_alg=auto: recursive doubling, Rabenseifner, ring, reduce + broadcast at LogGP
 # defaults, the arithmetic free). Writes docs/long-reduce.md. Part of make bench:
@@ -24,7 +25,7 @@ rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
-i=0 N=$((5 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 5 : 0))) # the runs below
+i=0 N=$((7 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 7 : 0))) # the runs below
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
@@ -45,10 +46,12 @@ HW="trees=16 window=256"
 for topo in $TORI; do
   for b in $SIZES; do
     # a short vector in one shorter operation, as a library would send it
-    ls=$(((b + 15) / 16)) lf=$((2 * ((b + 7) / 8)))
+    ls=$(((b + 15) / 16)) lf=$((2 * ((b + 7) / 8))) lw=$(((b + 7) / 8))
     for k in 1 4; do
       run sum$k $topo $b $HW len=$((ls < 7 ? ls : 7)) red_flits=7 red_slices=$k
       run fsum$k $topo $b $HW op=fsum lane=64 values=uniform len=$((lf < 6 ? lf : 6)) red_flits=6 red_slices=$k
+      run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
+        red_slices=$k
     done
     run p2p $topo $b impl=p2p p2p_alg=auto
   done
@@ -57,6 +60,7 @@ if [ -n "$BIG" ]; then
   for k in 1 4; do
     run sum$k 8x8x8x8 $BIG $HW len=7 red_flits=7 red_slices=$k
     run fsum$k 8x8x8x8 $BIG $HW op=fsum lane=64 values=uniform len=6 red_flits=6 red_slices=$k
+    run fsumtwo$k 8x8x8x8 $BIG $HW op=fsum fsum_pass=2 lane=64 values=uniform len=7 red_flits=7 red_slices=$k
   done
   run p2p 8x8x8x8 $BIG impl=p2p p2p_alg=auto
 fi
@@ -73,19 +77,21 @@ END {
   print "(operation i on tree i mod 16, 16 in flight on each tree, [simulator.md](simulator.md)):"
   print "an integer sum in operations of 7 data flits (`len=7 red_flits=7`, 112 bytes each), and"
   print "a binary64 sum in binned elements (`op=fsum lane=64 values=uniform len=6 red_flits=6`,"
-  print "3 values in 6 flits, 24 bytes, [fpsum.md](fpsum.md)), each with the Reducer of one slice (the"
+  print "3 values in 6 flits, 24 bytes, [fpsum.md](fpsum.md)) and in two passes (`fsum_pass=2 len=7"
+  print "red_flits=7`: the exponents'"'"' maximum, 28 an operation, then a 128-bit fixed-point word a"
+  print "value, 7 an operation, [fpsum.md](fpsum.md#two-passes-for-long-vectors)), each with the Reducer of one slice (the"
   print "default) and of four (`red_slices=4`: four Reducers, each over 4 of the trees,"
   print "[microarchitecture.md](microarchitecture.md)). Link rate: B / (16 x cycles),"
   print "the fraction of one link'"'"'s 16 bytes a cycle. Point-to-point: `impl=p2p p2p_alg=auto`,"
   print "the fastest of the MPI libraries'"'"' algorithms at the default LogGP costs, its arithmetic"
   print "free and not reproducible ([p2p.md](p2p.md)). Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
-  print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
-  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  split("sum1 sum4 fsum1 fsum4 p2p", col, " ")
+  print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | fsum in two passes, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  split("sum1 sum4 fsum1 fsum4 fsumtwo1 fsumtwo4 p2p", col, " ")
   for (i = 1; i <= n; i++) {
     split(key[i], k, " "); t = k[1]; b = k[2]
     line = "| " t " | " size(b)
-    for (j = 1; j <= 5; j++) {
+    for (j = 1; j <= 7; j++) {
       nm = col[j]
       if ((nm, t, b) in c) line = line sprintf(" | %d | %.3g%%", c[nm, t, b], 100 * r[nm, t, b])
       else line = line " | - | -"
@@ -95,7 +101,7 @@ END {
   }
   print ""
   # where each subnet column is slower than point-to-point
-  for (j = 1; j <= 4; j++) {
+  for (j = 1; j <= 6; j++) {
     nm = col[j]; lose[nm] = ""
     for (i = 1; i <= n; i++) {
       split(key[i], k, " ")
@@ -103,12 +109,12 @@ END {
         lose[nm] = lose[nm] (lose[nm] == "" ? "" : ", ") k[1] " at " size(k[2])
     }
   }
-  for (j = 1; j <= 4; j++) {
+  for (j = 1; j <= 6; j++) {
     nm = col[j]
-    what[j] = (nm ~ /^sum/ ? "the integer sum" : "the binary64 sum") " with " (nm ~ /1$/ ? "1 slice " : "4 slices ") \
-              (lose[nm] == "" ? "nowhere here" : "on " lose[nm])
+    what[j] = (nm ~ /^sum/ ? "the integer sum" : nm ~ /two/ ? "the binary64 sum in two passes" : "the binary64 sum") \
+              " with " (nm ~ /1$/ ? "1 slice " : "4 slices ") (lose[nm] == "" ? "nowhere here" : "on " lose[nm])
   }
-  print "Slower than point-to-point: " what[1] "; " what[2] "; " what[3] "; " what[4] "."
+  print "Slower than point-to-point: " what[1] "; " what[2] "; " what[3] "; " what[4] "; " what[5] "; " what[6] "."
   print ""
   print "Short vectors take one pass of a tree against log2 P rounds of messages. Long ones,"
   print "with one slice, are bound by the Reducer, which takes one contribution at a time, a"
@@ -119,9 +125,10 @@ END {
   print "their size). With four slices four contributions of different trees stream at once,"
   print "and the bound moves to the PE'"'"'s port, one flit a cycle in and out, a header every"
   print "len data flits: " sprintf("%.1f%%", 100 * 7 / 8) " of a link'"'"'s rate for the integer sum, " sprintf("%.1f%%", 100 * 24 / (16 * 7)) " for the binary64 sum,"
-  print "whose elements are 4 times the values there too. [fpsum.md](fpsum.md) counts what"
-  print "the element costs the links, and what a narrower word or a conversion at the"
-  print "router would give."
+  print "whose elements are 4 times the values there too. In two passes a value costs 4 bytes"
+  print "of exponent and 16 of word, each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the"
+  print "busiest links come close to full there too. [fpsum.md](fpsum.md) counts what"
+  print "the element costs the links, and what a conversion at the router would give."
 }' "$rows" >docs/long-reduce.md.tmp
 publish docs/long-reduce.md.tmp docs/long-reduce.md
 echo "long_reduce: docs/long-reduce.md ($(wc -l <"$rows") runs)"

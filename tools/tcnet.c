@@ -12,6 +12,7 @@
 #include "../cmodel/alu.h"
 #include "../cmodel/netsim/apps.h"
 #include "../cmodel/config.h"
+#include "../cmodel/fpsum.h"
 #include "../cmodel/netsim/fpvec.h"
 #include "../cmodel/net.h"
 #include "../cmodel/netsim/p2p.h"
@@ -57,6 +58,7 @@ static const tc_key keys[] = {
     {"op", "sum", "reduce operation (by name, or its number TC_OP_* of cmodel/format.def)", 0, 0, tc_op_names},
     {"lane", "32", "reduce lane width in bits (or 0 for 32, 1 for 64)", 0, 0, lanes},
     {"values", "none", "op = fsum, min, max: the PEs' floating-point values (docs/fpsum.md), a function of (seed, node, index); lane 64: binary64, 32: binary32; fsum: each value a binned element of 2 flits, len / 2 to a packet; min, max: fmin, fmax, each value a key in a lane, len x 128 / lane to a packet; one reduce per packet", 0, 0, valdists},
+    {"fsum_pass", "1", "values with op = fsum, workload = allreduce: 1, binned elements (one pass); 2, the exponents' maximum first (MAX, 4 a flit), then a 128-bit fixed-point word a value (SUM, one a flit): for long vectors, other bits than one pass's (docs/fpsum.md)", 1, 2, NULL},
     {"values_out", "", "values: write each PE's values and results here, a line each: '<node> in <hex> ...', '<node> out <hex> ...'", 1, 0, NULL},
     {"dst", "-1", "reduce destination node (-1: the tree's root)", -1, 65535, NULL},
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
@@ -111,7 +113,7 @@ static const wl_desc workloads[TC_WL_KINDS] = {
     [TC_WL_REDUCE] = {"every PE of `tree` contributes len data flits, the result to dst (bytes: a long reduce)",
                       COLL "tree len bytes op lane values values_out dst ", 0, TREES_STREAM, NULL, NULL, P2P_COLL},
     [TC_WL_ALLREDUCE] = {"every PE of `tree` contributes, the result to every PE (bytes: a long one; window: a stream)",
-                         COLL "tree len bytes op lane values values_out window trees ", 0, TREES_STREAM, NULL, NULL,
+                         COLL "tree len bytes op lane values fsum_pass values_out window trees ", 0, TREES_STREAM, NULL, NULL,
                          P2P_COLL},
     [TC_WL_BARRIER] = {"every PE enters a multiphase barrier (barrier: half or full; barrier_k phases)",
                        COLL "barrier barrier_k ", 0, TREES_NONE, NULL, NULL, P2P_COLL},
@@ -294,6 +296,50 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
         for (int tree = 0; tree < TC_TREES; tree++)
             tc_net_cfg(n, k, tree, TC_ROWP(rows, k, tree));
     return n;
+}
+
+/* The sum in two passes (fsum_pass = 2, docs/fpsum.md): the exponent keys' allreduce
+ * (MAX), then from the cycle after its last result the words' (SUM) on the same trees,
+ * whose ReduceIds go on from the keys' (pass 1 gives every tree as many reduces). One
+ * result of both: the keys' operations, then the words'; w->repeat becomes their sum. */
+static int run_two_pass(tc_net *n, const tc_row *rows, tc_workload *w, tc_fpvec *fv, tc_wl_result *res,
+                        tc_wl_progress_fn pf, void *ctx)
+{
+    int nt = w->trees > 1 ? w->trees : 1;
+    tc_workload w1 = *w, w2 = *w;
+    tc_wl_result r2;
+    w1.op = TC_OP_MAX, w1.lane = TC_LANE_32, w1.repeat = (int)tc_fpvec_ops(fv);
+    int rc = tc_wl_run(n, rows, &w1, res, pf, ctx);
+    if (rc || fv->err[0] || tc_fpvec_pass(fv, 2, w->len, nt)) {
+        if (!rc)
+            snprintf(res->msg, sizeof res->msg, "%s", fv->err[0] ? fv->err : "out of memory");
+        w->repeat = w1.repeat;
+        return -1;
+    }
+    w2.op = TC_OP_SUM, w2.lane = TC_LANE_64, w2.repeat = (int)tc_fpvec_ops(fv);
+    w2.rid0 = (w->rid0 + w1.repeat / nt) % TC_RIDS;
+    rc = tc_wl_run(n, rows, &w2, &r2, pf, ctx);
+    size_t nn = (size_t)tc_net_topo(n)->n, r = (size_t)w1.repeat + (size_t)w2.repeat;
+    tc_op_result *op = realloc(res->op, r * sizeof *op);
+    uint64_t *done = realloc(res->node_done, r * nn * sizeof *done);
+    if (op)
+        res->op = op;
+    if (done)
+        res->node_done = done;
+    if (!op || !done) {
+        snprintf(res->msg, sizeof res->msg, "out of memory");
+        tc_wl_result_free(&r2);
+        return -1;
+    }
+    memcpy(op + w1.repeat, r2.op, (size_t)w2.repeat * sizeof *op);
+    memcpy(done + (size_t)w1.repeat * nn, r2.node_done, (size_t)w2.repeat * nn * sizeof *done);
+    res->cycles += r2.cycles;
+    res->errors += r2.errors;
+    if (rc)
+        memcpy(res->msg, r2.msg, sizeof res->msg);
+    tc_wl_result_free(&r2);
+    w->repeat = (int)r;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -513,6 +559,12 @@ int main(int argc, char **argv)
         }
         w.repeat = (int)((long_bytes + 16u * (unsigned)w.len - 1) / (16u * (unsigned)w.len));
     }
+    int fsum2 = ival("fsum_pass") == 2;
+    if (fsum2 && (!vdist || w.op != TC_OP_FSUM)) {
+        fprintf(stderr, "tcnet: fsum_pass = 2 is for values with op = fsum (not values = %s, op = %s)\n", sval("values"),
+                sval("op"));
+        return 2;
+    }
     if (*sval("values_out") && !vdist) {
         fprintf(stderr, "tcnet: values_out = '%s' needs values = uniform, wide, cancel or special\n", sval("values_out"));
         return 2;
@@ -527,7 +579,7 @@ int main(int argc, char **argv)
                     sval("workload"), sval("impl"));
             return 2;
         }
-        if (w.op == TC_OP_FSUM && (w.len < 2 || w.len % 2)) {
+        if (w.op == TC_OP_FSUM && !fsum2 && (w.len < 2 || w.len % 2)) {
             fprintf(stderr, "tcnet: values: len = %d must be even and at least 2 (an element is 2 flits)\n", w.len);
             return 2;
         }
@@ -557,10 +609,21 @@ int main(int argc, char **argv)
             return 2;
         }
         free(mem);
+        int prc = fsum2 ? tc_fpvec_pass(&fv, 1, w.len, w.trees) : 0;
+        if (prc) {
+            if (prc == -1)
+                fprintf(stderr, "tcnet: out of memory for the keys of %" PRIu64 " values on each of %d nodes\n", nvals,
+                        t->n);
+            else
+                fprintf(stderr, "tcnet: fsum_pass = 2: more than 2^%d PEs in tree %d, the words' headroom (docs/fpsum.md)"
+                        "\n", TC_FPS2_MAX_H, w.tree);
+            return 2;
+        }
         if (*sval("values_out") && !(vout = open_out("values_out", sval("values_out"))))
             return 2;
-        if (tc_fpvec_ops(&fv) > 1000000) {
-            fprintf(stderr, "tcnet: values: %" PRIu64 " operations, more than 1000000\n", tc_fpvec_ops(&fv));
+        uint64_t vops = tc_fpvec_ops(&fv) + (fsum2 ? (nvals + (uint64_t)w.len - 1) / (uint64_t)w.len : 0);
+        if (vops > 1000000) {
+            fprintf(stderr, "tcnet: values: %" PRIu64 " operations, more than 1000000\n", vops);
             return 2;
         }
         w.repeat = (int)tc_fpvec_ops(&fv);
@@ -659,7 +722,8 @@ int main(int argc, char **argv)
         }
     }
     if (!p2p && !packet) {
-        rc = tc_wl_run(n, rows, &w, &res, tc_config_progress(&cfg) ? progress : NULL, &start);
+        rc = fsum2 ? run_two_pass(n, rows, &w, &fv, &res, tc_config_progress(&cfg) ? progress : NULL, &start)
+                   : tc_wl_run(n, rows, &w, &res, tc_config_progress(&cfg) ? progress : NULL, &start);
         if (!rc && fv.err[0]) {
             snprintf(res.msg, sizeof res.msg, "%s", fv.err);
             rc = -1;

@@ -15,7 +15,31 @@ unsigned tc_fpvec_per(unsigned op, unsigned lane, int len)
 }
 
 /* data flits of a packet of per values */
-static int data_flits(const tc_fpvec *v) { return v->op == TC_OP_FSUM ? 2 * (int)v->per : (int)(v->per / keys_per_flit(v->lane)); }
+static int data_flits(const tc_fpvec *v)
+{
+    if (v->pass)
+        return v->pass == 1 ? (int)v->per / 4 : (int)v->per;
+    return v->op == TC_OP_FSUM ? 2 * (int)v->per : (int)(v->per / keys_per_flit(v->lane));
+}
+
+int tc_fpvec_pass(tc_fpvec *v, unsigned pass, int len, int trees)
+{
+    uint64_t members = 0;
+    for (uint32_t k = 0; k < v->nodes; k++)
+        members += v->member[k];
+    for (v->h = 0; (1ull << v->h) < members; v->h++)
+        ;
+    if (v->h > TC_FPS2_MAX_H)
+        return -2;
+    if (!v->key && !(v->key = calloc((size_t)v->nodes * (size_t)v->nvals, sizeof *v->key)))
+        return -1;
+    v->pass = pass;
+    v->per = pass == 1 ? 4 * (unsigned)len : (unsigned)len; /* a key a 32-bit lane; a word a flit */
+    v->ops = (v->nvals + v->per - 1) / v->per;
+    if (pass == 1 && trees > 1)
+        v->ops = (v->ops + (uint64_t)trees - 1) / (uint64_t)trees * (uint64_t)trees;
+    return 0;
+}
 
 int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,
                   uint64_t nvals, unsigned per, const uint8_t *member)
@@ -50,12 +74,34 @@ void tc_fpvec_free(tc_fpvec *v)
     free(v->out);
     free(v->member);
     free(v->got);
+    free(v->key);
     memset(v, 0, sizeof *v);
 }
 
 void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len)
 {
     const tc_fpvec *v = ctx;
+    const uint64_t *in = v->in + (size_t)node * v->nvals;
+    if (v->pass == 1) { /* exponent keys, four 32-bit lanes a flit; padding 0, MAX's identity here */
+        for (int f = 0; f < len; f++)
+            for (unsigned j = 0; j < 2; j++) {
+                uint64_t i = (uint64_t)op * v->per + 4 * (uint64_t)f + 2 * j;
+                uint64_t k0 = i < v->nvals ? tc_fpsum_exp_key(v->lane, in[i]) : 0;
+                uint64_t k1 = i + 1 < v->nvals ? tc_fpsum_exp_key(v->lane, in[i + 1]) : 0;
+                flits[f].w[j] = k1 << 32 | k0;
+            }
+        return;
+    }
+    if (v->pass == 2) { /* a word a flit, at this node's copy of pass 1's key; padding 0 */
+        for (int f = 0; f < len; f++) {
+            uint64_t i = (uint64_t)op * v->per + (uint64_t)f;
+            if (i < v->nvals)
+                tc_fpsum_word(v->lane, in[i], v->key[(size_t)node * v->nvals + i], v->h, flits[f].w);
+            else
+                flits[f].w[0] = flits[f].w[1] = 0;
+        }
+        return;
+    }
     if (v->op != TC_OP_FSUM) { /* keys, lane by lane as the ALU reads them; padding keys 0 (lanes apart) */
         unsigned kpf = keys_per_flit(v->lane), w = 128 / kpf;
         for (int f = 0; f < len; f++)
@@ -89,7 +135,24 @@ void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc
                      op + 1, nflits - 1, data_flits(v));
         return;
     }
+    if (v->pass == 1) { /* the keys' maxima, kept for pass 2's words */
+        for (unsigned j = 0; j < v->per; j++) {
+            uint64_t i = (uint64_t)op * v->per + j;
+            if (i < v->nvals)
+                v->key[(size_t)node * v->nvals + i] = (uint16_t)(pkt[1 + j / 4].w[j % 4 / 2] >> (32 * (j % 2)));
+        }
+        return;
+    }
     v->got[node] = 1;
+    if (v->pass == 2) {
+        for (unsigned j = 0; j < v->per; j++) {
+            uint64_t i = (uint64_t)op * v->per + j;
+            if (i < v->nvals)
+                v->out[(size_t)node * v->nvals + i] =
+                    tc_fpsum_word_out(v->lane, v->key[(size_t)node * v->nvals + i], v->h, pkt[1 + j].w);
+        }
+        return;
+    }
     if (v->op != TC_OP_FSUM) {
         unsigned kpf = keys_per_flit(v->lane);
         for (unsigned j = 0; j < v->per; j++) {

@@ -4,7 +4,9 @@
  * each value a binned element of 2 flits (the last packet padded with the identity,
  * -0), each result's elements converted back, rounded once. fmin and fmax (MIN, MAX):
  * each value an order-preserving key in a lane of its width (2 or 4 a flit), the
- * result's keys mapped back. The callbacks plug into tc_workload (data, deliver). */
+ * result's keys mapped back. The sum in two passes (tc_fpvec_pass): exponent keys by
+ * MAX, four 32-bit lanes a flit, then a fixed-point word a flit by SUM (fpsum.h). The
+ * callbacks plug into tc_workload (data, deliver). */
 #ifndef TC_FPVEC_H
 #define TC_FPVEC_H
 
@@ -20,6 +22,10 @@ typedef struct {
     uint32_t nodes;
     uint64_t nvals;      /* values per node */
     unsigned per;        /* values per packet */
+    unsigned pass;       /* 0: one pass; 1, 2: the two-pass sum's key pass and word pass */
+    unsigned h;          /* two passes: the words' headroom, ceil(log2 members) */
+    uint64_t ops;        /* operations of the pass (a multiple of the trees in pass 1) */
+    uint16_t *key;       /* two passes: [nodes][nvals], pass 1's result at each node */
     uint64_t *in, *out;  /* [nodes][nvals]: IEEE bits (binary32 in the low 32) */
     uint8_t *member;     /* [nodes]: contributes */
     uint8_t *got;        /* [nodes]: received a result */
@@ -29,12 +35,16 @@ typedef struct {
 /* 0, or -1 out of memory. member[k]: node k contributes (its values drawn). */
 int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,
                   uint64_t nvals, unsigned per, const uint8_t *member);
+/* The sum in two passes: pass 1 (keys) or 2 (words), packets of len data flits,
+ * pass 1's operations a multiple of trees (so that every tree makes as many reduces).
+ * 0; -1 out of memory; -2 more members than the words' headroom allows (2^TC_FPS2_MAX_H). */
+int tc_fpvec_pass(tc_fpvec *v, unsigned pass, int len, int trees);
 /* Values a packet of len data flits holds for op on lane: len / 2 elements, or len
  * flits of keys. */
 unsigned tc_fpvec_per(unsigned op, unsigned lane, int len);
 void tc_fpvec_free(tc_fpvec *v);
-/* Operations a node's values take: ceil(nvals / per). */
-static inline uint64_t tc_fpvec_ops(const tc_fpvec *v) { return (v->nvals + v->per - 1) / v->per; }
+/* Operations a node's values take: ceil(nvals / per) (in pass 1, rounded up to the trees). */
+static inline uint64_t tc_fpvec_ops(const tc_fpvec *v) { return v->ops ? v->ops : (v->nvals + v->per - 1) / v->per; }
 /* tc_workload's data: the len data flits of node's contribution to operation op. */
 void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len);
 /* tc_workload's deliver: a result packet (header and data) of operation op at node. */

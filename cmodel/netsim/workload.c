@@ -504,8 +504,10 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
     tc_net_lookahead(n, 0); /* the routers in step with the PEs again */
     /* drain: the PEs take what is still in flight (a reduce's result on its way down
      * the tree past its DST, the credit block's reports) and send nothing, until no
-     * packet is left anywhere, so that the caller may rewrite a routing table */
-    for (uint64_t t0 = tc_net_cycle(n); !rc && w->drain && !tc_net_quiet(n);) {
+     * packet but the credit block's periodic reports is left anywhere (with EjLat
+     * above about 2040 those never stop: tc_net_settled), so that the caller may
+     * rewrite a routing table */
+    for (uint64_t t0 = tc_net_cycle(n); !rc && w->drain && !tc_net_settled(n);) {
         uint64_t now = tc_net_cycle(n);
         size_t nt = 0;
         if (now - t0 >= w->max_cycles) {

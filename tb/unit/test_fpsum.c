@@ -866,6 +866,151 @@ static void test_minmax(void **state)
                   (unsigned long long)(2 * n), (unsigned long long)alu_n);
 }
 
+/* ---------------------------------------------------------------- 7. two passes */
+
+/* The two-pass sum of long vectors (tc_fpsum_exp_key, _word, _word_out) as the PE
+ * library runs it on the integer ALU: the keys' maximum, each value's word at it, the
+ * words added lane by lane as the 64-bit SUM does (a lane that wraps is a failure:
+ * the headroom must hold), the sum rounded. Checked against MPFR's exact sum: the
+ * bound max(ulp(exact), 2^-80 sum|x|), the special values' rules, -0, overflow. */
+static uint64_t two_pass(const lanefmt *L, const uint64_t *b, unsigned n, const char *what)
+{
+    unsigned h = 0, key = 0;
+    while ((1u << h) < n)
+        h++;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = tc_fpsum_exp_key(L->lane, b[i]);
+        key = k > key ? k : key;
+    }
+    uint64_t s[2] = {0, 0};
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t w[2];
+        int64_t hi = 0;
+        tc_fpsum_word(L->lane, b[i], key, h, w);
+        if (__builtin_add_overflow(s[0], w[0], &s[0]) || __builtin_add_overflow((int64_t)s[1], (int64_t)w[1], &hi))
+            fail_msg("%s: a lane of the words' sum wrapped at input %u of %u", what, i, n);
+        s[1] = (uint64_t)hi;
+    }
+    return tc_fpsum_word_out(L->lane, key, h, s);
+}
+
+/* 1 if the result is the correctly rounded sum; worst: the largest |error| / bound of the others */
+static int two_pass_check(const lanefmt *L, const uint64_t *b, unsigned n, const char *what, scratch *w, double *worst)
+{
+    uint64_t got = two_pass(L, b, n, what);
+    int nan = 0, pinf = 0, ninf = 0, negz = 1;
+    mpfr_set_zero(w->acc, 1);
+    mpfr_set_zero(w->sabs, 1);
+    for (unsigned i = 0; i < n; i++) {
+        int c = cls(L, b[i]);
+        negz &= c == C_ZERO && isneg(L, b[i]);
+        nan |= c == C_NAN;
+        pinf |= c == C_INF && !isneg(L, b[i]);
+        ninf |= c == C_INF && isneg(L, b[i]);
+        if (c == C_FIN) {
+            to_mpfr(L, b[i], w->x);
+            mpfr_add(w->acc, w->acc, w->x, MPFR_RNDN);
+            mpfr_abs(w->x, w->x, MPFR_RNDN);
+            mpfr_add(w->sabs, w->sabs, w->x, MPFR_RNDN);
+        }
+    }
+    if (nan || (pinf && ninf)) {
+        if (got != L->qnan)
+            fail_msg("%s: NaN expected, got %016llx", what, (unsigned long long)got);
+        return 1;
+    }
+    if (pinf || ninf) {
+        if (got != (ninf ? L->sign : 0) + L->inf)
+            fail_msg("%s: %cInf expected, got %016llx", what, ninf ? '-' : '+', (unsigned long long)got);
+        return 1;
+    }
+    uint64_t ref = mpfr_zero_p(w->acc) ? (negz ? L->sign : 0) : rn_bits(L, w->acc);
+    if (got == ref)
+        return 1;
+    if (cls(L, got) == C_ZERO && mpfr_zero_p(w->acc))
+        fail_msg("%s: exact zero, output %016llx, IEEE gives %016llx", what, (unsigned long long)got, (unsigned long long)ref);
+    if (cls(L, got) == C_INF || cls(L, ref) == C_INF)
+        fail_msg("%s: output %016llx, correctly rounded %016llx (overflow decided otherwise)", what,
+                 (unsigned long long)got, (unsigned long long)ref);
+    to_mpfr(L, got, w->x);
+    mpfr_sub(w->t, w->x, w->acc, MPFR_RNDN);
+    mpfr_abs(w->t, w->t, MPFR_RNDN);
+    long emin_n = 2 - (1L << (L->ew - 1)), ex = mpfr_zero_p(w->acc) ? emin_n : mpfr_get_exp(w->acc) - 1;
+    mpfr_set_ui_2exp(w->x, 1, (ex > emin_n ? ex : emin_n) - (long)(L->p - 1), MPFR_RNDN); /* ulp(exact) */
+    mpfr_mul_2si(w->u, w->sabs, -80, MPFR_RNDN);
+    if (mpfr_cmp(w->u, w->x) > 0)
+        mpfr_set(w->x, w->u, MPFR_RNDN);
+    double r = ratio(w->t, w->x, w->r);
+    if (r > 1)
+        fail_msg("%s: |result - exact| is %g times the bound", what, r);
+    *worst = r > *worst ? r : *worst;
+    return 0;
+}
+
+static void test_two_pass(void **state)
+{
+    (void)state;
+    scratch w;
+    mpfr_inits2(PREC, w.acc, w.sabs, w.maxabs, w.x, w.v, w.t, w.u, (mpfr_ptr)0);
+    mpfr_init2(w.r, 53);
+    static const unsigned tp_sizes[] = {1, 2, 3, 7, 64, 1000, 16384};
+    enum { TP_N = 16384 }; /* 2^TC_FPS2_MAX_H: the most inputs the words' headroom holds */
+    uint64_t *b = malloc(TP_N * sizeof *b), total = 0, seed = 77;
+    char what[160];
+    assert_non_null(b);
+    for (unsigned l = 0; l < 2; l++) {
+        const lanefmt *L = &lanes[l];
+        for (unsigned dist = 0; dist < TC_FPS_DISTS; dist++) {
+            double worst = 0;
+            uint64_t sums = 0, cr = 0;
+            for (unsigned si = 0; si < sizeof tp_sizes / sizeof tp_sizes[0]; si++) {
+                unsigned n = tp_sizes[si];
+                uint64_t nsum = (budget / 20 / (2 * TC_FPS_DISTS) / 7 + n - 1) / n;
+                for (uint64_t i = 0; i < nsum; i++, sums++) {
+                    for (unsigned k = 0; k < n; k++)
+                        b[k] = tc_fpsum_value(dist, L->lane, 2000 + si, k, i);
+                    snprintf(what, sizeof what, "two passes %s %s N %u index %llu", L->name, tc_fpsum_dist_names[dist],
+                             n, (unsigned long long)i);
+                    cr += (uint64_t)two_pass_check(L, b, n, what, &w, &worst);
+                    total += n;
+                }
+            }
+            print_message("fpsum two passes %s %-7s: %llu sums of 1 to 16384 values, %llu correctly rounded, the "
+                          "others within the bound (at most %.3g of it)\n", L->name, tc_fpsum_dist_names[dist],
+                          (unsigned long long)sums, (unsigned long long)cr, worst);
+        }
+        /* the headroom's edges: 2^14 inputs of the largest magnitude of a binade, of one
+         * sign or of both, and random values of every class */
+        unsigned fb = L->p - 1;
+        uint64_t ones = (1ull << fb) - 1, top = (1ull << L->ew) - 2;
+        const uint64_t edge[] = {(top - 20) << fb | ones, 1ull << fb | ones, ones, top << fb | ones, 1};
+        for (unsigned e = 0; e < sizeof edge / sizeof edge[0]; e++)
+            for (unsigned mix = 0; mix < 3; mix++) {
+                for (unsigned k = 0; k < TP_N; k++)
+                    b[k] = edge[e] | (mix == 1 || (mix == 2 && k % 2) ? L->sign : 0);
+                snprintf(what, sizeof what, "two passes %s: 2^14 x %016llx, %s", L->name, (unsigned long long)edge[e],
+                         mix == 0 ? "positive" : mix == 1 ? "negative" : "both signs");
+                double worst = 0;
+                if (!two_pass_check(L, b, TP_N, what, &w, &worst))
+                    fail_msg("%s: not the exact sum rounded", what);
+                total += TP_N;
+            }
+        for (unsigned i = 0; i < 200; i++) {
+            unsigned n = 1 + (unsigned)(sm(&seed) % 100);
+            for (unsigned k = 0; k < n; k++)
+                b[k] = rand_bits(L, &seed);
+            snprintf(what, sizeof what, "two passes %s: random classes, sum %u of %u values", L->name, i, n);
+            double worst = 0;
+            two_pass_check(L, b, n, what, &w, &worst);
+            total += n;
+        }
+    }
+    print_message("fpsum two passes: %llu values in all\n", (unsigned long long)total);
+    free(b);
+    mpfr_clears(w.acc, w.sabs, w.maxabs, w.x, w.v, w.t, w.u, w.r, (mpfr_ptr)0);
+    mpfr_free_cache();
+}
+
 /* ---------------------------------------------------------------- hand-checked cases */
 
 static uint64_t sum_lane(unsigned lane, const uint64_t *v, size_t n)
@@ -990,7 +1135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),      cmocka_unit_test(test_round_trip), cmocka_unit_test(test_accuracy),
         cmocka_unit_test(test_reproducible), cmocka_unit_test(test_merge_laws), cmocka_unit_test(test_causal),
-        cmocka_unit_test(test_minmax),
+        cmocka_unit_test(test_minmax), cmocka_unit_test(test_two_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
