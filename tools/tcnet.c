@@ -570,7 +570,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (vdist) { /* a vector of floating-point values: one reduce per packet of them */
-        unsigned vbytes = w.lane == TC_LANE_32 ? 4 : 8, per = tc_fpvec_per((unsigned)w.op, (unsigned)w.lane, w.len);
+        unsigned vbytes = w.lane == TC_LANE_32 ? 4 : 8;
+        unsigned per = fsum2 ? (unsigned)w.len : tc_fpvec_per((unsigned)w.op, (unsigned)w.lane, w.len); /* a word a flit */
         long bytes = ival("bytes");
         if ((w.op != TC_OP_FSUM && w.op != TC_OP_MIN && w.op != TC_OP_MAX) ||
             (w.kind != TC_WL_REDUCE && w.kind != TC_WL_ALLREDUCE) || tc_config_enum(&cfg, "impl")) {
