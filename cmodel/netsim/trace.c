@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../config.h"
+#include "../fpsum.h"
 
 const char *const tc_call_names[TC_CALLS + 1] = {
     "bcast", "reduce", "allreduce", "barrier", "allgather", "allgatherv", "gather", "gatherv", "scatter",
@@ -455,8 +456,9 @@ static int read_map(tc_app *a, const char *path, int ranks, int *node)
  * point-to-point too (PATH_SLOWER), as a library tuned per message size picks the
  * faster; its subnet time is kept and shown. A call on one rank, or of no bytes (but
  * a barrier), is local: Open MPI returns from it at once. */
-enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FKEY, PATH_P2P, PATH_NOTREE, PATH_SLOWER, PATH_LOCAL, PATHS };
-static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fmin/fmax", "p2p",
+enum { PATH_SUBNET, PATH_INT, PATH_FSUM, PATH_FSUM2, PATH_FKEY, PATH_P2P, PATH_NOTREE, PATH_SLOWER, PATH_LOCAL, PATHS };
+static const char *const path_names[PATHS] = {"subnet", "subnet int", "subnet fsum", "subnet fsum, two passes",
+                                              "subnet fmin/fmax", "p2p",
                                               "p2p (no free tree)", "p2p (subnet slower)", "local"};
 /* The datatypes the Reducer takes, by the names MPI_Type_get_name gives (C and
  * Fortran), with a value's bytes: 32- and 64-bit integers, MINLOC/MAXLOC's pairs of
@@ -591,6 +593,38 @@ static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint6
     return 0;
 }
 
+/* A long floating-point sum in two passes too (docs/fpsum.md, as tcnet fsum_pass = 2):
+ * the exponents' maximum, 4 a flit, then a word a flit, striped as the one pass (w),
+ * the second from the cycle after the first's last result, on a network of its own.
+ * Where it is the faster the call takes it (PATH_FSUM2); it needs no more than
+ * 2^TC_FPS2_MAX_H ranks. */
+static int fsum_two_pass(tc_app *a, const tc_workload *w, uint64_t nvals, const uint8_t *pe, int at, timed *out)
+{
+    int red = a->p.red_flits, nt = w->trees;
+    tc_workload w1 = *w, w2 = *w;
+    w1.op = TC_OP_MAX, w1.lane = TC_LANE_32, w1.drain = 0, w1.len = red;
+    w1.repeat = (int)((nvals + 4u * (unsigned)red - 1) / (4u * (unsigned)red));
+    w1.repeat = (w1.repeat + nt - 1) / nt * nt; /* every tree as many: the words' ReduceIds go on from there */
+    w2.op = TC_OP_SUM, w2.lane = TC_LANE_64, w2.len = red;
+    w2.repeat = (int)((nvals + (unsigned)red - 1) / (unsigned)red);
+    tc_net *shared = a->net, *net = tc_net_new(&a->p, a->err, sizeof a->err);
+    if (!net)
+        return -1;
+    a->net = net;
+    memset(a->rid_next, 0, sizeof a->rid_next);
+    tc_app_table(a, pe);
+    uint64_t t1 = 0, t2 = 0;
+    int rc = tc_app_run_hw_at(a, &w1, -1, &t1);
+    a->rid_next[w->tree] = (uint8_t)(w1.repeat / nt % TC_RIDS);
+    if (!rc)
+        rc = tc_app_run_hw_at(a, &w2, at, &t2);
+    tc_net_free(net);
+    a->net = shared;
+    if (!rc && t1 + t2 < out->hw)
+        out->hw = t1 + t2, out->path = PATH_FSUM2;
+    return rc;
+}
+
 /* The subnet's time of call r (bytes: its ranks' largest) on the n ranks at node[]
  * (pe: their nodes) on the group's tree `slot`, planned over them (rooted at the
  * call's root, or spread as the table spreads its roots). An all-gather uses all 16
@@ -669,18 +703,19 @@ static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *
     }
     if (rooted && !stripe)
         w.dst = node[r->root];
-    int rc;
+    int rc, at = stripe && kind_of[call] == TC_WL_REDUCE ? node[r->root] : -1; /* a striped reduce: its root's last */
     if (w.kind == TC_WL_ALLGATHER && pk7 > 1) {
         tc_app_time t;
         rc = tc_app_allgather_hw(a, pk7, &t);
         out->hw = t.cycles;
         out->exact = t.exact;
     } else {
-        /* a striped reduce ends when its root has every result */
-        rc = tc_app_run_hw_at(a, &w, stripe && kind_of[call] == TC_WL_REDUCE ? node[r->root] : -1, &out->hw);
+        rc = tc_app_run_hw_at(a, &w, at, &out->hw);
     }
     tc_net_free(net);
     a->net = shared;
+    if (!rc && path == PATH_FSUM && stripe && n <= 1 << TC_FPS2_MAX_H)
+        rc = fsum_two_pass(a, &w, (bytes + vbytes - 1) / vbytes, pe, at, out);
     return rc;
 }
 
@@ -1272,10 +1307,10 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
         printf("  %-24s %7" PRIu64 " %12" PRIu64 " %12s %12s %8s  not modelled: %.3f us on the recording machine, "
                "kept as compute\n", x.un[i].name, x.un[i].n, x.un[i].bytes, "-", "-", "-", (double)x.un[i].ns / 1e3);
     printf("  where the calls ran with the subnet: %" PRIu64 " on its trees (bcast, barrier, allgather, scatter), %"
-           PRIu64 " integer reductions, %" PRIu64 " floating-point sums, %" PRIu64 " fmin/fmax, %" PRIu64
-           " local (one rank, or no bytes), %" PRIu64 " over point-to-point, %" PRIu64
-           " of them because the subnet would take longer\n", paths[PATH_SUBNET], paths[PATH_INT], paths[PATH_FSUM],
-           paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
+           PRIu64 " integer reductions, %" PRIu64 " floating-point sums (%" PRIu64 " in two passes), %" PRIu64
+           " fmin/fmax, %" PRIu64 " local (one rank, or no bytes), %" PRIu64 " over point-to-point, %" PRIu64
+           " of them because the subnet would take longer\n", paths[PATH_SUBNET], paths[PATH_INT],
+           paths[PATH_FSUM] + paths[PATH_FSUM2], paths[PATH_FSUM2], paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
            paths[PATH_SLOWER]);
     printf("  point-to-point: bcast, reduce, allreduce, barrier, allgather(v) by the fastest MPI algorithm for each (o %"
            PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); gather and scatter linear, "
