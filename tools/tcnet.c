@@ -305,19 +305,16 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
 static int run_two_pass(tc_net *n, const tc_row *rows, tc_workload *w, tc_fpvec *fv, tc_wl_result *res,
                         tc_wl_progress_fn pf, void *ctx)
 {
-    int nt = w->trees > 1 ? w->trees : 1;
-    tc_workload w1 = *w, w2 = *w;
+    tc_workload w1, w2;
     tc_wl_result r2;
-    w1.op = TC_OP_MAX, w1.lane = TC_LANE_32, w1.repeat = (int)tc_fpvec_ops(fv);
+    tc_fpvec_two_pass(w, fv->nvals, &w1, &w2);
     int rc = tc_wl_run(n, rows, &w1, res, pf, ctx);
-    if (rc || fv->err[0] || tc_fpvec_pass(fv, 2, w->len, nt)) {
+    if (rc || fv->err[0] || tc_fpvec_pass(fv, 2, w->len, w->trees)) {
         if (!rc)
             snprintf(res->msg, sizeof res->msg, "%s", fv->err[0] ? fv->err : "out of memory");
         w->repeat = w1.repeat;
         return -1;
     }
-    w2.op = TC_OP_SUM, w2.lane = TC_LANE_64, w2.repeat = (int)tc_fpvec_ops(fv);
-    w2.rid0 = (w->rid0 + w1.repeat / nt) % TC_RIDS;
     rc = tc_wl_run(n, rows, &w2, &r2, pf, ctx);
     size_t nn = (size_t)tc_net_topo(n)->n, r = (size_t)w1.repeat + (size_t)w2.repeat;
     tc_op_result *op = realloc(res->op, r * sizeof *op);

@@ -35,10 +35,17 @@ int tc_fpvec_pass(tc_fpvec *v, unsigned pass, int len, int trees)
         return -1;
     v->pass = pass;
     v->per = pass == 1 ? 4 * (unsigned)len : (unsigned)len; /* a key a 32-bit lane; a word a flit */
-    v->ops = (v->nvals + v->per - 1) / v->per;
-    if (pass == 1 && trees > 1)
-        v->ops = (v->ops + (uint64_t)trees - 1) / (uint64_t)trees * (uint64_t)trees;
+    v->ops = tc_fpvec_two_pass_ops(pass, v->nvals, len, trees);
     return 0;
+}
+
+void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, tc_workload *w1, tc_workload *w2)
+{
+    int nt = w->trees > 1 ? w->trees : 1;
+    *w1 = *w, *w2 = *w;
+    w1->op = TC_OP_MAX, w1->lane = TC_LANE_32, w1->repeat = (int)tc_fpvec_two_pass_ops(1, nvals, w->len, nt);
+    w2->op = TC_OP_SUM, w2->lane = TC_LANE_64, w2->repeat = (int)tc_fpvec_two_pass_ops(2, nvals, w->len, nt);
+    w2->rid0 = (w->rid0 + w1->repeat / nt) % TC_RIDS;
 }
 
 int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,

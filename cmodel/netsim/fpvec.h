@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "../format.h"
+#include "workload.h"
 
 typedef struct {
     unsigned lane, dist; /* TC_LANE_*, TC_FPS_* */
@@ -35,9 +36,22 @@ typedef struct {
 /* 0, or -1 out of memory. member[k]: node k contributes (its values drawn). */
 int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,
                   uint64_t nvals, unsigned per, const uint8_t *member);
-/* The sum in two passes: pass 1 (keys) or 2 (words), packets of len data flits,
- * pass 1's operations a multiple of trees (so that every tree makes as many reduces).
- * 0; -1 out of memory; -2 more members than the words' headroom allows (2^TC_FPS2_MAX_H). */
+/* The sum in two passes of nvals values a PE in packets of len data flits over trees
+ * trees: the operations of pass 1 (the keys, 4 a flit, rounded up to a multiple of the
+ * trees, so that every tree makes as many reduces) or of pass 2 (the words, 1 a flit). */
+static inline uint64_t tc_fpvec_two_pass_ops(unsigned pass, uint64_t nvals, int len, int trees)
+{
+    uint64_t per = pass == 1 ? 4u * (unsigned)len : (unsigned)len, ops = (nvals + per - 1) / per;
+    uint64_t t = trees > 1 && pass == 1 ? (uint64_t)trees : 1;
+    return (ops + t - 1) / t * t;
+}
+/* w's stream as the two passes' workloads: w1 the keys' (MAX on 32-bit lanes), w2 the
+ * words' (SUM on 64-bit lanes), each of tc_fpvec_two_pass_ops operations of w->len
+ * data flits, w2's ReduceIds going on from w1's (rid0). */
+void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, tc_workload *w1, tc_workload *w2);
+/* The vector's callbacks for pass 1 (keys) or 2 (words) of tc_fpvec_two_pass's
+ * workloads. 0; -1 out of memory; -2 more members than the words' headroom allows
+ * (2^TC_FPS2_MAX_H). */
 int tc_fpvec_pass(tc_fpvec *v, unsigned pass, int len, int trees);
 /* Values a packet of len data flits holds for op on lane: len / 2 elements, or len
  * flits of keys. */

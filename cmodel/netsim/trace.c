@@ -9,6 +9,7 @@
 
 #include "../config.h"
 #include "../fpsum.h"
+#include "fpvec.h"
 
 const char *const tc_call_names[TC_CALLS + 1] = {
     "bcast", "reduce", "allreduce", "barrier", "allgather", "allgatherv", "gather", "gatherv", "scatter",
@@ -600,13 +601,10 @@ static int p2p_time(tc_app *a, int call, const int *node, int n, int root, uint6
  * 2^TC_FPS2_MAX_H ranks. */
 static int fsum_two_pass(tc_app *a, const tc_workload *w, uint64_t nvals, const uint8_t *pe, int at, timed *out)
 {
-    int red = a->p.red_flits, nt = w->trees;
-    tc_workload w1 = *w, w2 = *w;
-    w1.op = TC_OP_MAX, w1.lane = TC_LANE_32, w1.drain = 0, w1.len = red;
-    w1.repeat = (int)((nvals + 4u * (unsigned)red - 1) / (4u * (unsigned)red));
-    w1.repeat = (w1.repeat + nt - 1) / nt * nt; /* every tree as many: the words' ReduceIds go on from there */
-    w2.op = TC_OP_SUM, w2.lane = TC_LANE_64, w2.len = red;
-    w2.repeat = (int)((nvals + (unsigned)red - 1) / (unsigned)red);
+    tc_workload wf = *w, w1, w2;
+    wf.len = a->p.red_flits; /* words and keys fill the Reducer, whatever its parity */
+    tc_fpvec_two_pass(&wf, nvals, &w1, &w2);
+    w1.drain = 0;
     tc_net *shared = a->net, *net = tc_net_new(&a->p, a->err, sizeof a->err);
     if (!net)
         return -1;
@@ -615,7 +613,7 @@ static int fsum_two_pass(tc_app *a, const tc_workload *w, uint64_t nvals, const 
     tc_app_table(a, pe);
     uint64_t t1 = 0, t2 = 0;
     int rc = tc_app_run_hw_at(a, &w1, -1, &t1);
-    a->rid_next[w->tree] = (uint8_t)(w1.repeat / nt % TC_RIDS);
+    a->rid_next[w->tree] = (uint8_t)w2.rid0;
     if (!rc)
         rc = tc_app_run_hw_at(a, &w2, at, &t2);
     tc_net_free(net);
