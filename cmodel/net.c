@@ -590,34 +590,33 @@ void tc_net_sync(tc_net *n)
         run_routers(n, (int)(n->cycle - n->rcycle), NULL);
 }
 
-int tc_net_quiet(tc_net *n)
+/* No flit or credit on a link or the PCIe's way in (nor, with ej, on its way out). */
+static int channels_empty(const tc_net *n, int ej)
 {
-    tc_net_sync(n);
-    if (n->nbusy || n->nstaged || n->nseen) /* nseen: a flit or credit the PEs have yet to take this cycle */
-        return 0;
     for (size_t i = 0; i < n->wl; i++)
         if (n->link[i].n)
             return 0;
     for (size_t i = 0; i < n->wi; i++)
         if (n->inj[i].n || n->inj_c[i].n)
             return 0;
-    for (size_t i = 0; i < n->we; i++)
+    for (size_t i = 0; ej && i < n->we; i++)
         if (n->ej[i].n || n->ej_c[i].n)
             return 0;
     return 1;
 }
 
+int tc_net_quiet(tc_net *n)
+{
+    tc_net_sync(n);
+    /* nseen: a flit or credit the PEs have yet to take this cycle */
+    return !n->nbusy && !n->nstaged && !n->nseen && channels_empty(n, 1);
+}
+
 int tc_net_settled(tc_net *n)
 {
     tc_net_sync(n);
-    if (n->nstaged || n->ej_other)
+    if (n->nstaged || n->ej_other || !channels_empty(n, 0))
         return 0;
-    for (size_t i = 0; i < n->wl; i++)
-        if (n->link[i].n)
-            return 0;
-    for (size_t i = 0; i < n->wi; i++)
-        if (n->inj[i].n || n->inj_c[i].n)
-            return 0;
     for (size_t i = 0; i < n->nbusy; i++)
         if (!tc_router_settled(&n->r[n->busy[i]]))
             return 0;

@@ -302,6 +302,23 @@ static double ratio(mpfr_t a, mpfr_t b, mpfr_t r53)
     return mpfr_get_d(r53, MPFR_RNDN);
 }
 
+/* |got - exact| / max(ulp(exact), 2^-80 sum|x|) (exact: w->acc; sum|x|: w->sabs), a
+ * failure above 1; leaves |got - exact| in w->t and ulp(exact) in w->v. */
+static double bound_ratio(const lanefmt *L, uint64_t got, scratch *w, const char *what)
+{
+    to_mpfr(L, got, w->x);
+    mpfr_sub(w->t, w->x, w->acc, MPFR_RNDN);
+    mpfr_abs(w->t, w->t, MPFR_RNDN);
+    long emin_n = 2 - (1L << (L->ew - 1)), ex = mpfr_zero_p(w->acc) ? emin_n : mpfr_get_exp(w->acc) - 1;
+    mpfr_set_ui_2exp(w->v, 1, (ex > emin_n ? ex : emin_n) - (long)(L->p - 1), MPFR_RNDN);
+    mpfr_mul_2si(w->u, w->sabs, -80, MPFR_RNDN);
+    mpfr_max(w->x, w->v, w->u, MPFR_RNDN);
+    double r = ratio(w->t, w->x, w->r);
+    if (r > 1)
+        fail_msg("%s: |result - exact| is %g times the bound", what, r);
+    return r;
+}
+
 static void sum_check(const lanefmt *L, unsigned dist, uint64_t seed, unsigned si, uint64_t index, stats *st, scratch *w)
 {
     unsigned n = sizes[si], has_nan = 0, pinf = 0, ninf = 0, negz = 1;
@@ -391,24 +408,14 @@ static void sum_check(const lanefmt *L, unsigned dist, uint64_t seed, unsigned s
         return;
     }
     /* |result - exact| <= max(ulp(exact), 2^-80 sum|x|) */
-    to_mpfr(L, got, w->x);
-    mpfr_sub(w->t, w->x, w->acc, MPFR_RNDN);
-    mpfr_abs(w->t, w->t, MPFR_RNDN);
-    long emin_n = 2 - (1L << (L->ew - 1)), ex = mpfr_zero_p(w->acc) ? emin_n : mpfr_get_exp(w->acc) - 1;
-    mpfr_set_ui_2exp(w->x, 1, (ex > emin_n ? ex : emin_n) - (long)(L->p - 1), MPFR_RNDN); /* ulp(exact) */
+    double r = bound_ratio(L, got, w, what);
     if (!mpfr_zero_p(w->t)) {
-        double ulps = ratio(w->t, w->x, w->r), rs = ratio(w->t, w->sabs, w->r);
+        double ulps = ratio(w->t, w->v, w->r), rs = ratio(w->t, w->sabs, w->r);
         if (ulps > st->worst_ulps)
             st->worst_ulps = ulps;
         if (rs > st->worst_rel_s)
             st->worst_rel_s = rs;
     }
-    mpfr_mul_2si(w->u, w->sabs, -80, MPFR_RNDN);
-    if (mpfr_cmp(w->u, w->x) > 0)
-        mpfr_set(w->x, w->u, MPFR_RNDN);
-    double r = ratio(w->t, w->x, w->r);
-    if (r > 1)
-        fail_msg("%s: |result - exact| is %g times the bound", what, r);
     if (r > st->worst_ratio)
         st->worst_ratio = r;
     if (dist == TC_FPS_CANCEL && !mpfr_zero_p(w->acc)) {
@@ -932,17 +939,7 @@ static int two_pass_check(const lanefmt *L, const uint64_t *b, unsigned n, const
     if (cls(L, got) == C_INF || cls(L, ref) == C_INF)
         fail_msg("%s: output %016llx, correctly rounded %016llx (overflow decided otherwise)", what,
                  (unsigned long long)got, (unsigned long long)ref);
-    to_mpfr(L, got, w->x);
-    mpfr_sub(w->t, w->x, w->acc, MPFR_RNDN);
-    mpfr_abs(w->t, w->t, MPFR_RNDN);
-    long emin_n = 2 - (1L << (L->ew - 1)), ex = mpfr_zero_p(w->acc) ? emin_n : mpfr_get_exp(w->acc) - 1;
-    mpfr_set_ui_2exp(w->x, 1, (ex > emin_n ? ex : emin_n) - (long)(L->p - 1), MPFR_RNDN); /* ulp(exact) */
-    mpfr_mul_2si(w->u, w->sabs, -80, MPFR_RNDN);
-    if (mpfr_cmp(w->u, w->x) > 0)
-        mpfr_set(w->x, w->u, MPFR_RNDN);
-    double r = ratio(w->t, w->x, w->r);
-    if (r > 1)
-        fail_msg("%s: |result - exact| is %g times the bound", what, r);
+    double r = bound_ratio(L, got, w, what);
     *worst = r > *worst ? r : *worst;
     return 0;
 }
