@@ -11,8 +11,9 @@
 #   trees: 8 tori of 64 nodes, a stream striped over 1 to 4 trees from one of 13
 #   first trees = 128 runs of 300 values a PE (cancel and special, binary64), each with
 #   its own random link, injection and ejection latency.
-#   two passes (fsum_pass=2, docs/fpsum.md): the accuracy runs again, and 32 tree runs
-#   on the 8 tori as above; checked apart from the one-pass runs, whose bits differ.
+#   two passes (fsum_pass=2, docs/fpsum.md): the accuracy runs again, cancelling sums
+#   on 128x128 (2^14 PEs, the most the words' headroom takes) and 32 tree runs on the
+#   8 tori as above; checked apart from the one-pass runs, whose bits differ.
 # Usage: sim/fpsum_net.sh [VALUES_PER_PE] [TREE_RUNS]; ends with "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -54,6 +55,9 @@ for ((i = 0; i < RUNS; i++)); do
   h=$(((i * 2654435761 + 12345) & 0x7fffffff))
   jobs+=("tree_${d}_$i topo=$topo tree=$tree trees=$trees window=$((16 * trees)) op=fsum values=$d lane=64 bytes=2400 seed=11 link_lat=$((h % 2000 + 1)) inj_lat=$(((h >> 11) % 3000 + 1)) ej_lat=$(((h >> 5) % 3000 + 1))")
 done
+# two passes on 2^14 PEs, the most the words' headroom takes: cancelling sums, each lane
+jobs+=("two_edge_64 topo=128x128 op=fsum fsum_pass=2 values=cancel lane=64 bytes=240 seed=7 window=16")
+jobs+=("two_edge_32 topo=128x128 op=fsum fsum_pass=2 values=cancel lane=32 bytes=120 seed=7 window=16")
 TWO=32
 for ((i = 0; i < TWO; i++)); do # two passes: every torus, 1 to 4 trees, both inputs, latencies as above
   topo=${TOPOS[$((i % 8))]} trees=$(((i / 8) % 4 + 1)) tree=$(((i * 7) % 13))
@@ -66,7 +70,8 @@ cat "$OUT/tcnet.out"
 count_lines "$OUT/tcnet.out"
 build/fpsum_verify "$OUT"/acc_*.txt "$OUT"/tree_cancel_*.txt "$OUT"/tree_special_*.txt > "$OUT/verify.out" 2>&1
 vrc=$?
-build/fpsum_verify "$OUT"/two_acc_*.txt "$OUT"/two_tree_cancel_*.txt "$OUT"/two_tree_special_*.txt >> "$OUT/verify.out" 2>&1 || vrc=1
+build/fpsum_verify "$OUT"/two_acc_*.txt "$OUT"/two_edge_*.txt "$OUT"/two_tree_cancel_*.txt "$OUT"/two_tree_special_*.txt \
+  >> "$OUT/verify.out" 2>&1 || vrc=1
 for op in min max; do
   build/fpsum_verify --op $op "$OUT"/${op}_*.txt >> "$OUT/verify.out" 2>&1 || vrc=1
 done
@@ -80,6 +85,8 @@ done
 # a change that gave them other inputs would otherwise leave nothing to compare
 check "fpsum_net: the $RUNS tree runs form 2 groups of equal inputs, $((RUNS / 2)) runs each" bash -c \
   "[ \$(grep -c '^PASS  fpsum_verify: $((RUNS / 2)) runs with the inputs of $OUT/tree_' $OUT/verify.out) = 2 ]"
+check "fpsum_net: two passes on 16384 PEs (2^14, the words' headroom), both lanes: within the bound" bash -c \
+  "[ \$(grep -c '^PASS  fpsum_verify $OUT/two_edge_.*16384 PEs received the same bits' $OUT/verify.out) = 2 ]"
 check "fpsum_net: two passes: 8 accuracy files and the $TWO tree runs in 2 groups of equal inputs, $((TWO / 2)) runs each" bash -c \
   "[ \$(grep -c '^PASS  fpsum_verify $OUT/two_acc_' $OUT/verify.out) = 8 ] &&
    [ \$(grep -c '^PASS  fpsum_verify: $((TWO / 2)) runs with the inputs of $OUT/two_tree_' $OUT/verify.out) = 2 ]"

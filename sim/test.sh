@@ -433,6 +433,12 @@ check "tcnet values with repeat refused" refuses "give bytes, not repeat" $V val
 check "tcnet values_out without values refused" refuses "values_out = '$R/v' needs values" $V op=fsum values_out=$R/v
 check "tcnet values_out into a missing directory refused before the run" refuses "values_out: cannot write '$R/none/v'" \
   $V op=fsum values=cancel values_out=$R/none/v
+check "tcnet fsum_pass=2 without values refused" refuses "fsum_pass = 2 is for values with op = fsum (not values = none" \
+  $V op=fsum fsum_pass=2
+check "tcnet fsum_pass=2 of fmin refused" refuses "fsum_pass = 2 is for values with op = fsum (not values = wide, op = min)" \
+  $V op=min values=wide fsum_pass=2
+check "tcnet fsum_pass=2 on 16385 PEs refused (the words' headroom: 2^14)" \
+  refuses "fsum_pass = 2: more than 2^14 PEs in tree 0" build/tcnet topo=16385 progress=off values=cancel op=fsum fsum_pass=2 bytes=8
 check "tcnet op=fsum of an odd len refused" refuses "an fsum reduce carries whole elements, two flits each: len 1 is odd" \
   $V op=fsum len=1
 check "tcsim: a scenario written for the planner's trees refused on random tables" \
