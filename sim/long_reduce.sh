@@ -7,8 +7,11 @@
 # fastest point-to-point algorithm (tcnet impl=p2p
 # p2p_alg=auto: recursive doubling, Rabenseifner, ring, reduce + broadcast at LogGP
 # defaults, the arithmetic free). Writes docs/long-reduce.md. Part of make bench:
-# about 50 minutes on 2 busy cores, most of it the point-to-point model at 1 MiB.
-#   LONG_SIZES  the sizes (default "8 1024 16384 65536 262144 1048576")
+# about 80 minutes on 2 busy cores, most of it the point-to-point model at 1 MiB and the
+# subnet at 4 MiB.
+#   LONG_SIZES  the sizes (default "8 1024 16384 65536 262144 1048576 4194304")
+#   LONG_P2P_MAX  point-to-point up to this size (default 1048576: its packet model
+#               takes about 40 minutes at 1 MiB on 16x16, and grows with the bytes)
 #   LONG_TORI   the tori (default "16x16"; 8x8x8x8 as well: LONG_BIG, default 65536 bytes)
 #   LONG_REUSE=1  keep the runs build/long_reduce/rows.tsv has, run the others
 set -eu
@@ -16,7 +19,8 @@ cd "$(dirname "$0")/.."
 source sim/lib.sh
 make -s build/tcnet build/gen_params
 eval "$(build/gen_params sh)" # the defaults (cmodel/params.def): TC_LINK_LAT ...
-SIZES=${LONG_SIZES:-8 1024 16384 65536 262144 1048576}
+SIZES=${LONG_SIZES:-8 1024 16384 65536 262144 1048576 4194304}
+P2P_MAX=${LONG_P2P_MAX:-1048576}
 TORI=${LONG_TORI:-16x16}
 BIG=${LONG_BIG-65536}
 out=build/long_reduce
@@ -25,7 +29,7 @@ rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
-i=0 N=$((7 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 7 : 0))) # the runs below
+i=0 N=$((7 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 7 : 0))) # the runs below (at most)
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
@@ -53,7 +57,7 @@ for topo in $TORI; do
       run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
         red_slices=$k
     done
-    run p2p $topo $b impl=p2p p2p_alg=auto
+    if [ "$b" -le "$P2P_MAX" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
   done
 done
 if [ -n "$BIG" ]; then
@@ -66,7 +70,7 @@ if [ -n "$BIG" ]; then
 fi
 
 stage docs/long-reduce.md
-awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT '
+awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_MAX '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
   if (!(($2, $3) in seen)) { seen[$2, $3] = 1; key[++n] = $2 " " $3 } }
@@ -84,7 +88,8 @@ END {
   print "[microarchitecture.md](microarchitecture.md)). Link rate: B / (16 x cycles),"
   print "the fraction of one link'"'"'s 16 bytes a cycle. Point-to-point: `impl=p2p p2p_alg=auto`,"
   print "the fastest of the MPI libraries'"'"' algorithms at the default LogGP costs, its arithmetic"
-  print "free and not reproducible ([p2p.md](p2p.md)). Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
+  print "free and not reproducible ([p2p.md](p2p.md)), simulated up to " size(P2P) " (its packet model takes"
+  print "about 40 minutes at 1 MiB on 16x16, longer with the bytes; - beyond). Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
   print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | fsum in two passes, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
   print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   split("sum1 sum4 fsum1 fsum4 fsumtwo1 fsumtwo4 p2p", col, " ")
