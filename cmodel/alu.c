@@ -9,22 +9,6 @@ const char *const tc_op_names[TC_OPS + 1] = {"sum", "min", "max",    "minu",   "
 
 const char *tc_op_name(unsigned op) { return op < TC_OPS ? tc_op_names[op] : "unknown"; }
 
-/* Lane k of width w (32 or 64) as an unsigned value. */
-static uint64_t lane_get(const tc_flit *f, unsigned w, unsigned k)
-{
-    return w == 64 ? f->w[k] : (f->w[k >> 1] >> (32 * (k & 1))) & 0xffffffffu;
-}
-
-static void lane_put(tc_flit *f, unsigned w, unsigned k, uint64_t v)
-{
-    if (w == 64) {
-        f->w[k] = v;
-    } else {
-        unsigned s = 32 * (k & 1);
-        f->w[k >> 1] = (f->w[k >> 1] & ~(0xffffffffull << s)) | ((v & 0xffffffffu) << s);
-    }
-}
-
 /* Signed comparison of w-bit values: flip the sign bit, compare unsigned. */
 static int lt_signed(uint64_t a, uint64_t b, unsigned w)
 {
@@ -48,7 +32,7 @@ unsigned tc_alu(const tc_flit *a_in, const tc_flit *b_in, unsigned op, unsigned 
         return 0; /* a bin's wrap shows in flit 1 */
     }
     for (unsigned k = 0; k < n; k++) {
-        uint64_t x = lane_get(a, w, k), z = lane_get(b, w, k), r = 0;
+        uint64_t x = tc_lane_get(a, w, k), z = tc_lane_get(b, w, k), r = 0;
         switch (op) {
         case TC_OP_SUM:
             r = (x + z) & mask;
@@ -65,16 +49,16 @@ unsigned tc_alu(const tc_flit *a_in, const tc_flit *b_in, unsigned op, unsigned 
         default: { /* MINLOC, MAXLOC: decide on the even lane, copy the pair */
             if (k & 1)
                 continue;
-            uint64_t xi = lane_get(a, w, k + 1), zi = lane_get(b, w, k + 1);
+            uint64_t xi = tc_lane_get(a, w, k + 1), zi = tc_lane_get(b, w, k + 1);
             int take_b = op == TC_OP_MINLOC ? lt_signed(z, x, w) : lt_signed(x, z, w);
             if (x == z)
                 take_b = zi < xi;
-            lane_put(y, w, k, take_b ? z : x);
-            lane_put(y, w, k + 1, take_b ? zi : xi);
+            tc_lane_put(y, w, k, take_b ? z : x);
+            tc_lane_put(y, w, k + 1, take_b ? zi : xi);
             continue;
         }
         }
-        lane_put(y, w, k, r);
+        tc_lane_put(y, w, k, r);
     }
     return flags;
 }

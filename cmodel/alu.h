@@ -8,6 +8,22 @@
 
 #include "format.h"
 
+/* Lane k of width w (32 or 64 bits; lane 0 the low bits of w[0]) as an unsigned
+ * value, and its writing: the lanes the ALU combines, and a PE lays out. */
+static inline uint64_t tc_lane_get(const tc_flit *f, unsigned w, unsigned k)
+{
+    return w == 64 ? f->w[k] : (f->w[k >> 1] >> (32 * (k & 1))) & 0xffffffffu;
+}
+static inline void tc_lane_put(tc_flit *f, unsigned w, unsigned k, uint64_t v)
+{
+    if (w == 64) {
+        f->w[k] = v;
+    } else {
+        unsigned s = 32 * (k & 1);
+        f->w[k >> 1] = (f->w[k >> 1] & ~(0xffffffffull << s)) | ((v & 0xffffffffu) << s);
+    }
+}
+
 /* y = a op b (y may be a or b); returns TC_ALU_* flags. MINLOC/MAXLOC read lanes in pairs: the even
  * lane holds a signed value, the odd lane its owner's index (unsigned). */
 unsigned tc_alu(const tc_flit *a, const tc_flit *b, unsigned op, unsigned lane, tc_flit *y);

@@ -191,9 +191,11 @@ check "OTF2 from Score-P (SST/macro's MPI coverage test) converted" build/tcotf2
 # the collectives' bytes a rank by Score-P's counts: a COMM's GROUP has N members (COMM_SELF:
 # 1); allreduce, allgather, alltoall send and receive N blocks, bcast and scatter receive
 # one, gather and reduce send one; a location is a rank
-awk '$1 == "GROUP" { match($0, /Type: [A-Z_]*/); t = substr($0, RSTART + 6, RLENGTH - 6)
-                     match($0, /[0-9]+ Members/); n[$2] = t == "COMM_SELF" ? 1 : substr($0, RSTART, RLENGTH - 8) + 0 }
-     $1 == "COMM" { match($0, /Group: "[^"]*" <[0-9]+>/); g = substr($0, RSTART, RLENGTH); sub(/.*</, "", g); sub(/>/, "", g); grp[$2] = g }
+# otf2-print's GROUP and COMM lines: n[group] its members (COMM_SELF: 1), grp[comm] its group
+SCOREP_GROUPS='$1 == "GROUP" { match($0, /Type: [A-Z_]*/); t = substr($0, RSTART + 6, RLENGTH - 6)
+                 match($0, /[0-9]+ Members/); n[$2] = t == "COMM_SELF" ? 1 : substr($0, RSTART, RLENGTH - 8) + 0 }
+ $1 == "COMM" { match($0, /Group: "[^"]*" <[0-9]+>/); g = substr($0, RSTART, RLENGTH); sub(/.*</, "", g); sub(/>/, "", g); grp[$2] = g }'
+awk "$SCOREP_GROUPS"'
      $1 == "MPI_COLLECTIVE_END" {
        match($0, /Operation: [A-Z_]*/); op = substr($0, RSTART + 11, RLENGTH - 11)
        match($0, /Communicator: "[^"]*" <[0-9]+>/); c = substr($0, RSTART, RLENGTH); sub(/.*</, "", c); sub(/>/, "", c)
@@ -236,9 +238,7 @@ check "OTF2 without MPI_Init (tcotf2's own): each rank's first gap from the cloc
   "diff <(awk 'NF == 9 && !(\$1 in t) { t[\$1] = 1; print \$1, \$2, \$8 }' $A/demo.trace) \
         <(awk 'NF == 9 && !(\$1 in t) { t[\$1] = 1; print \$1, \$2, \$8 }' $A/back.trace)"
 # the replay: one collective an instance (a COMM_SELF call is one; a pair's, two ranks' ends one)
-ncoll=$(awk '$1 == "GROUP" { match($0, /Type: [A-Z_]*/); t = substr($0, RSTART + 6, RLENGTH - 6)
-                              match($0, /[0-9]+ Members/); n[$2] = t == "COMM_SELF" ? 1 : substr($0, RSTART, RLENGTH - 8) + 0 }
-             $1 == "COMM" { match($0, /Group: "[^"]*" <[0-9]+>/); g = substr($0, RSTART, RLENGTH); sub(/.*</, "", g); sub(/>/, "", g); grp[$2] = g }
+ncoll=$(awk "$SCOREP_GROUPS"'
              $1 == "MPI_COLLECTIVE_END" { match($0, /Communicator: "[^"]*" <[0-9]+>/); c = substr($0, RSTART, RLENGTH); sub(/.*</, "", c); sub(/>/, "", c)
                                           x += 1 / n[grp[c]] }
              $1 == "MPI_ISEND" || $1 == "MPI_SEND" { m++ }

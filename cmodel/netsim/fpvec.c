@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../alu.h"
 #include "../fpsum.h"
 
 /* keys a flit: 2 binary64 or 4 binary32 */
@@ -90,13 +91,10 @@ void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len)
     const tc_fpvec *v = ctx;
     const uint64_t *in = v->in + (size_t)node * v->nvals;
     if (v->pass == 1) { /* exponent keys, four 32-bit lanes a flit; padding 0, MAX's identity here */
-        for (int f = 0; f < len; f++)
-            for (unsigned j = 0; j < 2; j++) {
-                uint64_t i = (uint64_t)op * v->per + 4 * (uint64_t)f + 2 * j;
-                uint64_t k0 = i < v->nvals ? tc_fpsum_exp_key(v->lane, in[i]) : 0;
-                uint64_t k1 = i + 1 < v->nvals ? tc_fpsum_exp_key(v->lane, in[i + 1]) : 0;
-                flits[f].w[j] = k1 << 32 | k0;
-            }
+        for (unsigned j = 0; j < 4 * (unsigned)len; j++) {
+            uint64_t i = (uint64_t)op * v->per + j;
+            tc_lane_put(&flits[j / 4], 32, j % 4, i < v->nvals ? tc_fpsum_exp_key(v->lane, in[i]) : 0);
+        }
         return;
     }
     if (v->pass == 2) { /* a word a flit, at this node's copy of pass 1's key; padding 0 */
@@ -110,17 +108,11 @@ void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len)
         return;
     }
     if (v->op != TC_OP_FSUM) { /* keys, lane by lane as the ALU reads them; padding keys 0 (lanes apart) */
-        unsigned kpf = keys_per_flit(v->lane), w = 128 / kpf;
-        for (int f = 0; f < len; f++)
-            for (unsigned j = 0; j < kpf; j++) {
-                uint64_t i = (uint64_t)op * v->per + (uint64_t)f * kpf + j;
-                uint64_t key = i < v->nvals ? tc_fpsum_key_in(v->lane, v->op, v->in[(size_t)node * v->nvals + i]) : 0;
-                if (w == 64)
-                    flits[f].w[j] = key;
-                else
-                    flits[f].w[j / 2] = (flits[f].w[j / 2] & ~(0xffffffffull << (32 * (j % 2)))) |
-                                        (key & 0xffffffffu) << (32 * (j % 2));
-            }
+        unsigned kpf = keys_per_flit(v->lane);
+        for (unsigned j = 0; j < kpf * (unsigned)len; j++) {
+            uint64_t i = (uint64_t)op * v->per + j;
+            tc_lane_put(&flits[j / kpf], 128 / kpf, j % kpf, i < v->nvals ? tc_fpsum_key_in(v->lane, v->op, in[i]) : 0);
+        }
         return;
     }
     for (int e = 0; 2 * e + 1 < len; e++) {
@@ -146,7 +138,7 @@ void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc
         for (unsigned j = 0; j < v->per; j++) {
             uint64_t i = (uint64_t)op * v->per + j;
             if (i < v->nvals)
-                v->key[(size_t)node * v->nvals + i] = (uint16_t)(pkt[1 + j / 4].w[j % 4 / 2] >> (32 * (j % 2)));
+                v->key[(size_t)node * v->nvals + i] = (uint16_t)tc_lane_get(&pkt[1 + j / 4], 32, j % 4);
         }
         return;
     }
@@ -164,10 +156,9 @@ void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc
         unsigned kpf = keys_per_flit(v->lane);
         for (unsigned j = 0; j < v->per; j++) {
             uint64_t i = (uint64_t)op * v->per + j;
-            const tc_flit *f = &pkt[1 + j / kpf];
-            uint64_t key = kpf == 2 ? f->w[j % 2] : (f->w[j % 4 / 2] >> (32 * (j % 2))) & 0xffffffffu;
             if (i < v->nvals)
-                v->out[(size_t)node * v->nvals + i] = tc_fpsum_key_out(v->lane, key);
+                v->out[(size_t)node * v->nvals + i] =
+                    tc_fpsum_key_out(v->lane, tc_lane_get(&pkt[1 + j / kpf], 128 / kpf, j % kpf));
         }
         return;
     }

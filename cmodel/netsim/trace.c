@@ -1308,7 +1308,8 @@ int tc_trace_replay(tc_app *a, const tc_config *cfg, FILE *json, double ns)
            PRIu64 " integer reductions, %" PRIu64 " floating-point sums (%" PRIu64 " in two passes), %" PRIu64
            " fmin/fmax, %" PRIu64 " local (one rank, or no bytes), %" PRIu64 " over point-to-point, %" PRIu64
            " of them because the subnet would take longer\n", paths[PATH_SUBNET], paths[PATH_INT],
-           paths[PATH_FSUM] + paths[PATH_FSUM2], paths[PATH_FSUM2], paths[PATH_FKEY], paths[PATH_LOCAL], paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
+           paths[PATH_FSUM] + paths[PATH_FSUM2], paths[PATH_FSUM2], paths[PATH_FKEY], paths[PATH_LOCAL],
+           paths[PATH_P2P] + paths[PATH_NOTREE] + paths[PATH_SLOWER],
            paths[PATH_SLOWER]);
     printf("  point-to-point: bcast, reduce, allreduce, barrier, allgather(v) by the fastest MPI algorithm for each (o %"
            PRIu64 ", g %" PRIu64 " cycles, reduction %" PRIu64 "/1000 cycles a flit); gather and scatter linear, "

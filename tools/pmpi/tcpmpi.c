@@ -995,6 +995,15 @@ static void win_made(MPI_Win w, MPI_Comm c)
     wins[nwins].w = w, wins[nwins++].id = comm_id(c);
 }
 
+static void win_gone(MPI_Win w)
+{
+    for (int i = 0; i < nwins; i++)
+        if (wins[i].w == w) {
+            wins[i] = wins[--nwins];
+            return;
+        }
+}
+
 /* A one-sided call on window w (the world's ranks if this library did not see it made). */
 static rec *rma(const char *name, MPI_Win w, int target, uint64_t bytes, MPI_Datatype t, MPI_Op op, double t0,
                 MPI_Request *q)
@@ -1028,45 +1037,35 @@ int MPI_Win_free(MPI_Win *w)
     BEGIN;
     int rc = PMPI_Win_free(w);
     REC(rma("MPI_Win_free", was, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));
-    for (int i = 0; i < nwins; i++)
-        if (wins[i].w == was)
-            wins[i] = wins[--nwins];
+    win_gone(was);
     return rc;
 }
-/* The synchronisations: (name, params, args) of one window argument w. */
-#define WSYNC(name, params, args)                                                                              \
+/* The synchronisations: (name, params, args) of one window argument w, and the target
+ * rank (r) or -1. */
+#define WSYNC(name, params, args, target)                                                                      \
     int MPI_##name params                                                                                      \
     {                                                                                                          \
         BEGIN;                                                                                                 \
         int rc = PMPI_##name args;                                                                             \
-        REC(rma("MPI_" #name, w, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));                            \
+        REC(rma("MPI_" #name, w, target, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));                        \
         return rc;                                                                                             \
     }
-#define WSYNC_T(name, params, args) /* with a target rank r */                                                 \
-    int MPI_##name params                                                                                      \
-    {                                                                                                          \
-        BEGIN;                                                                                                 \
-        int rc = PMPI_##name args;                                                                             \
-        REC(rma("MPI_" #name, w, r, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, t0, NULL));                             \
-        return rc;                                                                                             \
-    }
-WSYNC(Win_fence, (int a, MPI_Win w), (a, w))
-WSYNC_T(Win_lock, (int l, int r, int a, MPI_Win w), (l, r, a, w))
-WSYNC_T(Win_unlock, (int r, MPI_Win w), (r, w))
-WSYNC(Win_lock_all, (int a, MPI_Win w), (a, w))
-WSYNC(Win_unlock_all, (MPI_Win w), (w))
-WSYNC_T(Win_flush, (int r, MPI_Win w), (r, w))
-WSYNC_T(Win_flush_local, (int r, MPI_Win w), (r, w))
-WSYNC(Win_flush_all, (MPI_Win w), (w))
-WSYNC(Win_flush_local_all, (MPI_Win w), (w))
-WSYNC(Win_sync, (MPI_Win w), (w))
-WSYNC(Win_post, (MPI_Group g, int a, MPI_Win w), (g, a, w))
-WSYNC(Win_start, (MPI_Group g, int a, MPI_Win w), (g, a, w))
-WSYNC(Win_complete, (MPI_Win w), (w))
-WSYNC(Win_wait, (MPI_Win w), (w))
-WSYNC(Win_test, (MPI_Win w, int *flag), (w, flag))
+WSYNC(Win_fence, (int a, MPI_Win w), (a, w), -1)
+WSYNC(Win_lock, (int l, int r, int a, MPI_Win w), (l, r, a, w), r)
+WSYNC(Win_unlock, (int r, MPI_Win w), (r, w), r)
+WSYNC(Win_lock_all, (int a, MPI_Win w), (a, w), -1)
+WSYNC(Win_unlock_all, (MPI_Win w), (w), -1)
+WSYNC(Win_flush, (int r, MPI_Win w), (r, w), r)
+WSYNC(Win_flush_local, (int r, MPI_Win w), (r, w), r)
+WSYNC(Win_flush_all, (MPI_Win w), (w), -1)
+WSYNC(Win_flush_local_all, (MPI_Win w), (w), -1)
+WSYNC(Win_sync, (MPI_Win w), (w), -1)
+WSYNC(Win_post, (MPI_Group g, int a, MPI_Win w), (g, a, w), -1)
+WSYNC(Win_start, (MPI_Group g, int a, MPI_Win w), (g, a, w), -1)
+WSYNC(Win_complete, (MPI_Win w), (w), -1)
+WSYNC(Win_wait, (MPI_Win w), (w), -1)
+WSYNC(Win_test, (MPI_Win w, int *flag), (w, flag), -1)
 #undef WSYNC
-#undef WSYNC_T
 /* The transfers: the origin's bytes (count x type size), the target. */
 int MPI_Put(const void *o, int oc, MPI_Datatype ot, int r, MPI_Aint d, int tc, MPI_Datatype tt, MPI_Win w)
 {
@@ -1590,7 +1589,7 @@ FORTRAN(win_allocate, (MPI_Aint *size, F *du, F *info, F *c, void *b, F *w, F *e
         if (OK) rma("MPI_Win_allocate", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
 FORTRAN(win_free, (F *w, F *e), (w, e), MPI_Win was = WN(w),
         if (OK) rma("MPI_Win_free", was, -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL);
-        for (int i = 0; i < nwins; i++) if (wins[i].w == was) wins[i] = wins[--nwins];)
+        win_gone(was))
 FORTRAN(win_fence, (F *a, F *w, F *e), (a, w, e), ,
         if (OK) rma("MPI_Win_fence", WN(w), -1, 0, MPI_DATATYPE_NULL, NONE, t0, NULL))
 FORTRAN(put, (void *o, F *oc, F *ot, F *r, MPI_Aint *d, F *tc, F *tt, F *w, F *e), (o, oc, ot, r, d, tc, tt, w, e), ,
