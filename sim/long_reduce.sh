@@ -6,30 +6,37 @@
 # with 1 Reducer slice, the default, and with 4) against the
 # fastest point-to-point algorithm (tcnet impl=p2p
 # p2p_alg=auto: recursive doubling, Rabenseifner, ring, reduce + broadcast at LogGP
-# defaults, the arithmetic free). Writes docs/long-reduce.md. Part of make bench:
-# about 80 minutes on 2 busy cores, most of it the point-to-point model at 1 MiB and the
-# subnet at 4 MiB.
-#   LONG_SIZES  the sizes (default "8 1024 16384 65536 262144 1048576 4194304")
-#   LONG_P2P_MAX  point-to-point up to this size (default 1048576: its packet model
-#               takes about 40 minutes at 1 MiB on 16x16, and grows with the bytes)
-#   LONG_TORI   the tori (default "16x16"; 8x8x8x8 as well: LONG_BIG, default 65536 bytes)
+# defaults, the arithmetic free; simulated where that takes minutes, and at every size by
+# its steady-state model, checked against the simulation where both are). Writes
+# docs/long-reduce.md. Part of make bench: about 3 hours on 2 busy cores, most of it the
+# point-to-point simulation at 1 MiB and the subnet at 16 MiB and on 8x8x8x8 at 1 MiB.
+#   LONG_SIZES  the sizes (default "8 1024 16384 65536 262144 1048576 4194304 16777216")
+#   LONG_TORI   the tori (default "16x16"); LONG_BIG: the sizes on 8x8x8x8 as well
+#               (default "65536 1048576")
+#   LONG_P2P_WORK  point-to-point simulated where bytes x nodes is at most this (default
+#               2^28: 1 MiB on 16x16, about 40 minutes there; its packet model grows with
+#               the bytes and the nodes); its model at every size
+#   LONG_ONE_SLICE_WORK  the subnet with one Reducer slice where bytes x nodes is at
+#               most this (default 2^30: 4 MiB on 16x16, whose rate one slice reaches
+#               from 256 KiB on); four slices at every size
 #   LONG_REUSE=1  keep the runs build/long_reduce/rows.tsv has, run the others
 set -eu
 cd "$(dirname "$0")/.."
 source sim/lib.sh
 make -s build/tcnet build/gen_params
 eval "$(build/gen_params sh)" # the defaults (cmodel/params.def): TC_LINK_LAT ...
-SIZES=${LONG_SIZES:-8 1024 16384 65536 262144 1048576 4194304}
-P2P_MAX=${LONG_P2P_MAX:-1048576}
+SIZES=${LONG_SIZES:-8 1024 16384 65536 262144 1048576 4194304 16777216}
 TORI=${LONG_TORI:-16x16}
-BIG=${LONG_BIG-65536}
+BIG=${LONG_BIG-65536 1048576}
+P2P_WORK=${LONG_P2P_WORK:-268435456}
+ONE_WORK=${LONG_ONE_SLICE_WORK:-1073741824}
 out=build/long_reduce
 mkdir -p $out
 rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
-i=0 N=$((7 * $(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + (${#BIG} > 0 ? 7 : 0))) # the runs below (at most)
+i=0 N=$((8 * ($(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + $(wc -w <<<"$BIG")))) # the runs below (at most)
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
@@ -47,30 +54,28 @@ run() {
 }
 
 HW="trees=16 window=256"
-for topo in $TORI; do
-  for b in $SIZES; do
-    # a short vector in one shorter operation, as a library would send it
-    ls=$(((b + 15) / 16)) lf=$((2 * ((b + 7) / 8))) lw=$(((b + 7) / 8))
-    for k in 1 4; do
-      run sum$k $topo $b $HW len=$((ls < 7 ? ls : 7)) red_flits=7 red_slices=$k
-      run fsum$k $topo $b $HW op=fsum lane=64 values=uniform len=$((lf < 6 ? lf : 6)) red_flits=6 red_slices=$k
-      run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
-        red_slices=$k
-    done
-    if [ "$b" -le "$P2P_MAX" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
-  done
-done
-if [ -n "$BIG" ]; then
+# size TOPO BYTES: every run of one row
+size() {
+  local topo=$1 b=$2 work=$(($2 * $(tr x '*' <<<"$1")))
+  # a short vector in one shorter operation, as a library would send it
+  local ls=$(((b + 15) / 16)) lf=$((2 * ((b + 7) / 8))) lw=$(((b + 7) / 8)) k
   for k in 1 4; do
-    run sum$k 8x8x8x8 $BIG $HW len=7 red_flits=7 red_slices=$k
-    run fsum$k 8x8x8x8 $BIG $HW op=fsum lane=64 values=uniform len=6 red_flits=6 red_slices=$k
-    run fsumtwo$k 8x8x8x8 $BIG $HW op=fsum fsum_pass=2 lane=64 values=uniform len=7 red_flits=7 red_slices=$k
+    [ $k = 1 ] && [ $work -gt "$ONE_WORK" ] && continue
+    run sum$k $topo $b $HW len=$((ls < 7 ? ls : 7)) red_flits=7 red_slices=$k
+    run fsum$k $topo $b $HW op=fsum lane=64 values=uniform len=$((lf < 6 ? lf : 6)) red_flits=6 red_slices=$k
+    run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
+      red_slices=$k
   done
-  run p2p 8x8x8x8 $BIG impl=p2p p2p_alg=auto
-fi
+  if [ $work -le "$P2P_WORK" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
+  run p2pm $topo $b impl=p2p p2p_alg=auto p2p_model=1
+}
+for topo in $TORI; do
+  for b in $SIZES; do size $topo $b; done
+done
+for b in $BIG; do size 8x8x8x8 $b; done
 
 stage docs/long-reduce.md
-awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_MAX '
+awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
   if (!(($2, $3) in seen)) { seen[$2, $3] = 1; key[++n] = $2 " " $3 } }
@@ -88,30 +93,42 @@ END {
   print "[microarchitecture.md](microarchitecture.md)). Link rate: B / (16 x cycles),"
   print "the fraction of one link'"'"'s 16 bytes a cycle. Point-to-point: `impl=p2p p2p_alg=auto`,"
   print "the fastest of the MPI libraries'"'"' algorithms at the default LogGP costs, its arithmetic"
-  print "free and not reproducible ([p2p.md](p2p.md)), simulated up to " size(P2P) " (its packet model takes"
-  print "about 40 minutes at 1 MiB on 16x16, longer with the bytes; - beyond). Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
-  print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | fsum in two passes, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point: cycles | link rate | its algorithm |"
-  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  split("sum1 sum4 fsum1 fsum4 fsumtwo1 fsumtwo4 p2p", col, " ")
+  print "free and not reproducible ([p2p.md](p2p.md)). It is simulated packet by packet where bytes x nodes"
+  print "is at most " P2P " (1 MiB on 16x16, about 40 minutes there; the time grows with the bytes and the"
+  print "nodes), and timed at every size by its steady-state model (`p2p_model=1`: each step o, one"
+  print "packet'"'"'s latency and the step'"'"'s busiest channel at a flit a cycle, [p2p.md](p2p.md)), whose error"
+  print "against the simulation is given where both ran. The subnet with one Reducer slice runs where"
+  print "bytes x nodes is at most " ONE " (4 MiB on 16x16; one slice'"'"'s rate is flat from 256 KiB), with"
+  print "four at every size; - where a run is left out. Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
+  print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | fsum in two passes, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point, simulated: cycles | link rate | its algorithm | point-to-point, model: cycles | link rate | its algorithm | model error |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  split("sum1 sum4 fsum1 fsum4 fsumtwo1 fsumtwo4 p2p p2pm", col, " ")
+  lo = 1e9; hi = -1e9
   for (i = 1; i <= n; i++) {
     split(key[i], k, " "); t = k[1]; b = k[2]
     line = "| " t " | " size(b)
-    for (j = 1; j <= 7; j++) {
+    for (j = 1; j <= 8; j++) {
       nm = col[j]
       if ((nm, t, b) in c) line = line sprintf(" | %d | %.3g%%", c[nm, t, b], 100 * r[nm, t, b])
       else line = line " | - | -"
+      if (j == 7) line = line " | " (((nm, t, b) in a) ? a[nm, t, b] : "-")
     }
-    line = line " | " ((("p2p", t, b) in a) ? a["p2p", t, b] : "-") " |"
+    line = line " | " ((("p2pm", t, b) in a) ? a["p2pm", t, b] : "-")
+    if ((("p2p", t, b) in c) && (("p2pm", t, b) in c)) {
+      e = 100 * (c["p2pm", t, b] - c["p2p", t, b]) / c["p2p", t, b]
+      lo = e < lo ? e : lo; hi = e > hi ? e : hi
+      line = line sprintf(" | %+.1f%% |", e)
+    } else line = line " | - |"
     print line
   }
   print ""
-  # where each subnet column is slower than point-to-point
+  # where each subnet column is slower than point-to-point: simulated where it ran, else its model
   for (j = 1; j <= 6; j++) {
     nm = col[j]; lose[nm] = ""
     for (i = 1; i <= n; i++) {
-      split(key[i], k, " ")
-      if (((nm, k[1], k[2]) in c) && (("p2p", k[1], k[2]) in c) && c["p2p", k[1], k[2]] < c[nm, k[1], k[2]])
-        lose[nm] = lose[nm] (lose[nm] == "" ? "" : ", ") k[1] " at " size(k[2])
+      split(key[i], k, " "); q = (("p2p", k[1], k[2]) in c) ? "p2p" : "p2pm"
+      if (((nm, k[1], k[2]) in c) && ((q, k[1], k[2]) in c) && c[q, k[1], k[2]] < c[nm, k[1], k[2]])
+        lose[nm] = lose[nm] (lose[nm] == "" ? "" : ", ") k[1] " at " size(k[2]) (q == "p2pm" ? " (model)" : "")
     }
   }
   for (j = 1; j <= 6; j++) {
@@ -119,7 +136,8 @@ END {
     what[j] = (nm ~ /^sum/ ? "the integer sum" : nm ~ /two/ ? "the binary64 sum in two passes" : "the binary64 sum") \
               " with " (nm ~ /1$/ ? "1 slice " : "4 slices ") (lose[nm] == "" ? "nowhere here" : "on " lose[nm])
   }
-  print "Slower than point-to-point: " what[1] "; " what[2] "; " what[3] "; " what[4] "; " what[5] "; " what[6] "."
+  print "Slower than point-to-point (simulated, else its model): " what[1] "; " what[2] "; " what[3] "; " what[4] "; " what[5] "; " what[6] "."
+  if (hi >= lo) print "\nThe point-to-point model against its simulation, where both ran: " sprintf("%+.1f%% to %+.1f%%", lo, hi) "."
   print ""
   print "Short vectors take one pass of a tree against log2 P rounds of messages. Long ones,"
   print "with one slice, are bound by the Reducer, which takes one contribution at a time, a"

@@ -268,6 +268,20 @@ section "point-to-point baseline: its per-hop costs are the router's"
 hw=$(build/tcnet topo=2 workload=bcast progress=off | awk '/latency per operation/ { print $6 }')
 p2p=$(build/tcnet topo=2 workload=bcast impl=p2p progress=off | awk '/latency per operation/ { print $6 }')
 check "one packet over one hop: p2p $p2p cycles, the hardware's broadcast $hw" test -n "$hw" -a "$p2p" = "$hw"
+# the steady-state model of the MPI algorithms (tcnet p2p_model=1, docs/long-reduce.md's
+# long vectors) against their simulation: each algorithm's time within 10% on 4x4 at
+# 16 KiB, the same fastest one, and an algorithm by name modelled as auto models it
+sim_t=$(build/tcnet topo=4x4 workload=allreduce bytes=16384 impl=p2p p2p_alg=auto progress=off | grep 'p2p algorithms')
+mod_t=$(build/tcnet topo=4x4 workload=allreduce bytes=16384 impl=p2p p2p_alg=auto p2p_model=1 progress=off | grep 'p2p algorithms')
+near=$(printf '%s\n%s\n' "$sim_t" "$mod_t" | awk '{ for (i = 5; i < NF; i++) if ($(i + 1) ~ /^[0-9]+$/) t[NR, $i] = $(i + 1); if (/best/) for (i = 5; i <= NF; i++) if ($i == "(best)") b[NR] = $(i - 2) }
+  END { n = 0; for (k in t) { split(k, x, SUBSEP); if (x[1] == 1) { n++; e = t[2, x[2]] / t[1, x[2]] - 1; if (e > 0.1 || e < -0.1) bad = bad " " x[2] } }
+        print (n >= 3 && bad == "" && b[1] == b[2]) ? "yes" : "no" bad " " b[1] " " b[2] }')
+check "tcnet p2p_model=1: every allreduce algorithm within 10% of its simulation on 4x4 at 16 KiB, the same fastest ($near)" \
+  test "$near" = yes
+one=$(build/tcnet topo=4x4 workload=allreduce bytes=16384 impl=p2p p2p_alg=rabenseifner p2p_model=1 progress=off \
+  json=$LOGDIR/p2pm.json | awk '/latency per operation/ { print $6 }')
+check "tcnet p2p_model=1 p2p_alg=rabenseifner: $one cycles, as auto models it (JSON model true)" bash -c \
+  "grep -q 'rabenseifner $one' <<<'$mod_t' && grep -q '\"model\": true' $LOGDIR/p2pm.json"
 }
 
 s_tcnet_bw() {
@@ -510,7 +524,10 @@ for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc
            "impl=p2p engine=cycle:tcnet: engine = cycle does not apply to impl = p2p: it is for impl = hw" \
            "sw_overhead=10:sw_overhead = 10 applies to impl = p2p, not impl = hw" \
            "impl=p2p p2p_alg=ring sw_overhead=10:sw_overhead = 10 does not apply to p2p_alg = ring: it is for p2p_alg = classic" \
-           "members=50 table=/dev/null:members = 50 does not apply to table = '/dev/null'"; do
+           "members=50 table=/dev/null:members = 50 does not apply to table = '/dev/null'" \
+           "workload=allreduce p2p_model=1:p2p_model = 1 applies to impl = p2p with the MPI algorithms" \
+           "workload=allreduce impl=p2p p2p_alg=auto p2p_rate=900:p2p_rate = 900 is the steady-state model's: give p2p_model = 1" \
+           "workload=bcast impl=p2p p2p_model=1:p2p_model = '1' does not apply to workload = bcast: p2p_model is for workload = allreduce, allgather"; do
   check "tcnet ${bad%%:*} refused" refuses "${bad#*:}" build/tcnet topo=4x4 progress=off ${bad%%:*}
 done
 check "tcsim: a scenario's near miss suggested" \

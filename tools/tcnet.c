@@ -74,6 +74,7 @@ static const tc_key keys[] = {
     {"exact_limit", "20000000", "link flit-hops an exact all-gather may move (p2p: 8x)", 0, 1L << 50, NULL},
     {"hw_rate", "1000", "steady-state model: flits per 1000 cycles on the subnet's busiest channel", 1, 1000, NULL},
     {"p2p_rate", "1000", "steady-state model: flits per 1000 cycles on p2p's busiest channel", 1, 1000, NULL},
+    {"p2p_model", "0", "impl = p2p, allreduce and allgather: 1 times each algorithm by its steady-state model (p2p_rate; docs/p2p.md) instead of simulating it, for vectors too long to simulate", 0, 1, NULL},
     {"trace", "", "trace: the collective trace to replay (tools/pmpi, tools/tcotf2)", 1, 0, NULL},
     {"map", "", "trace: rank to node map, node of rank r on line r (default: rank r on node r)", 1, 0, NULL},
     {"max_cycles", "100000000", "give up after this many cycles", 1, 4000000000L, NULL},
@@ -113,14 +114,14 @@ static const wl_desc workloads[TC_WL_KINDS] = {
     [TC_WL_REDUCE] = {"every PE of `tree` contributes len data flits, the result to dst (bytes: a long reduce)",
                       COLL "tree len bytes op lane values values_out dst ", 0, TREES_STREAM, NULL, NULL, P2P_COLL},
     [TC_WL_ALLREDUCE] = {"every PE of `tree` contributes, the result to every PE (bytes: a long one; window: a stream)",
-                         COLL "tree len bytes op lane values fsum_pass values_out window trees ", 0, TREES_STREAM, NULL, NULL,
+                         COLL "tree len bytes op lane values fsum_pass values_out window trees p2p_model p2p_rate ", 0, TREES_STREAM, NULL, NULL,
                          P2P_COLL},
     [TC_WL_BARRIER] = {"every PE enters a multiphase barrier (barrier: half or full; barrier_k phases)",
                        COLL "barrier barrier_k ", 0, TREES_NONE, NULL, NULL, P2P_COLL},
     [TC_WL_TREE_BARRIER] = {"a barrier as an allreduce without data (AND) on `tree` (window: a stream)",
                             COLL "tree window trees ", 0, TREES_STREAM, NULL, NULL, P2P_COLL},
     [TC_WL_ALLGATHER] = {"every PE broadcasts len data flits (bytes: M bytes), node k on tree k mod 16",
-                         COLL "len bytes ", 0, TREES_NODES, tc_pkt_allgather_refuse, tc_pkt_allgather_run, P2P_COLL},
+                         COLL "len bytes p2p_model p2p_rate ", 0, TREES_NODES, tc_pkt_allgather_refuse, tc_pkt_allgather_run, P2P_COLL},
     [TC_WL_SPMV] = {"application: sparse matrix-vector products, all-gathers of the vector (docs/applications.md)",
                     APP_P2P EXACT "spmv_n spmv_d node_mflops ", 1, TREES_NONE, NULL, NULL, P2P_APP},
     [TC_WL_HEAT] = {"application: a 2D heat equation, halo exchanges and an allreduce a step (docs/applications.md)",
@@ -520,6 +521,17 @@ int main(int argc, char **argv)
                 "algorithms have o, g)\n", sval("sw_overhead"), sval("p2p_alg"));
         return 2;
     }
+    int p2p_model = (int)ival("p2p_model");
+    if ((p2p_model || tc_config_given(&cfg, "p2p_rate")) && !wl->app && (!p2p || !p2p_rule)) {
+        fprintf(stderr, "tcnet: %s = %s applies to impl = p2p with the MPI algorithms (p2p_alg = auto, ompi, mpich or "
+                "one by name), not impl = %s, p2p_alg = %s\n", p2p_model ? "p2p_model" : "p2p_rate",
+                sval(p2p_model ? "p2p_model" : "p2p_rate"), sval("impl"), sval("p2p_alg"));
+        return 2;
+    }
+    if (tc_config_given(&cfg, "p2p_rate") && !wl->app && !p2p_model) {
+        fprintf(stderr, "tcnet: p2p_rate = %s is the steady-state model's: give p2p_model = 1\n", sval("p2p_rate"));
+        return 2;
+    }
     if (p2p_rule >= P2P_RULES && !wl->app && !tc_p2p_alg_fits(p2p_one, w.kind, t->n)) {
         if (tc_p2p_alg_fits(p2p_one, w.kind, 1)) {
             fprintf(stderr, "tcnet: p2p_alg = %s needs a power of two of nodes, not %d\n", sval("p2p_alg"), t->n);
@@ -683,18 +695,36 @@ int main(int argc, char **argv)
         int p2p_len = ival("bytes") ? (int)((ival("bytes") + 15) / 16) : w.len;
         uint64_t p2p_bytes = ival("bytes") ? (uint64_t)ival("bytes") : 16u * (uint64_t)w.len, end;
         p2p_pick = p2p_one;
-        if (p2p_rule == 1) { /* auto: every algorithm, the fastest */
+        if (p2p_rule == 2 || p2p_rule == 3)
+            p2p_pick = (p2p_rule == 2 ? tc_p2p_pick_ompi : tc_p2p_pick_mpich)(w.kind, t->n, p2p_bytes, &p2p_lib);
+        if (p2p_model) { /* each algorithm (auto: every one that fits) by its steady-state model, the fastest */
+            for (int a = 1; a < TC_P2P_ALGS; a++) {
+                tc_p2p_est e;
+                if ((p2p_rule == 1 ? !tc_p2p_alg_fits((tc_p2p_alg)a, w.kind, t->n) : a != (int)p2p_pick))
+                    continue;
+                if (tc_p2p_coll_model(&m, (tc_p2p_alg)a, w.kind, p2p_len, t->n, (double)ival("p2p_rate") / 1000.0,
+                                      &e)) {
+                    fprintf(stderr, "tcnet: %s\n", m.err);
+                    return 2;
+                }
+                p2p_t[a] = e.model;
+                if (p2p_rule != 1 || p2p_t[a] < p2p_t[p2p_pick])
+                    p2p_pick = (tc_p2p_alg)a;
+            }
+            end = p2p_t[p2p_pick];
+        } else if (p2p_rule == 1) { /* auto: every algorithm simulated, the fastest */
             if (tc_p2p_coll_best(&m, w.kind, p2p_len, root, NULL, t->n, p2p_t, &p2p_pick, NULL, &end)) {
                 fprintf(stderr, "tcnet: %s\n", m.err);
                 return 2;
             }
-        } else if (p2p_rule == 2 || p2p_rule == 3) {
-            p2p_pick = (p2p_rule == 2 ? tc_p2p_pick_ompi : tc_p2p_pick_mpich)(w.kind, t->n, p2p_bytes, &p2p_lib);
         }
         for (int i = 0; i < w.repeat; i++) {
             res.op[i].start = res.cycles;
             uint64_t *done = res.node_done + (size_t)i * (size_t)t->n;
-            if (tc_p2p_coll(&m, p2p_pick, w.kind, p2p_len, root, NULL, t->n, done, &end)) {
+            if (p2p_model) {
+                for (int v = 0; v < t->n; v++)
+                    done[v] = end;
+            } else if (tc_p2p_coll(&m, p2p_pick, w.kind, p2p_len, root, NULL, t->n, done, &end)) {
                 fprintf(stderr, "tcnet: %s\n", m.err);
                 return 2;
             }
@@ -790,11 +820,11 @@ int main(int argc, char **argv)
                res.cycles, flits, busiest, link_util);
     }
     if (tc_config_enum(&cfg, "impl") && p2p_rule) {
-        printf("  p2p algorithm %s (p2p_alg = %s%s%s; o %ld, g %ld cycles, reduction %ld/1000 cycles a flit)\n",
+        printf("  p2p algorithm %s (p2p_alg = %s%s%s; o %ld, g %ld cycles, reduction %ld/1000 cycles a flit)%s\n",
                tc_p2p_alg_names[p2p_pick], sval("p2p_alg"), p2p_lib ? ", the library's " : "", p2p_lib ? p2p_lib : "",
-               ival("o"), ival("g"), ival("red_mcyc"));
+               ival("o"), ival("g"), ival("red_mcyc"), p2p_model ? ", by the steady-state model" : "");
         if (p2p_rule == 1) {
-            printf("  p2p algorithms, cycles:");
+            printf("  p2p algorithms, %s cycles:", p2p_model ? "modelled" : "simulated");
             for (int a = 1; a < TC_P2P_ALGS; a++)
                 if (p2p_t[a] != UINT64_MAX)
                     printf(" %s %" PRIu64 "%s", tc_p2p_alg_names[a], p2p_t[a], a == (int)p2p_pick ? " (best)" : "");
@@ -867,8 +897,8 @@ int main(int argc, char **argv)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
                     s0 + 1, s1 + 1);
         if (tc_config_enum(&cfg, "impl")) {
-            fprintf(json, " \"p2p\": {\"rule\": \"%s\", \"alg\": \"%s\", \"library_pick\": ", sval("p2p_alg"),
-                    tc_p2p_alg_names[p2p_pick]);
+            fprintf(json, " \"p2p\": {\"rule\": \"%s\", \"alg\": \"%s\", \"model\": %s, \"library_pick\": ",
+                    sval("p2p_alg"), tc_p2p_alg_names[p2p_pick], p2p_model ? "true" : "false");
             if (p2p_lib)
                 json_str(json, p2p_lib);
             else
