@@ -124,6 +124,26 @@ def calibrate():
     return rates, rows
 
 
+def take_lock(lock):
+    """Whether this process now holds lock (a file with its pid); a lock whose process
+    is gone (a run killed) is taken over."""
+    while True:
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                os.kill(int(open(lock).read().strip() or 0), 0)
+                return False
+            except (ProcessLookupError, ValueError):
+                os.unlink(lock)  # its process is gone
+                continue
+            except FileNotFoundError:
+                continue
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        return True
+
+
 def exact_hw(t, part_bytes):
     """The subnet's all-gather of SpMV at application size, run exactly by the packet
     engine (tcnet engine=packet): cycles and the run's wall time. Hours of runs, so
@@ -135,14 +155,21 @@ def exact_hw(t, part_bytes):
         h.update(open(os.path.join(ROOT, src), "rb").read())
     os.makedirs(EXACT_DIR, exist_ok=True)
     path = os.path.join(EXACT_DIR, f"{t}_{part_bytes}_{h.hexdigest()[:16]}.txt")
-    if not os.path.exists(path):
+    while not os.path.exists(path):
         if os.environ.get("APPS_CACHED_ONLY"):
             return None
-        log("exact all-gather on the subnet:", t, part_bytes, "bytes a node")
-        out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-        with open(path + ".tmp", "w") as f:
-            f.write(out)
-        os.rename(path + ".tmp", path)
+        if not take_lock(path + ".lock"):  # the same run under way in another process (sim/apps.py exact)
+            log("waiting for the exact run of", t, part_bytes, "under way in another process")
+            time.sleep(30)
+            continue
+        try:
+            log("exact all-gather on the subnet:", t, part_bytes, "bytes a node")
+            out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+            with open(path + ".tmp", "w") as f:
+                f.write(out)
+            os.rename(path + ".tmp", path)
+        finally:
+            os.unlink(path + ".lock")
     out = open(path).read()
     cyc = int(re.search(r"latency per operation \(cycles\) min (\d+)", out).group(1))
     wall = float(re.search(r"run ([0-9.]+) s", out).group(1))

@@ -69,10 +69,10 @@ size() {
   if [ $work -le "$P2P_WORK" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
   run p2pm $topo $b impl=p2p p2p_alg=auto p2p_model=1
 }
+for b in $BIG; do size 8x8x8x8 $b; done
 for topo in $TORI; do
   for b in $SIZES; do size $topo $b; done
 done
-for b in $BIG; do size 8x8x8x8 $b; done
 
 stage docs/long-reduce.md
 awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
@@ -152,6 +152,6 @@ END {
   print "of exponent and 16 of word, each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the"
   print "busiest links come close to full there too. [fpsum.md](fpsum.md) counts what"
   print "the element costs the links, and what a conversion at the router would give."
-}' "$rows" >docs/long-reduce.md.tmp
+}' <(sort -s -k2,2 -k3,3n "$rows") >docs/long-reduce.md.tmp # rows by torus, then size
 publish docs/long-reduce.md.tmp docs/long-reduce.md
 echo "long_reduce: docs/long-reduce.md ($(wc -l <"$rows") runs)"
