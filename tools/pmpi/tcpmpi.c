@@ -895,7 +895,8 @@ static rec *other(const char *name, MPI_Comm comm, int peer, uint64_t bytes, MPI
 
 /* Probes: no data; the matched message's source. A matched probe's message is
  * remembered: its MPI_Mrecv or Imrecv is the receive of it. */
-static struct { MPI_Message m; MPI_Comm comm; int src, tag; } mprobed[64];
+typedef struct { MPI_Message m; MPI_Comm comm; int src, tag; } probed_msg;
+static probed_msg mprobed[64];
 static int nmprobed;
 
 static void probed(const char *name, MPI_Comm comm, const MPI_Status *st, int found, const MPI_Message *m,
@@ -906,17 +907,19 @@ static void probed(const char *name, MPI_Comm comm, const MPI_Status *st, int fo
     if (found && m && *m != MPI_MESSAGE_NO_PROC && *m != MPI_MESSAGE_NULL) {
         if (nmprobed == 64) /* probed and never received: the oldest forgotten */
             memmove(mprobed, mprobed + 1, sizeof mprobed - sizeof mprobed[0]), nmprobed--;
-        mprobed[nmprobed].m = *m, mprobed[nmprobed].comm = comm;
-        mprobed[nmprobed].src = st->MPI_SOURCE, mprobed[nmprobed++].tag = st->MPI_TAG;
+        mprobed[nmprobed++] = (probed_msg){*m, comm, st->MPI_SOURCE, st->MPI_TAG};
     }
 }
 
-static int mprobed_of(MPI_Message m)
+/* The matched probe of m taken out of the list into *p: 1, or 0 if m was not probed here. */
+static int mprobed_take(MPI_Message m, probed_msg *p)
 {
     for (int i = 0; i < nmprobed; i++)
-        if (mprobed[i].m == m)
-            return i;
-    return -1;
+        if (mprobed[i].m == m) {
+            *p = mprobed[i], mprobed[i] = mprobed[--nmprobed];
+            return 1;
+        }
+    return 0;
 }
 
 int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
@@ -956,28 +959,25 @@ int MPI_Mrecv(void *b, int count, MPI_Datatype t, MPI_Message *m, MPI_Status *st
 {
     MPI_Status mine, *s = st == MPI_STATUS_IGNORE ? &mine : st;
     MPI_Message was = *m;
-    int k = mprobed_of(was);
+    probed_msg p;
+    int k = mprobed_take(was, &p);
     BEGIN;
     int rc = PMPI_Mrecv(b, count, t, m, s);
-    REC(if (k >= 0) rec_recv(s, mprobed[k].comm, t, t0, PMPI_Wtime());
+    REC(if (k) rec_recv(s, p.comm, t, t0, PMPI_Wtime());
         else if (was != MPI_MESSAGE_NO_PROC) other("MPI_Mrecv", MPI_COMM_WORLD, -1, (uint64_t)count * tsz(t), t,
                                                    MPI_OP_NULL, t0, NULL));
-    if (k >= 0)
-        mprobed[k] = mprobed[--nmprobed];
     return rc;
 }
 int MPI_Imrecv(void *b, int count, MPI_Datatype t, MPI_Message *m, MPI_Request *q)
 {
     MPI_Message was = *m;
-    int k = mprobed_of(was);
+    probed_msg p;
+    int k = mprobed_take(was, &p);
     BEGIN;
     int rc = PMPI_Imrecv(b, count, t, m, q);
-    REC(if (k >= 0) put(C_RECV, mprobed[k].comm, mprobed[k].src, (uint64_t)count * tsz(t), t, "-", mprobed[k].tag,
-                        t0, q);
+    REC(if (k) put(C_RECV, p.comm, p.src, (uint64_t)count * tsz(t), t, "-", p.tag, t0, q);
         else if (was != MPI_MESSAGE_NO_PROC) other("MPI_Imrecv", MPI_COMM_WORLD, -1, (uint64_t)count * tsz(t), t,
                                                    MPI_OP_NULL, t0, q));
-    if (k >= 0)
-        mprobed[k] = mprobed[--nmprobed];
     return rc;
 }
 
