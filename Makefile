@@ -394,7 +394,7 @@ bench: $(B)/tcsim $(B)/tcnet $(B)/tckern $(B)/libtb.a $(B)/libtc.a rtl/tc_format
 ## apps: SpMV and the heat equation on 4D tori of 8 to 32768 nodes (docs/applications.md)
 # make apps: SpMV and the heat equation of Mukosey, Semenov and Simonov (2015) on 4D
 # tori of 8 to 32768 nodes against the fastest MPI algorithms, the all-gather models'
-# calibration and validation, the kernels' rates (docs/applications.md). Hours: the
+# calibration and validation, the kernels' rates (docs/applications.md). Over an hour: the
 # subnet's all-gather runs exactly at application size up to APPS_EXACT_NODES (4096)
 # nodes, each run kept in build/apps-exact/; APPS_CACHED_ONLY=1 uses only the runs kept.
 apps: $(B)/tcnet $(B)/tckern | deps-bench deps-mpi

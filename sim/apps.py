@@ -36,7 +36,7 @@ AG = ["recursive_doubling", "bruck", "ring"]  # the all-gathers the baseline tim
 # LogGP's o and g in cycles of 2 ns; the default is LogGOPSim's (1500 and 1000 ns, docs/p2p.md)
 LOGGP = [(0, 0), (375, 250), (750, 500), (1500, 1000)]
 DEFAULT = (750, 500)
-# the subnet's all-gather at application size runs exactly up to this many nodes (hours: make apps)
+# the subnet's all-gather at application size runs exactly up to this many nodes (over an hour in all: make apps)
 EXACT_NODES = int(os.environ.get("APPS_EXACT_NODES", "4096"))
 EXACT_DIR = os.path.join(ROOT, "build", "apps-exact")
 DATA = os.path.join(ROOT, "build", "apps-data.json")  # the last run's figures, for APPS_DOCS_ONLY
@@ -345,7 +345,7 @@ def demo_only():
     """sim/apps.py demo: the trace demo run again (trace_demo) and its paragraphs of
     docs/applications.md replaced, the rest of the page as it is (build/apps-data.json,
     if there is one, gets the new run too): for a change to the replay alone, without
-    the hours of make apps."""
+    the exact runs of make apps."""
     demo = trace_demo()
     path = os.path.join(DOCS, "applications.md")
     text = open(path).read()
@@ -428,7 +428,7 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
       "every iteration. **The subnet's all-gather is simulated packet by packet** (tcnet's allgather packet engine, "
       "which gives the cycle-exact model's deliveries, cycle for cycle, tb/unit/test_pkt_allgather.c) at "
       f"application size {upto}: the SpMV table below gives each run's wall time on this machine "
-      "(2 shared cores; `make apps` runs them, hours in all, and keeps them in build/apps-exact/). Beyond "
+      "(2 shared cores; `make apps` runs them one after another, about an hour and a quarter in all, and keeps them in build/apps-exact/). Beyond "
       f"{top} nodes, and in the point-to-point baseline at every size but 8 nodes, the steady-state model "
       "remains: the fill (one 7-flit packet's latency, itself simulated) plus the busiest channel's flits (a "
       "link, an injection or an ejection channel) at a streaming rate; for the subnet counted from the routing "
@@ -601,7 +601,7 @@ def write(rates, hw_rate, cal, val, val_hw, spmv, heat, demo):
     w("A trace whose ranks do not match is refused, naming the line: a collective whose members disagree on its kind, root or bytes, a member that never makes a collective its group waits in (\"line 33: rank 1's barrier on communicator 8589934593 never completes: rank 3 makes no more collectives on it\"), a receive no rank sends to. So is a malformed or truncated one (no `end` line, a record cut short, an undefined or half-defined communicator, a wait for a call that is not nonblocking or was completed before), naming the line and the field. The report gives every collective (up to 100; the JSON all of them) with its group's size, path and time on both networks, then per call kind the calls, bytes, time on the subnet and on point-to-point and the paths taken, the messages, then a row for each call the replay does not model (by its MPI name: its calls summed over the ranks, their bytes, and the time they took on the recording machine, which the replay keeps as compute time on their rank, in both runs; the JSON's `unmodelled`: `calls`, `bytes`, `recorded_ns`), what ran over point-to-point and why, and the whole run on both. The summary line counts the calls not modelled; nothing recorded is left out.\n")
     L.extend(demo_section(demo))
     w("## Reproduce\n")
-    w("    make apps                      # this page: calibration, sweeps, kernels, plots; the exact runs up to APPS_EXACT_NODES (4096) nodes take hours; kept in build/apps-exact/")
+    w("    make apps                      # this page: calibration, sweeps, kernels, plots; the exact runs up to APPS_EXACT_NODES (4096) nodes take over an hour; kept in build/apps-exact/")
     w("    APPS_CACHED_ONLY=1 make apps     # the subnet's all-gather simulated only where build/apps-exact/ has the run")
     w("    python3 sim/apps.py exact 8x8x8x4 80000   # one exact run of the subnet's all-gather (bytes a node) into the cache")
     w("    build/tcnet topo=8x8x8x4 workload=spmv [spmv_n= spmv_d= node_mflops= exact=auto|on|off exact_limit= hw_rate= p2p_rate=]")
