@@ -146,7 +146,7 @@ def take_lock(lock):
 
 def exact_hw(t, part_bytes):
     """The subnet's all-gather of SpMV at application size, run exactly by the packet
-    engine (tcnet engine=packet): cycles and the run's wall time. Hours of runs, so
+    engine (tcnet engine=packet): cycles and the run's wall time. Up to half an hour a run, so
     each is kept in build/apps-exact/, valid while the engine's and the planner's
     sources are unchanged."""
     args = [TCNET, "topo=" + t, "workload=allgather", "engine=packet", "len=7", f"bytes={part_bytes}", "progress=off"]
