@@ -77,6 +77,7 @@ done
 stage docs/long-reduce.md
 awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
+function pow2(x) { return sprintf("2^%d", log(x) / log(2) + 0.5) }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
   if (!(($2, $3) in seen)) { seen[$2, $3] = 1; key[++n] = $2 " " $3 } }
 END {
@@ -94,11 +95,11 @@ END {
   print "the fraction of one link'"'"'s 16 bytes a cycle. Point-to-point: `impl=p2p p2p_alg=auto`,"
   print "the fastest of the MPI libraries'"'"' algorithms at the default LogGP costs, its arithmetic"
   print "free and not reproducible ([p2p.md](p2p.md)). It is simulated packet by packet where bytes x nodes"
-  print "is at most " P2P " (1 MiB on 16x16, about 40 minutes there; the time grows with the bytes and the"
+  print "is at most " pow2(P2P) " (1 MiB on 16x16, about 40 minutes there; the time grows with the bytes and the"
   print "nodes), and timed at every size by its steady-state model (`p2p_model=1`: each step o, one"
   print "packet'"'"'s latency and the step'"'"'s busiest channel at a flit a cycle, [p2p.md](p2p.md)), whose error"
   print "against the simulation is given where both ran. The subnet with one Reducer slice runs where"
-  print "bytes x nodes is at most " ONE " (4 MiB on 16x16; one slice'"'"'s rate is flat from 256 KiB), with"
+  print "bytes x nodes is at most " pow2(ONE) " (4 MiB on 16x16; one slice'"'"'s rate is flat from 256 KiB), with"
   print "four at every size; - where a run is left out. Defaults otherwise (LinkLat " L ", InjLat " PI ", EjLat " PE ").\n"
   print "| torus | bytes a PE | integer sum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | binary64 fsum, 1 slice: cycles | link rate | 4 slices: cycles | link rate | fsum in two passes, 1 slice: cycles | link rate | 4 slices: cycles | link rate | point-to-point, simulated: cycles | link rate | its algorithm | point-to-point, model: cycles | link rate | its algorithm | model error |"
   print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
