@@ -282,6 +282,11 @@ one=$(build/tcnet topo=4x4 workload=allreduce bytes=16384 impl=p2p p2p_alg=raben
   json=$LOGDIR/p2pm.json | awk '/latency per operation/ { print $6 }')
 check "tcnet p2p_model=1 p2p_alg=rabenseifner: $one cycles, as auto models it (JSON model true)" bash -c \
   "grep -q 'rabenseifner $one' <<<'$mod_t' && grep -q '\"model\": true' $LOGDIR/p2pm.json"
+# auto's link counts are its pick's run alone, not its trials of every algorithm
+auto_l=$(build/tcnet topo=4x4 workload=allreduce bytes=16384 impl=p2p p2p_alg=auto progress=off | grep -o 'link flits [0-9]*')
+pick_l=$(build/tcnet topo=4x4 workload=allreduce bytes=16384 impl=p2p p2p_alg=recursive_doubling progress=off | grep -o 'link flits [0-9]*')
+check "tcnet p2p_alg=auto: the links carry what its pick alone does ($auto_l, recursive_doubling's $pick_l)" \
+  test -n "$auto_l" -a "$auto_l" = "$pick_l"
 }
 
 s_tcnet_bw() {

@@ -718,6 +718,8 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
+        /* the links' counts are the runs below: not auto's trials of every algorithm, nor the model's probes */
+        memset(m.flits, 0, sizeof *m.flits * (size_t)t->n * (size_t)np);
         for (int i = 0; i < w.repeat; i++) {
             res.op[i].start = res.cycles;
             uint64_t *done = res.node_done + (size_t)i * (size_t)t->n;
@@ -816,8 +818,11 @@ int main(int argc, char **argv)
         printf("  latency per operation (cycles) min %" PRIu64 "  mean %.1f  max %" PRIu64 "  (%.1f ns mean)\n",
                done_ops ? lo : 0, done_ops ? (double)sum / done_ops : 0.0, hi,
                done_ops ? ns * (double)sum / done_ops : 0.0);
-        printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 ", link_util %.3f)\n",
-               res.cycles, flits, busiest, link_util);
+        if (p2p_model) /* no packets were run: no link counts */
+            printf("  modelled %" PRIu64 " cycles (the steady-state model: no link counts)\n", res.cycles);
+        else
+            printf("  simulated %" PRIu64 " cycles, link flits %" PRIu64 " (busiest link %" PRIu64 ", link_util %.3f)\n",
+                   res.cycles, flits, busiest, link_util);
     }
     if (tc_config_enum(&cfg, "impl") && p2p_rule) {
         printf("  p2p algorithm %s (p2p_alg = %s%s%s; o %ld, g %ld cycles, reduction %ld/1000 cycles a flit)%s\n",
