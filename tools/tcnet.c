@@ -631,7 +631,7 @@ int main(int argc, char **argv)
         }
         if (*sval("values_out") && !(vout = open_out("values_out", sval("values_out"))))
             return 2;
-        uint64_t vops = tc_fpvec_ops(&fv) + (fsum2 ? (nvals + (uint64_t)w.len - 1) / (uint64_t)w.len : 0);
+        uint64_t vops = tc_fpvec_ops(&fv) + (fsum2 ? tc_fpvec_two_pass_ops(2, nvals, w.len, w.trees) : 0);
         if (vops > 1000000) {
             fprintf(stderr, "tcnet: values: %" PRIu64 " operations, more than 1000000\n", vops);
             return 2;
