@@ -214,43 +214,71 @@ unsigned tc_fpsum_merge(const tc_flit a_in[2], const tc_flit b_in[2], tc_flit y[
     return flags;
 }
 
-uint64_t tc_fpsum_out(unsigned lane, const tc_flit e[2])
+void tc_fpsum_out_s1(unsigned lane, const tc_flit e[2], tc_fpsum_mid *m)
 {
-    const fp_fmt *f = fmt_of(lane);
     elem x;
     unpack(e, &x);
-    if ((x.flags & TC_FPS_NAN) || (x.flags & (TC_FPS_PINF | TC_FPS_NINF)) == (TC_FPS_PINF | TC_FPS_NINF))
-        return f_qnan(f);
-    if (x.flags & TC_FPS_PINF)
-        return f_inf(f);
-    if (x.flags & TC_FPS_NINF)
-        return f_sign(f) | f_inf(f);
+    m->lane = lane;
+    m->idx = x.idx;
+    m->flags = x.flags;
     /* V = bin0 + bin1 2^64 + bin2 2^128 as a 256-bit two's-complement integer (it needs
      * 210 bits), the carries propagated; then sign and magnitude. */
-    uint64_t m[4] = {0, 0, 0, 0};
+    uint64_t *v = m->mag;
+    v[0] = v[1] = v[2] = v[3] = 0;
     for (unsigned r = 0; r < TC_FPS_BINS; r++) {
-        uint64_t v[4] = {0, 0, 0, 0}, ext = x.bin[r] & BIN_SIGN ? ~0ull : 0;
-        v[r] = (uint64_t)x.bin[r];
+        uint64_t b[4] = {0, 0, 0, 0}, ext = x.bin[r] & BIN_SIGN ? ~0ull : 0;
+        b[r] = (uint64_t)x.bin[r];
         for (unsigned k = r + 1; k < 4; k++)
-            v[k] = k == r + 1 ? (uint64_t)(x.bin[r] >> 64) : ext;
+            b[k] = k == r + 1 ? (uint64_t)(x.bin[r] >> 64) : ext;
         unsigned c = 0;
         for (unsigned k = 0; k < 4; k++) {
-            uint64_t s = m[k] + v[k], c1 = s < m[k];
-            m[k] = s + c;
-            c = (unsigned)(c1 | (m[k] < s));
+            uint64_t s = v[k] + b[k], c1 = s < v[k];
+            v[k] = s + c;
+            c = (unsigned)(c1 | (v[k] < s));
         }
     }
-    int neg = (int)(m[3] >> 63);
-    if (neg) {
+    m->neg = (unsigned)(v[3] >> 63);
+    if (m->neg) {
         unsigned c = 1;
         for (unsigned k = 0; k < 4; k++) {
-            m[k] = ~m[k] + c;
-            c = c && m[k] == 0;
+            v[k] = ~v[k] + c;
+            c = c && v[k] == 0;
         }
     }
-    if (!u256_bitlen(m))
-        return x.flags & TC_FPS_NEGZ ? f_sign(f) : 0;
-    return round_pack(f, neg, m, TC_FPS_SLICE_W * ((int)x.idx - 2) + f->qmin);
+}
+
+uint64_t tc_fpsum_out_s2(const tc_fpsum_mid *m)
+{
+    const fp_fmt *f = fmt_of(m->lane);
+    if ((m->flags & TC_FPS_NAN) || (m->flags & (TC_FPS_PINF | TC_FPS_NINF)) == (TC_FPS_PINF | TC_FPS_NINF))
+        return f_qnan(f);
+    if (m->flags & TC_FPS_PINF)
+        return f_inf(f);
+    if (m->flags & TC_FPS_NINF)
+        return f_sign(f) | f_inf(f);
+    if (!u256_bitlen(m->mag))
+        return m->flags & TC_FPS_NEGZ ? f_sign(f) : 0;
+    return round_pack(f, (int)m->neg, m->mag, TC_FPS_SLICE_W * ((int)m->idx - 2) + f->qmin);
+}
+
+uint64_t tc_fpsum_out(unsigned lane, const tc_flit e[2])
+{
+    tc_fpsum_mid m;
+    tc_fpsum_out_s1(lane, e, &m);
+    return tc_fpsum_out_s2(&m);
+}
+
+unsigned tc_fpsum_values(unsigned lane, unsigned len, const tc_flit *el, tc_flit *out)
+{
+    unsigned vpf = tc_fpsum_values_per_flit(lane), n = tc_fpsum_values_len(lane, len);
+    for (unsigned f = 0; f < n; f++)
+        out[f] = (tc_flit){{0, 0}};
+    for (unsigned j = 0; j < len / 2; j++) {
+        uint64_t v = tc_fpsum_out(lane, &el[2 * j]);
+        unsigned k = j % vpf, w = 128 / vpf;
+        out[j / vpf].w[k * w / 64] |= v << (k * w % 64);
+    }
+    return n;
 }
 
 /* ---------------------------------------------------------------- fmin, fmax */

@@ -5,7 +5,8 @@
  * signed integers that lets the integer MIN/MAX/MINLOC/MAXLOC do fmin/fmax, and the
  * value generators of the tests and the network tool. tc_fpsum_in, tc_fpsum_merge and
  * tc_fpsum_out are the C twins of the RTL blocks of those names (rtl/tc_fpsum_*.v,
- * checked bit for bit by tb/fpsum_check.c), which the router does not use yet.
+ * checked bit for bit by tb/fpsum_check.c); the router uses the step (the Reducer's ALU)
+ * and the conversion out (a result at its tree's root), the PEs' library the conversion in.
  *
  * An element is 256 bits, two data flits: e[0] holds bits 127..0, e[1] bits 255..128.
  *
@@ -63,6 +64,27 @@ unsigned tc_fpsum_merge(const tc_flit a[2], const tc_flit b[2], tc_flit y[2]);
 /* The element's value rounded once to nearest, ties to even, into the lane's format;
  * NaN is the canonical quiet NaN (payloads are not kept), overflow gives Inf. */
 uint64_t tc_fpsum_out(unsigned lane, const tc_flit e[2]);
+/* tc_fpsum_out in its two pipeline stages, as rtl/tc_fpsum_out.v registers it between
+ * them: s1 adds the bins into V and takes its sign and magnitude, s2 rounds and packs.
+ * tc_fpsum_out(lane, e) is s2 of s1's result. */
+typedef struct {
+    unsigned lane, idx, flags, neg;
+    uint64_t mag[4]; /* |V|, 209 bits at most */
+} tc_fpsum_mid;
+void tc_fpsum_out_s1(unsigned lane, const tc_flit e[2], tc_fpsum_mid *m);
+uint64_t tc_fpsum_out_s2(const tc_fpsum_mid *m);
+/* An FSUM result leaves the root of its tree as values (the Reducer's converting copy,
+ * docs/fpsum.md): value j in lane j mod vpf (64 or 32 bits wide) of data flit j / vpf,
+ * the lanes after the last value 0. values_per_flit: vpf of the header's LANE;
+ * values_len: the result's LEN, data flits of values, for LEN data flits of elements;
+ * tc_fpsum_values: the data flits of values of len data flits of elements (out may not
+ * be el), returns their number. */
+static inline unsigned tc_fpsum_values_per_flit(unsigned lane) { return lane == TC_LANE_32 ? 4 : 2; }
+static inline unsigned tc_fpsum_values_len(unsigned lane, unsigned len)
+{
+    return (len / 2 + tc_fpsum_values_per_flit(lane) - 1) / tc_fpsum_values_per_flit(lane);
+}
+unsigned tc_fpsum_values(unsigned lane, unsigned len, const tc_flit *el, tc_flit *out);
 /* The element of no input: -0 (NEGZ set), the identity of tc_fpsum_merge. */
 void tc_fpsum_zero(tc_flit e[2]);
 static inline unsigned tc_fpsum_idx(const tc_flit e[2])

@@ -11,12 +11,28 @@
  * come in that order too (pe_nxt): one out of turn is ignored (ERR_RID_ORDER).
  * The memory (tc_sram.v) is rd->data, read in the cycle its word is used (the
  * RTL gives its synchronous read the address a cycle ahead). A slice of ns takes
- * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * 16 + rid. */
+ * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * 16 + rid.
+ * At a tree's root an FSUM result is always held and its copy converts it
+ * (tc_fpsum_values_len, cv_flit): the header with LEN counting flits of values, then
+ * the values, element j's at cycle 2j + 5 of the copy, as the RTL's pipelined
+ * tc_fpsum_out gives them. */
 #include "reducer.h"
 
 #include "alu.h"
+#include "fpsum.h"
 
 static unsigned entry(const tc_reducer *rd, unsigned tree, unsigned rid) { return tree / rd->ns * TC_RIDS + rid; }
+
+/* A converting copy's cycle t >= 5, odd: the flit its value j = (t - 5) / 2 fills (into
+ * lane j mod vpf, vpf values a flit); returns whether the flit goes out (full, or the
+ * last value). */
+static unsigned cv_flit(const tc_reducer *rd, const tc_flit *hdr, unsigned t, tc_flit *f)
+{
+    unsigned lane = TC_HGET(hdr, LANE), vpf = tc_fpsum_values_per_flit(lane), j = (t - 2 - TC_CV_LAT) / 2;
+    *f = rd->cv_pack;
+    tc_lane_put(f, 128 / vpf, j % vpf, rd->cv_val[j]);
+    return j % vpf == vpf - 1 || j + 1 == TC_HGET(hdr, LEN) / 2;
+}
 
 /* A held result the Reducer can copy into the result buffer: its tree's next (nxt),
  * one that goes down from the root, or up with a credit of the parent (credit
@@ -57,8 +73,10 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
                                 e->len != ev->len || e->dst != TC_HGET(h, DST)))
             ev->err = TC_ERR_MISMATCH;
         ev->last = !ev->skip && e->cnt + 1u >= TC_RGET(row, PE) + TC_RGET(row, DIRSUM);
+        unsigned conv = TC_RGET(row, ROOT) && (ev->first ? TC_HGET(h, OP) : e->op) == TC_OP_FSUM &&
+                        ev->len; /* converted, if it has data */
         ev->fast = ev->last && in->res_room && (TC_RGET(row, ROOT) || in->up_cred[ev->tree]) &&
-                   ev->rid == rd->nxt[ev->tree]; /* straight to the result buffer only in its turn */
+                   ev->rid == rd->nxt[ev->tree] && !conv; /* straight to the result buffer only in its turn */
         TC_HSET(&ev->val, SRC, in->id); /* the result leaves from here */
         if (!ev->first) { /* with the first contribution's type, op, lane and DST */
             TC_HSET(&ev->val, TYPE, e->type);
@@ -88,8 +106,18 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
     unsigned cp_start = ev->cp_pick >= 0;
     ev->block = cp_start || rd->cp_left;
     if (rd->cp_left) {
-        ev->res.valid = 1;
-        ev->res.flit = rd->data[rd->cp_slot * ew + rd->cp_idx];
+        const tc_flit *w = &rd->data[rd->cp_slot * ew];
+        unsigned t = rd->cp_idx;
+        if (!rd->cp_conv) {
+            ev->res.valid = 1;
+            ev->res.flit = w[t];
+        } else if (t == 0) {
+            ev->res.valid = 1;
+            ev->res.flit = w[0];
+            TC_HSET(&ev->res.flit, LEN, tc_fpsum_values_len(TC_HGET(w, LANE), TC_HGET(w, LEN)));
+        } else if (t >= 2 + TC_CV_LAT && t % 2) {
+            ev->res.valid = cv_flit(rd, w, t, &ev->res.flit);
+        }
     }
     /* a result enters the result buffer: it counts for the credit block */
     ev->made = (ev->hdr && ev->last && ev->fast) || cp_start;
@@ -149,14 +177,25 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
     }
     unsigned nfenced = rd->nfenced + (ev->fenced_in && !ev->fast) - ev->cp_fenced;
     if (rd->cp_left) {
+        const tc_flit *w = &rd->data[rd->cp_slot * ew];
+        unsigned t = rd->cp_idx;
+        if (rd->cp_conv && t >= 2 && t % 2 == 0 && t <= TC_HGET(w, LEN)) /* element t / 2 - 1 is read whole */
+            rd->cv_val[t / 2 - 1] = tc_fpsum_out(TC_HGET(w, LANE), &w[t - 1]);
+        if (rd->cp_conv && t >= 2 + TC_CV_LAT && t % 2) {
+            tc_flit f;
+            rd->cv_pack = cv_flit(rd, w, t, &f) ? (tc_flit){{0, 0}} : f;
+        }
         rd->cp_left--;
         rd->cp_idx++;
     }
     if (ev->cp_pick >= 0) {
         tc_red_entry *c = &rd->ent[ev->cp_pick];
+        const tc_flit *h = &rd->data[(unsigned)ev->cp_pick * ew];
         rd->cp_slot = (uint8_t)ev->cp_pick;
         rd->cp_idx = 0;
-        rd->cp_left = (uint8_t)(TC_HGET(&rd->data[(unsigned)ev->cp_pick * ew], LEN) + 1);
+        /* at the root an FSUM result is converted: 3 cycles more, for tc_fpsum_out's pipeline */
+        rd->cp_conv = TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) && TC_RGET(in->table[ev->made_tree], ROOT);
+        rd->cp_left = (uint8_t)(TC_HGET(h, LEN) + 1 + (rd->cp_conv ? TC_CV_LAT : 0));
         rd->cp_ptr = (uint8_t)(((unsigned)ev->cp_pick / TC_RIDS + 1) % (TC_TREES / rd->ns));
         rd->nready--;
         c->ready = c->fenced = 0;

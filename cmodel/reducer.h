@@ -6,6 +6,9 @@
 #include "vc_unit.h"
 
 #define TC_RIDS 16
+/* A converting copy (an FSUM result at the root): an element's value leaves
+ * tc_fpsum_out's pipeline this many cycles after its flit 1 is read. */
+#define TC_CV_LAT 3
 
 /* One (TreeId, ReduceId) of the Reducer: contributions counted, which sources have
  * contributed (bit = link port, bit 8 = the PE), and the first one's header fields
@@ -30,8 +33,11 @@ typedef struct {
     uint8_t keep; /* a contribution that disagreed: the stored values are kept */
     uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
     tc_flit a0, b0; /* the stored and the incoming flit 0 of the FSUM element being combined */
-    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: flits still to write, next flit, entry; round-robin
+    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: cycles left, its cycle, entry; round-robin
                                                  pointer (a tree of the slice, tree / ns) */
+    uint8_t cp_conv;      /* the copy converts an FSUM result at the root to values */
+    uint64_t cv_val[4];   /* ... the values of its elements, as tc_fpsum_out gives them */
+    tc_flit cv_pack;      /* ... the values of the flit being filled */
     uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */
     uint8_t pe_nxt[TC_TREES]; /* per tree: the ReduceId the PE contributes to next */
     uint16_t nready, nfenced; /* entries ready, and fenced */

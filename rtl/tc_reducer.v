@@ -23,6 +23,11 @@
 // A Reducer of RedSlices slices is that many of these (Slice = 0 .. Slices-1), each
 // with its own input and result buffer, each taking the trees t with t mod Slices =
 // Slice: its entries are (t / Slices, ReduceId).
+// At a tree's root an FSUM result (binned elements, docs/fpsum.md) is always held and
+// leaves by a converting copy: its elements go through tc_fpsum_out, and the result
+// buffer takes the header, with LEN the flits of values, and the values packed into
+// lanes of the header's width (two binary64 or four binary32 a flit), so that the
+// tree carries values down and the PEs receive them.
 // Its C twin: cmodel/reducer.c.
 `default_nettype none
 `include "tc_format.vh"
@@ -80,8 +85,11 @@ module tc_reducer #(
   reg [1:0] lane_q;
   reg       first_q, last_q, skip_q, keep_q, fast_q;
   reg       cp_on_q;                     // copying a held result into the result buffer
-  reg [2:0] cp_idx_q, cp_len_q;          // the word written this cycle; the result's LEN
+  reg [3:0] cp_idx_q;                    // the copy's cycle: its word read this cycle
+  reg [2:0] cp_len_q;                    // the held result's LEN
   reg [SW-1:0] cp_slot_q;
+  reg       cp_root_q;                   // the copy's tree has its root here
+  reg       cp_conv_q, cp_l32_q;         // the copy converts FSUM elements to values; binary32
 
   wire       hdr    = in_valid_i && idx_q == 3'd0;
   wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
@@ -112,8 +120,12 @@ module tc_reducer #(
   wire       skip     = hdr ? order || ready_q[h_slot] || (h_busy && (seen_q[h_slot] & src_bit) != 9'd0) : skip_q;
   wire       mismatch = hdr && h_busy && !skip && e_attr != h_attr;
   wire       last     = hdr ? !skip && {1'b0, h_cnt} + 5'd1 >= expected : last_q;
+  // an FSUM result at the root is converted (if it has data): held, then copied
+  // through tc_fpsum_out
+  wire [3:0] r_op     = first ? in_flit_i[`TC_HDR_OP_LSB +: 4] : e_attr[24:21];
+  wire       conv     = row[`TC_ROW_ROOT_LSB] && r_op == `TC_OP_FSUM && h_len != 3'd0;
   // straight to the result buffer only in its tree's turn
-  wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) && h_rid == h_nxt
+  wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) && h_rid == h_nxt && !conv
                             : fast_q;
   wire       hold     = hdr && last && !fast;
   wire       tail     = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
@@ -166,8 +178,50 @@ module tc_reducer #(
   );
 `endif
   wire [`TC_FLIT_W-1:0] stored;
-  wire [2:0] cp_len  = cp_idx_q == 3'd0 ? stored[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] : cp_len_q;
-  wire       cp_last = cp_on_q && cp_idx_q == cp_len;
+  wire       cp_hdr  = cp_on_q && cp_idx_q == 4'd0; // the held header is read
+  wire [2:0] cp_len  = cp_hdr ? stored[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] : cp_len_q;
+  wire       cv_hdr  = cp_root_q && stored[`TC_HDR_OP_LSB +: `TC_HDR_OP_W] == `TC_OP_FSUM &&
+                       stored[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] != 3'd0;
+  wire       cp_conv = cp_hdr ? cv_hdr : cp_conv_q;
+  // a plain copy ends with the last word; a converting one with the last value, which
+  // comes 3 cycles after the element's flit 1 (tc_fpsum_out's input register and stages)
+  wire       cp_last = cp_on_q && cp_idx_q == {1'b0, cp_len} + (cp_conv ? 4'd3 : 4'd0);
+
+  // ---- the converting copy: element j's flit 0 is read at cycle 2j + 1 of the copy
+  // (cv_f0_q keeps it), its flit 1 at 2j + 2, when both enter tc_fpsum_out; its value
+  // leaves at 2j + 5 into lane j mod (2 or 4) of the flit j / (2 or 4), which goes out
+  // when full or with the last value. ----
+  wire        h_l32   = stored[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W] == `TC_LANE_32;
+  wire [1:0]  h_nel   = stored[`TC_HDR_LEN_LSB + 1 +: 2];  // the elements: LEN / 2
+  wire [2:0]  cv_len  = h_l32 ? {2'd0, h_nel != 2'd0} : ({1'b0, h_nel} + 3'd1) >> 1; // flits of values
+  reg [`TC_FLIT_W-1:0] cv_f0_q, cv_pack_q;
+  wire [63:0] cv_bits;
+  wire [3:0]  cv_j4   = (cp_idx_q - 4'd5) >> 1;   // the value leaving now
+  wire [1:0]  cv_j    = cv_j4[1:0];
+  wire        cv_out  = cp_on_q && cp_conv_q && cp_idx_q >= 4'd5 && cp_idx_q[0];
+  wire        cv_emit = cv_out && ((cp_l32_q ? cv_j == 2'd3 : cv_j[0]) || cv_j == cp_len_q[2:1] - 2'd1);
+  wire [`TC_FLIT_W-1:0] cv_flit = cv_pack_q | (cp_l32_q ? {96'd0, cv_bits[31:0]} << {cv_j, 5'd0}
+                                                        : {64'd0, cv_bits} << {cv_j[0], 6'd0});
+  wire [1:0]  unused_cv = cv_j4[3:2];
+  always @(posedge clk_i) begin
+    if (cp_on_q && cp_idx_q[0])
+      cv_f0_q <= stored;
+    if (cv_out)
+      cv_pack_q <= cv_emit ? {`TC_FLIT_W{1'b0}} : cv_flit;
+  end
+`ifdef TC_REDUCER_ANY_PICK
+  // the proofs are of the control: the converted values are any bits
+  (* anyseq *) reg [63:0] f_cv_bits;
+  assign cv_bits = f_cv_bits;
+`else
+  wire [`TC_HDR_LANE_W-1:0] cv_lane = cp_l32_q ? `TC_LANE_32 : `TC_LANE_64;
+  tc_fpsum_out u_cv (
+    .clk_i  (clk_i),
+    .lane_i (cv_lane),
+    .e_i    ({stored, cv_f0_q}),
+    .bits_o (cv_bits)
+  );
+`endif
 
   // The partial results are in a two-port memory with a synchronous read, so the read
   // address is that of the next cycle's flit: data flit idx of the reduce then in
@@ -176,7 +230,7 @@ module tc_reducer #(
   wire [SW-1:0]  slot_d = hdr ? h_slot : q_slot;
   wire [31:0]    waddr_full = {{(32-SW){1'b0}}, slot_d} * EW + {29'd0, hdr ? 3'd0 : idx_q};
   wire [31:0]    raddr_full = cp_start ? {{(32-SW){1'b0}}, cp_pick} * EW
-                            : cp_on_q  ? {{(32-SW){1'b0}}, cp_slot_q} * EW + {29'd0, cp_idx_q} + 32'd1
+                            : cp_on_q  ? {{(32-SW){1'b0}}, cp_slot_q} * EW + {28'd0, cp_idx_q} + 32'd1
                             : idx_d == 3'd0 ? 32'd0 : {{(32-SW){1'b0}}, slot_d} * EW + {29'd0, idx_d};
   wire [AW-1:0]  waddr = waddr_full[AW-1:0];
   wire [AW-1:0]  raddr = raddr_full[AW-1:0];
@@ -231,8 +285,13 @@ module tc_reducer #(
     end else if (!first)
       red_flit = keep_q ? stored : combined; // a contribution that disagreed keeps the stored value
   end
-  assign res_valid_o  = (in_valid_i && last && fast) || cp_on_q;
-  assign res_flit_o   = cp_on_q ? stored : red_flit;
+  reg [`TC_FLIT_W-1:0] cv_head; // the held header, LEN counting flits of values
+  always @* begin
+    cv_head = stored;
+    cv_head[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] = cv_len;
+  end
+  assign res_valid_o  = (in_valid_i && last && fast) || (cp_on_q && (!cp_conv || cp_hdr || cv_emit));
+  assign res_flit_o   = !cp_on_q ? red_flit : cp_hdr ? (cv_hdr ? cv_head : stored) : cp_conv_q ? cv_flit : stored;
   assign block_o      = cp_start || cp_on_q;
   assign complete_o   = hdr && last;
   assign made_o       = (hdr && last && fast) || cp_start;
@@ -289,9 +348,12 @@ module tc_reducer #(
       pe_nxt_q <= {NT*4{1'b0}};
       fast_q   <= 1'b0;
       cp_on_q  <= 1'b0;
-      cp_idx_q <= 3'd0;
+      cp_idx_q <= 4'd0;
       cp_len_q <= 3'd0;
       cp_slot_q <= {SW{1'b0}};
+      cp_root_q <= 1'b0;
+      cp_conv_q <= 1'b0;
+      cp_l32_q  <= 1'b0;
       idx_q    <= 3'd0;
       len_q    <= 3'd0;
       tree_q   <= 4'd0;
@@ -327,12 +389,17 @@ module tc_reducer #(
       pe_nxt_q <= pe_nxt_d;
       if (cp_start) begin
         cp_on_q   <= 1'b1;
-        cp_idx_q  <= 3'd0;
+        cp_idx_q  <= 4'd0;
         cp_slot_q <= cp_pick;
+        cp_root_q <= table_i[cp_g32[3:0]*`TC_ROW_W + `TC_ROW_ROOT_LSB];
       end else if (cp_on_q) begin
         cp_on_q  <= !cp_last;
-        cp_idx_q <= cp_idx_q + 3'd1;
+        cp_idx_q <= cp_idx_q + 4'd1;
         cp_len_q <= cp_len;
+        if (cp_hdr) begin
+          cp_conv_q <= cv_hdr;
+          cp_l32_q  <= h_l32;
+        end
       end
     end
 
@@ -340,9 +407,9 @@ module tc_reducer #(
   assign obs_o[`TC_OBS_R_FIRST_LSB] = hdr && first;
   assign obs_o[`TC_OBS_R_LAST_LSB]  = hdr && last;
   assign obs_o[`TC_OBS_R_HELD_LSB]  = hold;
-  assign obs_o[`TC_OBS_R_COPY_LSB]  = cp_on_q && cp_idx_q == 3'd0;
+  assign obs_o[`TC_OBS_R_COPY_LSB]  = cp_hdr;
   assign obs_o[`TC_OBS_R_TAG_LSB +: `TC_OBS_R_TAG_W] =
-      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_on_q && cp_idx_q == 3'd0 ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
+      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_hdr ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
 `ifdef FORMAL_TC_REDUCER // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh): whatever flits arrive, a reduce in
   // progress has counted at least one and fewer contributions than its tree expects,

@@ -15,7 +15,7 @@ stage docs/format-tables.md
 build/gen_format md > docs/format-tables.md.tmp
 publish docs/format-tables.md.tmp docs/format-tables.md
 rm -rf $T && mkdir -p $T
-scens="bcast_leaf all_trees allreduce credits barrier"
+scens="bcast_leaf all_trees allreduce fsum credits barrier"
 i=0
 for s in $scens; do
   progress "build/cosim_$net --scen $s --wavedrom ($((i += 1)) of $(wc -w <<<"$scens"))"

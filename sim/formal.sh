@@ -136,7 +136,7 @@ refute reducer tc_reducer "-set NumPorts 2" 3 \
   's/wire       skip     = hdr ? order || ready_q\[h_slot\] || (h_busy \&\& (seen_q\[h_slot\] \& src_bit) != 9'"'"'d0) : skip_q;/wire skip = hdr ? order || ready_q[h_slot] : skip_q;/' \
   "a source that contributes twice is counted twice"
 refute reducer tc_reducer "-set NumPorts 2" 3 \
-  's/ \&\& h_rid == h_nxt$//' \
+  's/ \&\& h_rid == h_nxt \&\& !conv$/ \&\& !conv/' \
   "a last contribution goes straight to the result buffer out of its tree's turn"
 refute credit_block tc_credit_block "-set NU 7" 3 \
   's/up_cred_q\[gt\] + {got\[4:0\], 3'"'"'d0}/up_cred_q[gt] + {got[4:0], 4'"'"'d0}/' \

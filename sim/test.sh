@@ -167,7 +167,7 @@ check "make help lists every target a user runs (each with its line in the Makef
 first=${NETS%% *}
 check "docs/timing/*.json equal the diagrams drawn from the RTL's trace and from the C model's" bash -c \
   "rm -rf build/timing && mkdir -p build/timing && \
-   for s in bcast_leaf all_trees allreduce credits barrier; do build/cosim_$first --scen \$s --wavedrom build/timing >/dev/null || exit 1; done && \
+   for s in bcast_leaf all_trees allreduce fsum credits barrier; do build/cosim_$first --scen \$s --wavedrom build/timing >/dev/null || exit 1; done && \
    for j in docs/timing/*.json; do b=build/timing/\$(basename \$j .json); diff -u \$j \$b.json && diff -u \$j \$b.rtl.json || exit 1; done"
 check "docs/format-tables.md equals cmodel/format.def" bash -c "build/gen_format md | diff -u docs/format-tables.md -"
 check "docs/README.md links every docs/*.md page, and each of its links resolves" bash -c \

@@ -41,13 +41,14 @@ $BIN --scen allreduce --wave "$D" >"$LOGDIR/wave-allreduce.log" 2>&1
 c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-allreduce.log")
 check "wave: GTKWave opens the allreduce view at its first delivery (cycle ${c:-?})" view "$D/${NET}_allreduce.gtkw" "$(ps_of "${c:-0}")"
 
-# The floating-point sum: the Reducer's operands and result decoded, shown as reals
-# (GTKWave's flag 0x40000 on the monitor's 64-bit fsum_* wires): three a slice in each
-# router group, whose title line comes twice (the group's start and end).
+# The floating-point sum: the Reducer's operands and result decoded, and at the root the
+# converted value, shown as reals (GTKWave's flag 0x40000 on the monitor's 64-bit fsum_*
+# wires): four a slice in each router group, whose title line comes twice (the group's
+# start and end).
 $BIN --scen fsum --wave "$D" >"$LOGDIR/wave-fsum.log" 2>&1
 c=$(sed -n 's/.*marker at cycle \([0-9]*\),.*/\1/p' "$LOGDIR/wave-fsum.log")
-check "wave: the fsum view shows every Reducer slice's FSUM operands and result as reals, in every router it shows" bash -c \
-  "[ \$(grep -A1 '^@40000' $D/${NET}_fsum.gtkw | grep -c 'g_fsum\[[0-$((K - 1))]\]\.fsum_[aby]\[63:0\]') -eq \$((3 * $K * \$(grep -c '^-router ' $D/${NET}_fsum.gtkw) / 2)) ]"
+check "wave: the fsum view shows every Reducer slice's FSUM operands, result and converted value as reals, in every router it shows" bash -c \
+  "[ \$(grep -A1 '^@40000' $D/${NET}_fsum.gtkw | grep -cE 'g_fsum\[[0-$((K - 1))]\]\.fsum_(a|b|y|cv)\[63:0\]') -eq \$((4 * $K * \$(grep -c '^-router ' $D/${NET}_fsum.gtkw) / 2)) ]"
 check "wave: GTKWave opens the fsum view at its first delivery (cycle ${c:-?})" view "$D/${NET}_fsum.gtkw" "$(ps_of "${c:-0}")"
 
 # A mismatch planted in the C model's record of node 2 at cycle 400.

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../cmodel/config.h"
+#include "../cmodel/fpsum.h"
 #include "../cmodel/netsim/plan.h"
 #include "dut.h"
 #include "events.h"
@@ -61,7 +62,8 @@ static const tc_event *first_event(const tc_evlog *l, int kind, int node, int un
 /* The reference pictures of docs/microarchitecture.md, from the scenarios that show
  * each block: bcast_leaf (Broadcaster, VCDown, VCUp at the root), all_trees (a
  * multicast in two passes of the read port), allreduce (the Reducer and the result
- * buffer), credits (the credit block), barrier (the phase counters). */
+ * buffer), fsum (the result buffer at the root, written by a converting copy),
+ * credits (the credit block), barrier (the phase counters). */
 static void write_diagrams(const char *dir, const char *scen, const tc_stim *st, const tc_topo *t,
                            const tc_row *rows, const tc_evlog *l)
 {
@@ -92,7 +94,7 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
                 if (l->ev[j].kind == TC_EV_GRANT && l->ev[j].node == l->ev[i].node && l->ev[j].src == l->ev[i].src &&
                     l->ev[j].tag == l->ev[i].tag && l->ev[j].cycle != l->ev[i].cycle) {
                     write_diagram(dir, "multicast_passes", l, l->ev[i].node, l->ev[i].src, l->ev[i].tag,
-                                  sb_len_of((void *)st, l->ev[i].tag),
+                                  sb_len_of((void *)st, l->ev[i].tag, l->ev[i].node, TC_LEN_UP),
                                   "Multicast: a later grant reads the packet again");
                     return;
                 }
@@ -113,6 +115,27 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
                       "Result buffer at a leaf: the Reducer's result (its PE's contribution) goes up");
         write_diagram(dir, "result_root", l, root, TC_U_RESULT(np, 0), 1, len,
                       "Result buffer at the root: the allreduce result goes down and to the PE");
+    } else if (!strcmp(scen, "fsum")) {
+        for (int i = 0; i < st->nexp; i++) { /* the first floating-point allreduce: its result at the root */
+            const tc_expect *x = &st->exp[i];
+            if (!x->up_nflits || TC_HGET(&x->flit[0], TYPE) != TC_TYPE_ALLREDUCE)
+                continue;
+            /* the converting copy writes value flit k when its last value leaves tc_fpsum_out */
+            unsigned lane = TC_HGET(&x->flit[0], LANE), vpf = tc_fpsum_values_per_flit(lane);
+            int nel = (x->up_nflits - 1) / 2, wr[TC_SLOT_FLITS];
+            for (int k = 0; k < x->nflits - 1; k++) {
+                int j = (k + 1) * (int)vpf < nel ? (k + 1) * (int)vpf : nel; /* values up to this flit's last */
+                wr[k] = 2 * j + TC_CV_LAT;
+            }
+            FILE *f = open_diagram(dir, "result_root_fsum");
+            if (f) {
+                tc_wavedrom_writes(f, l, x->root, TC_U_RESULT(np, (int)TC_HGET(&x->flit[0], TREE) % l->nslices),
+                                   (uint32_t)i + 1, x->nflits - 1, wr,
+                                   "Result buffer at the root: a floating-point sum converted to values on its way in");
+                fclose(f);
+            }
+            break;
+        }
     } else if (!strcmp(scen, "barrier")) {
         FILE *f = open_diagram(dir, "phase");
         if (f) {
@@ -759,7 +782,7 @@ static const tc_key keys[] = {
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 /* The scenarios write_diagrams draws reference diagrams of (--wavedrom). */
-static const char *const diagram_scens[] = {"bcast_leaf", "all_trees", "allreduce", "credits", "barrier", NULL};
+static const char *const diagram_scens[] = {"bcast_leaf", "all_trees", "allreduce", "fsum", "credits", "barrier", NULL};
 
 static void list_scenarios(FILE *f)
 {
@@ -855,7 +878,7 @@ static int run_config(run_opts o, const tc_config *cfg)
             draws |= !strcmp(scen, diagram_scens[k]);
         if (!draws) {
             fprintf(stderr, "%s: wavedrom = '%s' does not apply to scen = %s: the reference diagrams are of scen = "
-                    "bcast_leaf, all_trees, allreduce, credits, barrier (or all)\n", tool, o.wavedrom, scen);
+                    "bcast_leaf, all_trees, allreduce, fsum, credits, barrier (or all)\n", tool, o.wavedrom, scen);
             return 2;
         }
         if (check_dir(tool, "wavedrom", o.wavedrom))

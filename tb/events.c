@@ -183,12 +183,18 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
             ;
         const tc_event *g = ev + lo;
         size_t gn = hi - lo;
-        int len = len_of(ctx, ev[lo].tag);
-        if (len < 0) /* the testbench knows no single length for this tag */
+        if (len_of(ctx, ev[lo].tag, -1, TC_LEN_UP) < 0) /* the testbench knows no single length for this tag */
             continue;
         for (size_t i = 0; i < gn; i++) {
             const tc_event *e = &g[i], *x;
             uint64_t c = e->cycle;
+            /* the length where the event is: its unit's (a grant's: the unit granted) */
+            int u = e->kind == TC_EV_GRANT ? e->src : e->idx;
+            int dir = e->kind == TC_EV_EJ ? TC_LEN_DOWN
+                      : u < 2 * np       ? ((u & 1) == TC_VC_DOWN ? TC_LEN_DOWN : TC_LEN_UP)
+                      : u == TC_U_BCAST(np) ? TC_LEN_UP
+                                            : TC_LEN_RESULT;
+            int len = len_of(ctx, e->tag, e->node, dir);
             /* error reports carry the tag of the packet they report, not its length */
             if ((e->kind == TC_EV_GRANT ? e->src : e->idx) == TC_U_REPORT(np, ns) && e->kind >= TC_EV_ARRIVE &&
                 e->kind <= TC_EV_FREE)
@@ -201,11 +207,14 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 if (!x || x->cycle != c + (uint64_t)p->inj_lat)
                     VIOLATION(e, "Broadcaster arrive = inject + %d", p->inj_lat);
                 break;
-            case TC_EV_ARRIVE:
+            case TC_EV_ARRIVE: {
+                int wl = dir == TC_LEN_RESULT ? len_of(ctx, e->tag, e->node, TC_LEN_RESULT_WRITE) : len;
                 x = find(g, gn, TC_EV_FULL, e->node, e->idx, 0);
-                if (!x || x->cycle != c + (uint64_t)len)
-                    VIOLATION(e, "full = arrive + %d data flits", len);
+                if (!x || x->cycle != c + (uint64_t)wl)
+                    VIOLATION(e, "full = arrive + %d (%d data flits%s)", wl, len,
+                              wl != len ? ", written by a converting copy" : "");
                 break;
+            }
             case TC_EV_FULL:
                 x = find(g, gn, TC_EV_ROUTE, e->node, e->idx, 0);
                 if (!x || x->cycle < c + 1 || (exact && x->cycle != c + 1))
@@ -327,6 +336,12 @@ static const char *short_out(int nports, int nslices, int out, char *buf, size_t
  * Reducer, a credit taken without any output. */
 void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title)
 {
+    tc_wavedrom_writes(f, l, node, unit, tag, len, NULL, title);
+}
+
+void tc_wavedrom_writes(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const int *wr,
+                        const char *title)
+{
     enum { MAXO = 24, MAXR = 8 + 2 * MAXO, W = 250 };
     uint64_t lo = UINT64_MAX, hi = 0;
     int nout = 0, npass = 0, out[MAXO];
@@ -381,9 +396,12 @@ void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, i
         int c = (int)(e->cycle - lo);
         if (!of_unit(e, node, unit, tag) || c >= w)
             continue;
-        if (e->kind == TC_EV_ARRIVE)
-            for (int k = 0; k <= len && c + k < w; k++)
-                rows[r_in][c + k] = k ? '4' : '3';
+        if (e->kind == TC_EV_ARRIVE) {
+            rows[r_in][c] = '3';
+            for (int k = 1, d; k <= len; k++)
+                if ((d = c + (wr ? wr[k - 1] : k)) < w)
+                    rows[r_in][d] = '4';
+        }
         else if (e->kind == TC_EV_FULL)
             rows[r_full][c] = '1';
         else if (e->kind == TC_EV_ROUTE)

@@ -50,8 +50,15 @@ const char *tc_ev_name(int kind);
 void tc_event_print(FILE *f, int nports, int nslices, const tc_event *e);
 
 /* Packet lengths (data flits) by tag, needed by the reference diagram; -1: not
- * one length (the tag is not checked). */
-typedef int (*tc_len_of)(void *ctx, uint32_t tag);
+ * one length (the tag is not checked). A floating-point sum's result is converted at
+ * the root, so its length depends on where the packet is: dir TC_LEN_UP for a
+ * contribution (the Broadcaster, VCUp), TC_LEN_DOWN down the tree (VCDown, the PE's
+ * ejection), TC_LEN_RESULT in a result buffer, at node (up, or down at the root);
+ * TC_LEN_RESULT_WRITE: the cycles from the header's write into that result buffer to the
+ * tail's, the length but for a converting copy, which writes the tail TC_CV_LAT cycles
+ * after the last element's flit 1 is read. */
+enum { TC_LEN_UP, TC_LEN_DOWN, TC_LEN_RESULT, TC_LEN_RESULT_WRITE };
+typedef int (*tc_len_of)(void *ctx, uint32_t tag, int node, int dir);
 
 /* Checks every packet against the reference diagrams of docs/timing.md. exact: no
  * packet ever waited (a lone packet), so every wait must be 0. Returns violations;
@@ -61,6 +68,9 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
 
 /* Writes the passage of one packet through one unit of one node as a WaveDrom diagram. */
 void tc_wavedrom(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const char *title);
+/* The same, data flit k (1..len) written wr[k - 1] cycles after the header, not k. */
+void tc_wavedrom_writes(FILE *f, const tc_evlog *l, int node, int unit, uint32_t tag, int len, const int *wr,
+                        const char *title);
 /* Writes the Reducer of one node through one reduce (its contributions' tag). */
 void tc_wavedrom_reducer(FILE *f, const tc_evlog *l, int node, uint32_t tag, int len, const char *title);
 /* Writes the phase counters of one node through the barriers of the log. */

@@ -309,23 +309,31 @@ static void check_merge(unsigned lane, uint64_t n, uint64_t *s)
 }
 
 /* Conversion out: every combination of the flags with a zero and a nonzero value,
- * then elements of every kind. */
+ * then elements of every kind, a new one every cycle into the RTL's pipeline, whose
+ * value comes TC_FPSUM_OUT_LAT cycles later (the last ones pushed out by zeros). */
 static void check_out(unsigned lane, uint64_t n, uint64_t *s)
 {
     const lanefmt *L = fmt(lane);
     uint64_t bad = 0, listed = 0, cls[6] = {0, 0, 0, 0, 0, 0}; /* NaN, Inf, 0, subnormal, normal, ovf to Inf */
-    for (uint64_t i = 0; i < 64 + n; i++) {
-        tc_flit e[2];
+    tc_flit pipe[TC_FPSUM_OUT_LAT + 1][2]; /* the elements in the pipeline, by i mod its size */
+    for (uint64_t i = 0; i < 64 + n + TC_FPSUM_OUT_LAT; i++) {
+        tc_flit *in = pipe[i % (TC_FPSUM_OUT_LAT + 1)];
         if (i < 64) { /* flags x (zero, one, -one, huge) */
             bin81 b[3] = {{0, 0}, {0, 0}, {0, 0}};
             if (i / 16 == 1) b[0].lo = 1;
             if (i / 16 == 2) b[1] = bin_neg((bin81){1, 0});
             if (i / 16 == 3) b[2].lo = ~0ull, b[2].hi = HI_MASK >> 1;
-            elem_make(e, (unsigned)(i / 16 == 3 ? L->maxidx : 0), (unsigned)(i % 16), b);
+            elem_make(in, (unsigned)(i / 16 == 3 ? L->maxidx : 0), (unsigned)(i % 16), b);
             listed++;
-        } else
-            make_elem(lane, (unsigned)(sm(s) % KINDS), (unsigned)(sm(s) % (L->maxidx + 3)), s, e);
-        uint64_t xc = tc_fpsum_out(lane, e), xr = tc_fpsum_out_rtl(lane, e);
+        } else if (i < 64 + n)
+            make_elem(lane, (unsigned)(sm(s) % KINDS), (unsigned)(sm(s) % (L->maxidx + 3)), s, in);
+        else /* the last elements' values: zeros pushed in behind them */
+            memset(in, 0, 2 * sizeof in[0]);
+        uint64_t xr = tc_fpsum_out_rtl(lane, in);
+        if (i < TC_FPSUM_OUT_LAT)
+            continue;
+        const tc_flit *e = pipe[(i - TC_FPSUM_OUT_LAT) % (TC_FPSUM_OUT_LAT + 1)];
+        uint64_t xc = tc_fpsum_out(lane, e);
         uint64_t mag = xc & ~L->sign & ((L->sign << 1) - 1), fl = tc_fpsum_flags(e);
         cls[mag > L->inf ? 0 : mag == L->inf ? ((fl & (TC_FPS_PINF | TC_FPS_NINF)) ? 1 : 5) : mag == 0 ? 2 : mag >> L->fb ? 4 : 3]++;
         if (xc != xr && bad++ < 3) {

@@ -49,6 +49,9 @@ extern "C" uint64_t tc_fpsum_out_rtl(unsigned lane, const tc_flit e[2])
 {
     top->lane_i = lane;
     put(top->out_e_i, e);
+    top->clk_i = 0;
+    top->eval();
+    top->clk_i = 1;
     top->eval();
     return top->out_bits_o;
 }

@@ -163,7 +163,7 @@ static void seal(tc_stim *s)
 
 /* The result every PE of reduce tag must get: the C combination of its contributions,
  * the packets from first on with its tag (the first contribution's header). */
-static void reduce_expect(tc_stim *s, uint32_t tag, int first)
+static void reduce_expect(tc_stim *s, const tc_topo *t, const tc_row *rows, uint32_t tag, int first)
 {
     tc_expect *e = &s->exp[tag - 1];
     int n = 0;
@@ -178,6 +178,18 @@ static void reduce_expect(tc_stim *s, uint32_t tag, int first)
         } else {
             tc_alu_data(&e->flit[1], &p->flit[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
         }
+    }
+    const tc_flit *h = &e->flit[0];
+    if (n && TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN)) { /* the root converts the elements to values */
+        tc_flit el[TC_SLOT_FLITS];
+        e->up_nflits = e->nflits;
+        for (int k = 0; k < t->n; k++)
+            if (TC_RGET(TC_ROWP(rows, k, TC_HGET(h, TREE)), ROOT))
+                e->root = k;
+        memcpy(el, &e->flit[1], sizeof el[0] * TC_HGET(h, LEN));
+        unsigned len = tc_fpsum_values(TC_HGET(h, LANE), TC_HGET(h, LEN), el, &e->flit[1]);
+        TC_HSET(&e->flit[0], LEN, len);
+        e->nflits = (int)len + 1;
     }
 }
 
@@ -213,7 +225,7 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
                             &p->flit[f]);
         }
     }
-    reduce_expect(s, tag, first);
+    reduce_expect(s, t, rows, tag, first);
     return tag;
 }
 
@@ -660,7 +672,7 @@ static void build_fsum_stripe(tc_stim *s, const tc_topo *t, const tc_row *rows, 
             if (i >= FSTRIPE_WINDOW)
                 p->after_rx = tags[i - FSTRIPE_WINDOW];
         }
-        reduce_expect(s, tags[i], first);
+        reduce_expect(s, t, rows, tags[i], first);
     }
 }
 

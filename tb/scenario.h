@@ -23,6 +23,8 @@ typedef struct {
     int src;    /* the node that injected a broadcast */
     int none;   /* dropped at its source: nobody receives it */
     int poison; /* a reduce whose contributions disagreed: delivered marked POISON */
+    int up_nflits, root; /* a floating-point sum converted at its tree's root (node root): the
+                            contributions' flits, more than the result's (0: the same) */
     uint32_t before; /* sent before this barrier (tag): every copy arrives before it completes there */
 } tc_expect;
 

@@ -141,12 +141,20 @@ void sb_pe_error(void *ctx, int node, const char *m, uint64_t cycle)
     sb_error(&s->sb, s->dut->name, msg);
 }
 
-int sb_len_of(void *ctx, uint32_t tag)
+int sb_len_of(void *ctx, uint32_t tag, int node, int dir)
 {
     const tc_stim *st = ctx;
-    if (tag >= 1 && tag <= (uint32_t)st->nexp && st->exp[tag - 1].poison)
+    if (tag < 1 || tag > (uint32_t)st->nexp)
+        return 0;
+    const tc_expect *e = &st->exp[tag - 1];
+    if (e->poison)
         return -1; /* contributions of different lengths: no one diagram */
-    return tag >= 1 && tag <= (uint32_t)st->nexp ? st->exp[tag - 1].nflits - 1 : 0;
+    int at_root = (dir == TC_LEN_RESULT || dir == TC_LEN_RESULT_WRITE) && node == e->root;
+    if (e->up_nflits && dir == TC_LEN_RESULT_WRITE && at_root)
+        return e->up_nflits - 1 + TC_CV_LAT; /* the converting copy */
+    if (e->up_nflits && dir != TC_LEN_DOWN && !at_root)
+        return e->up_nflits - 1; /* a converted result's contributions */
+    return e->nflits - 1;
 }
 
 void sb_init(scoreboard *sb, const tc_topo *t, const tc_row *rows, const tc_stim *st)

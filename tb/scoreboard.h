@@ -60,7 +60,7 @@ void sb_pe_error(void *ctx, int node, const char *m, uint64_t cycle);
  * differ by at most 1. */
 void sb_check_lemma1(side *s, const tc_topo *t, const uint32_t *obs, size_t ow, uint64_t cycle);
 /* The data flits of the scenario's packet `tag` (the PEs' callback). */
-int sb_len_of(void *ctx, uint32_t tag);
+int sb_len_of(void *ctx, uint32_t tag, int node, int dir);
 /* After a run: the drops, the error reports and the credit block's counters of a side. */
 void sb_check_drops(side *s);
 void sb_check_errors(side *s, int verbose);

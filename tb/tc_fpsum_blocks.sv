@@ -4,6 +4,7 @@
 `include "tc_format.vh"
 
 module tc_fpsum_blocks (
+  input  wire                      clk_i,     // tc_fpsum_out's pipeline
   input  wire [`TC_HDR_LANE_W-1:0] lane_i,
   input  wire [63:0]               in_bits_i, // tc_fpsum_in
   output wire [`TC_FPS_W-1:0]      in_e_o,
@@ -16,5 +17,5 @@ module tc_fpsum_blocks (
 );
   tc_fpsum_in    u_in    (.lane_i(lane_i), .bits_i(in_bits_i), .e_o(in_e_o));
   tc_fpsum_merge u_merge (.a_i(a_i), .b_i(b_i), .y_o(y_o), .overflow_o(overflow_o));
-  tc_fpsum_out   u_out   (.lane_i(lane_i), .e_i(out_e_i), .bits_o(out_bits_o));
+  tc_fpsum_out   u_out   (.clk_i(clk_i), .lane_i(lane_i), .e_i(out_e_i), .bits_o(out_bits_o));
 endmodule

@@ -103,12 +103,16 @@ module tc_router_mon #(
     wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.g_slice[k].u_reducer.in_flit_i, u_core.g_slice[k].u_reducer.b0_q};
     wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.g_slice[k].u_reducer.red_flit, fsum_y0_q};
     wire [63:0] fsum_a_bits, fsum_b_bits, fsum_y_bits;
-    tc_fpsum_out u_fsum_a (.lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
-    tc_fpsum_out u_fsum_b (.lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
-    tc_fpsum_out u_fsum_y (.lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
+    tc_fpsum_out #(.Pipe(0)) u_fsum_a (.clk_i(clk_i), .lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
+    tc_fpsum_out #(.Pipe(0)) u_fsum_b (.clk_i(clk_i), .lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_b_e), .bits_o(fsum_b_bits));
+    tc_fpsum_out #(.Pipe(0)) u_fsum_y (.clk_i(clk_i), .lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_y_e), .bits_o(fsum_y_bits));
     wire [63:0] fsum_a = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_a_bits);
     wire [63:0] fsum_b = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_b_bits);
     wire [63:0] fsum_y = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_y_bits);
+    // at a tree's root, the converting copy's value leaving tc_fpsum_out
+    wire        fsum_cv_on = u_core.g_slice[k].u_reducer.cv_out;
+    wire [63:0] fsum_cv = f64_of(u_core.g_slice[k].u_reducer.cp_l32_q ? `TC_LANE_32 : `TC_LANE_64,
+                                 u_core.g_slice[k].u_reducer.cv_bits);
   end
 
   localparam integer Width = (2 * NP + 2 + RedSlices) * `TC_OBS_UNIT_W + (NP + 1 + RedSlices) * `TC_OBS_OUT_W +

@@ -128,10 +128,12 @@ void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc
 {
     tc_fpvec *v = ctx;
     (void)cycle;
-    if (node >= v->nodes || op < 0 || (uint64_t)op >= tc_fpvec_ops(v) || nflits != 1 + data_flits(v)) {
+    /* an FSUM result comes as values (the root converts it), the others as they went up */
+    int want = !v->pass && v->op == TC_OP_FSUM ? (int)tc_fpsum_values_len(v->lane, 2 * v->per) : data_flits(v);
+    if (node >= v->nodes || op < 0 || (uint64_t)op >= tc_fpvec_ops(v) || nflits != 1 + want) {
         if (!v->err[0])
             snprintf(v->err, sizeof v->err, "node %u: a result of operation %d with %d data flits, not %d", node,
-                     op + 1, nflits - 1, data_flits(v));
+                     op + 1, nflits - 1, want);
         return;
     }
     if (v->pass == 1) { /* the keys' maxima, kept for pass 2's words */
@@ -162,10 +164,11 @@ void tc_fpvec_deliver(void *ctx, uint32_t node, int op, uint64_t cycle, const tc
         }
         return;
     }
+    unsigned vpf = tc_fpsum_values_per_flit(v->lane);
     for (unsigned e = 0; e < v->per; e++) {
         uint64_t i = (uint64_t)op * v->per + e;
         if (i < v->nvals)
-            v->out[(size_t)node * v->nvals + i] = tc_fpsum_out(v->lane, &pkt[1 + 2 * e]);
+            v->out[(size_t)node * v->nvals + i] = tc_lane_get(&pkt[1 + e / vpf], 128 / vpf, e % vpf);
     }
 }
 

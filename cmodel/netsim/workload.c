@@ -1,6 +1,7 @@
 #include "workload.h"
 
 #include "../alu.h"
+#include "../fpsum.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +302,13 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
         send[nsend++] = (uint32_t)k;
         members++;
     }
+    if (w->op == TC_OP_FSUM && w->len) /* the root converts the elements: the PEs get values */
+        for (int i = 0; i < nwant; i++) {
+            tc_flit *wi = want + (size_t)i * TC_SLOT_FLITS, el[TC_SLOT_FLITS];
+            memcpy(el, &wi[1], sizeof el[0] * (size_t)w->len);
+            tc_fpsum_values(w->lane, (unsigned)w->len, el, &wi[1]);
+        }
+    unsigned rlen = w->op == TC_OP_FSUM && w->len ? tc_fpsum_values_len(w->lane, (unsigned)w->len) : (unsigned)w->len;
     while (got < members * (uint64_t)w->repeat) {
         uint64_t now = tc_net_cycle(n);
         size_t nt = 0;
@@ -319,7 +327,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
                 continue;
             /* a result of operation j: one it has started and not yet received */
             int j = (int)p->rx_tag - 1, b = j - p->low - 1;
-            p->rx_bad |= p->rx_len != TC_HGET(&p->pkt[0], LEN); /* every contribution has the result's length */
+            p->rx_bad |= p->rx_len != rlen; /* the result's length: the contributions' (or the values') */
             int ok = p->rx_type == TC_TYPE_ALLREDUCE && j >= p->low && j < p->next && !(b >= 0 && later_bit(p, b));
             if ((!ok || p->rx_bad) && !res->errors++) {
                 if (p->rx_type == TC_TYPE_ERROR)

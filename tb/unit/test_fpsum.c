@@ -1122,6 +1122,35 @@ static void test_cases(void **state)
     }
     assert_string_equal(tc_fpsum_dist_names[TC_FPS_CANCEL], "cancel");
     assert_null(tc_fpsum_dist_names[TC_FPS_DISTS]);
+    /* the root's conversion of a result (tc_fpsum_values), by hand: 3 elements of 1.0,
+     * -2.0 and +Inf; binary64 two a flit (the second flit's upper lane 0), binary32 four */
+    tc_flit el[6], v[3];
+    const uint64_t in64[3] = {one, neg | 0x4000000000000000ull, inf};
+    for (int j = 0; j < 3; j++)
+        tc_fpsum_in(TC_LANE_64, in64[j], &el[2 * j]);
+    memset(v, 0xa5, sizeof v);
+    assert_int_equal(tc_fpsum_values_len(TC_LANE_64, 6), 2);
+    assert_int_equal(tc_fpsum_values(TC_LANE_64, 6, el, v), 2);
+    assert_int_equal(v[0].w[0], one);
+    assert_int_equal(v[0].w[1], in64[1]);
+    assert_int_equal(v[1].w[0], inf);
+    assert_int_equal(v[1].w[1], 0);
+    const uint64_t in32[3] = {0x3f800000, 0xc0000000, 0x7f800000};
+    for (int j = 0; j < 3; j++)
+        tc_fpsum_in(TC_LANE_32, in32[j], &el[2 * j]);
+    assert_int_equal(tc_fpsum_values_len(TC_LANE_32, 6), 1);
+    assert_int_equal(tc_fpsum_values(TC_LANE_32, 6, el, v), 1);
+    assert_int_equal(v[0].w[0], in32[1] << 32 | in32[0]);
+    assert_int_equal(v[0].w[1], in32[2]);
+    assert_int_equal(tc_fpsum_values_len(TC_LANE_64, 2), 1);
+    assert_int_equal(tc_fpsum_values_len(TC_LANE_64, 4), 1);
+    assert_int_equal(tc_fpsum_values_len(TC_LANE_64, 0), 0);
+    /* the two pipeline stages make tc_fpsum_out */
+    tc_fpsum_mid mid;
+    tc_fpsum_in(TC_LANE_64, in64[1], el);
+    tc_fpsum_out_s1(TC_LANE_64, el, &mid);
+    assert_int_equal(mid.neg, 1);
+    assert_int_equal(tc_fpsum_out_s2(&mid), in64[1]);
 }
 
 int main(void)
