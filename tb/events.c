@@ -401,8 +401,7 @@ void tc_wavedrom_writes(FILE *f, const tc_evlog *l, int node, int unit, uint32_t
             for (int k = 1, d; k <= len; k++)
                 if ((d = c + (wr ? wr[k - 1] : k)) < w)
                     rows[r_in][d] = '4';
-        }
-        else if (e->kind == TC_EV_FULL)
+        } else if (e->kind == TC_EV_FULL)
             rows[r_full][c] = '1';
         else if (e->kind == TC_EV_ROUTE)
             rows[r_route][c] = '1';

@@ -302,13 +302,15 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
         send[nsend++] = (uint32_t)k;
         members++;
     }
-    if (w->op == TC_OP_FSUM && w->len) /* the root converts the elements: the PEs get values */
+    unsigned rlen = (unsigned)w->len; /* the results' data flits */
+    if (w->op == TC_OP_FSUM && w->len) { /* the root converts the elements: the PEs get values */
+        rlen = tc_fpsum_values_len(w->lane, (unsigned)w->len);
         for (int i = 0; i < nwant; i++) {
             tc_flit *wi = want + (size_t)i * TC_SLOT_FLITS, el[TC_SLOT_FLITS];
             memcpy(el, &wi[1], sizeof el[0] * (size_t)w->len);
             tc_fpsum_values(w->lane, (unsigned)w->len, el, &wi[1]);
         }
-    unsigned rlen = w->op == TC_OP_FSUM && w->len ? tc_fpsum_values_len(w->lane, (unsigned)w->len) : (unsigned)w->len;
+    }
     while (got < members * (uint64_t)w->repeat) {
         uint64_t now = tc_net_cycle(n);
         size_t nt = 0;

@@ -1,6 +1,6 @@
 /* The PE library's side of the floating-point sum (cmodel/netsim/fpvec.c): values packed as
- * binned elements, len / 2 to a packet and padded with the identity; results rounded
- * back; fmin/fmax keys a lane each; the values file; and a stream of FSUM allreduces on small tori with random
+ * binned elements, len / 2 to a packet and padded with the identity; results read as
+ * the values the root converted them to; fmin/fmax keys a lane each; the values file; and a stream of FSUM allreduces on small tori with random
  * member sets and latencies, whose every PE gets the bits of the whole sum merged in C
  * (the order does not matter: the step is associative and commutative). */
 #include <setjmp.h>
@@ -36,17 +36,18 @@ static void test_pack(void **state)
             assert_memory_equal(&f[2 * k], e, sizeof e);
         }
     }
-    /* a result of operation 1 at node 1 (not a member: it still receives) */
-    tc_flit pkt[7];
+    /* a result of operation 1 at node 1 (not a member: it still receives): 3 values, as
+     * the root converted them, two binary64 a flit */
+    tc_flit pkt[3];
     memset(pkt, 0, sizeof pkt);
     for (int k = 0; k < 3; k++)
-        tc_fpsum_in(TC_LANE_64, 0x3ff0000000000000ull + (uint64_t)k, &pkt[1 + 2 * k]);
-    tc_fpvec_deliver(&v, 1, 1, 0, pkt, 7);
+        pkt[1 + k / 2].w[k % 2] = 0x3ff0000000000000ull + (uint64_t)k;
+    tc_fpvec_deliver(&v, 1, 1, 0, pkt, 3);
     assert_string_equal(v.err, "");
     for (int k = 0; k < 3; k++)
         assert_int_equal(v.out[1 * 7 + 3 + (uint64_t)k], 0x3ff0000000000000ull + (uint64_t)k);
-    tc_fpvec_deliver(&v, 1, 1, 0, pkt, 5); /* too short: named, nothing written */
-    assert_non_null(strstr(v.err, "node 1: a result of operation 2 with 4 data flits, not 6"));
+    tc_fpvec_deliver(&v, 1, 1, 0, pkt, 2); /* too short: named, nothing written */
+    assert_non_null(strstr(v.err, "node 1: a result of operation 2 with 1 data flits, not 2"));
     FILE *f = tmpfile();
     assert_non_null(f);
     assert_int_equal(tc_fpvec_write(&v, f), 0);
