@@ -2,6 +2,8 @@
 
 #include <stddef.h>
 
+#include "alu.h" /* tc_lane_put: a result's values in lanes */
+
 /* 81-bit bins are held in unsigned __int128 (GCC and Clang), as two's-complement
  * patterns sign-extended to 128 bits; all arithmetic on them is unsigned, so it wraps
  * by definition and nothing here depends on signed overflow or signed shifts. This is
@@ -273,11 +275,8 @@ unsigned tc_fpsum_values(unsigned lane, unsigned len, const tc_flit *el, tc_flit
     unsigned vpf = tc_fpsum_values_per_flit(lane), n = tc_fpsum_values_len(lane, len);
     for (unsigned f = 0; f < n; f++)
         out[f] = (tc_flit){{0, 0}};
-    for (unsigned j = 0; j < len / 2; j++) {
-        uint64_t v = tc_fpsum_out(lane, &el[2 * j]);
-        unsigned k = j % vpf, w = 128 / vpf;
-        out[j / vpf].w[k * w / 64] |= v << (k * w % 64);
-    }
+    for (unsigned j = 0; j < len / 2; j++)
+        tc_lane_put(&out[j / vpf], 128 / vpf, j % vpf, tc_fpsum_out(lane, &el[2 * j]));
     return n;
 }
 

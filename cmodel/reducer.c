@@ -115,7 +115,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
             ev->res.valid = 1;
             ev->res.flit = w[0];
             TC_HSET(&ev->res.flit, LEN, tc_fpsum_values_len(TC_HGET(w, LANE), TC_HGET(w, LEN)));
-        } else if (t >= 2 + TC_CV_LAT && t % 2) {
+        } else if (t >= 2 + TC_CV_LAT && t % 2 == TC_CV_LAT % 2) {
             ev->res.valid = cv_flit(rd, w, t, &ev->res.flit);
         }
     }
@@ -181,7 +181,7 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         unsigned t = rd->cp_idx;
         if (rd->cp_conv && t >= 2 && t % 2 == 0 && t <= TC_HGET(w, LEN)) /* element t / 2 - 1 is read whole */
             rd->cv_val[t / 2 - 1] = tc_fpsum_out(TC_HGET(w, LANE), &w[t - 1]);
-        if (rd->cp_conv && t >= 2 + TC_CV_LAT && t % 2) {
+        if (rd->cp_conv && t >= 2 + TC_CV_LAT && t % 2 == TC_CV_LAT % 2) {
             tc_flit f;
             rd->cv_pack = cv_flit(rd, w, t, &f) ? (tc_flit){{0, 0}} : f;
         }

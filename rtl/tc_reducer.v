@@ -184,21 +184,23 @@ module tc_reducer #(
                        stored[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] != 3'd0;
   wire       cp_conv = cp_hdr ? cv_hdr : cp_conv_q;
   // a plain copy ends with the last word; a converting one with the last value, which
-  // comes 3 cycles after the element's flit 1 (tc_fpsum_out's input register and stages)
-  wire       cp_last = cp_on_q && cp_idx_q == {1'b0, cp_len} + (cp_conv ? 4'd3 : 4'd0);
+  // leaves tc_fpsum_out CvLat cycles after the element's flit 1 is read (its input
+  // register and two stages; TC_CV_LAT in the C twin)
+  localparam [3:0] CvLat = 4'd3;
+  wire       cp_last = cp_on_q && cp_idx_q == {1'b0, cp_len} + (cp_conv ? CvLat : 4'd0);
 
   // ---- the converting copy: element j's flit 0 is read at cycle 2j + 1 of the copy
   // (cv_f0_q keeps it), its flit 1 at 2j + 2, when both enter tc_fpsum_out; its value
-  // leaves at 2j + 5 into lane j mod (2 or 4) of the flit j / (2 or 4), which goes out
+  // leaves at 2j + 2 + CvLat into lane j mod (2 or 4) of the flit j / (2 or 4), which goes out
   // when full or with the last value. ----
   wire        h_l32   = stored[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W] == `TC_LANE_32;
   wire [1:0]  h_nel   = stored[`TC_HDR_LEN_LSB + 1 +: 2];  // the elements: LEN / 2
   wire [2:0]  cv_len  = h_l32 ? {2'd0, h_nel != 2'd0} : ({1'b0, h_nel} + 3'd1) >> 1; // flits of values
   reg [`TC_FLIT_W-1:0] cv_f0_q, cv_pack_q;
   wire [63:0] cv_bits;
-  wire [3:0]  cv_j4   = (cp_idx_q - 4'd5) >> 1;   // the value leaving now
+  wire [3:0]  cv_j4   = (cp_idx_q - 4'd2 - CvLat) >> 1; // the value leaving now
   wire [1:0]  cv_j    = cv_j4[1:0];
-  wire        cv_out  = cp_on_q && cp_conv_q && cp_idx_q >= 4'd5 && cp_idx_q[0];
+  wire        cv_out  = cp_on_q && cp_conv_q && cp_idx_q >= 4'd2 + CvLat && cp_idx_q[0] == CvLat[0];
   wire        cv_emit = cv_out && ((cp_l32_q ? cv_j == 2'd3 : cv_j[0]) || cv_j == cp_len_q[2:1] - 2'd1);
   wire [`TC_FLIT_W-1:0] cv_flit = cv_pack_q | (cp_l32_q ? {96'd0, cv_bits[31:0]} << {cv_j, 5'd0}
                                                         : {64'd0, cv_bits} << {cv_j[0], 6'd0});

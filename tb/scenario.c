@@ -3,6 +3,7 @@
 #include "../cmodel/alu.h"
 #include "../cmodel/fpsum.h"
 #include "../cmodel/netsim/plan.h"
+#include "../cmodel/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,9 +184,7 @@ static void reduce_expect(tc_stim *s, const tc_topo *t, const tc_row *rows, uint
     if (n && TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN)) { /* the root converts the elements to values */
         tc_flit el[TC_SLOT_FLITS];
         e->up_nflits = e->nflits;
-        for (int k = 0; k < t->n; k++)
-            if (TC_RGET(TC_ROWP(rows, k, TC_HGET(h, TREE)), ROOT))
-                e->root = k;
+        e->root = tc_tree_root(t, rows, (int)TC_HGET(h, TREE));
         memcpy(el, &e->flit[1], sizeof el[0] * TC_HGET(h, LEN));
         unsigned len = tc_fpsum_values(TC_HGET(h, LANE), TC_HGET(h, LEN), el, &e->flit[1]);
         TC_HSET(&e->flit[0], LEN, len);
