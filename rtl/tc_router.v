@@ -35,6 +35,7 @@ module tc_router #(
 ) (
   `TC_ROUTER_PORTS
 );
+`include "tc_wire_len.vh"
 
 `ifdef FORMAL_TC_ROUTER
   reg f_init = 1'b1;
@@ -341,7 +342,7 @@ module tc_router #(
           flit_d  = flit_sel;
           vc_d    = take_vc;
           owner_d = gidx;
-          len_d   = flit_sel[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+          len_d   = tc_wire_len(flit_sel);
           busy_d  = len_d != 3'd0;
           cnt_d   = 3'd1;
         end else begin
