@@ -101,19 +101,23 @@ module tc_reducer #(
   // of its own, not the ALU's cycle). The input is held until the last one is in, so
   // the next header comes at LEN + 2 at the earliest.
   reg        x_on_q, x_l32_q;
-  reg [2:0]  x_cyc_q;                   // the cycle after the header: 1 .. LEN + 1
+  reg        x_val_q;                   // x_on_q, its cycles 2 .. LEN + 1: the Reducer takes a flit
+  reg        x_hold_q;                  // x_on_q, its cycles 1 .. LEN: the input is held
+  reg [3:0]  x_cyc_q;                   // the cycle after the header: 1 .. LEN + 1
   reg [2:0]  x_len_q;
   reg [`TC_FLIT_W-1:0] xv0_q, xv1_q;    // value flits 0 and 1 (at most 3 values)
   reg [`TC_FPS_W-1:0]  xe_q;
   wire       x_start = in_valid_i && idx_q == 3'd0 && in_flit_i[`TC_HDR_VALS_LSB] &&
                        in_flit_i[`TC_HDR_OP_LSB +: `TC_HDR_OP_W] == `TC_OP_FSUM &&
                        in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] != 3'd0;
-  wire       in_valid = x_on_q ? x_cyc_q >= 3'd2 : in_valid_i;
+  // x_on_q only after a header: a header (hdr below) comes from the input alone, and
+  // the front end's register flags keep it off the paths from the input's valid
+  wire       in_valid = (in_valid_i && !x_on_q) || x_val_q;
   wire [`TC_FLIT_W-1:0] in_flit = !x_on_q ? in_flit_i : x_cyc_q[0] ? xe_q[`TC_FPS_W-1:`TC_FLIT_W]
                                                                   : xe_q[`TC_FLIT_W-1:0];
-  wire       x_conv  = x_on_q && x_cyc_q[0] && x_cyc_q < x_len_q;
+  wire       x_conv  = x_on_q && x_cyc_q[0] && x_cyc_q < {1'b0, x_len_q};
   wire [1:0] x_j     = x_cyc_q[2:1]; // the value converted: (x_cyc - 1) / 2
-  wire [`TC_FLIT_W-1:0] x_word = x_cyc_q == 3'd1 ? in_flit_i : (!x_l32_q && x_j[1]) ? xv1_q : xv0_q;
+  wire [`TC_FLIT_W-1:0] x_word = x_cyc_q == 4'd1 ? in_flit_i : (!x_l32_q && x_j[1]) ? xv1_q : xv0_q;
   wire [63:0] x_bits = x_l32_q ? {32'd0, x_word[{x_j, 5'd0} +: 32]} : x_word[{x_j[0], 6'd0} +: 64];
   wire [`TC_FPS_W-1:0] x_elem;
 `ifdef TC_REDUCER_ANY_PICK
@@ -134,29 +138,35 @@ module tc_reducer #(
       x_len_q <= in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
       x_l32_q <= in_flit_i[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W] == `TC_LANE_32;
     end
-    if (x_on_q && in_valid_i && x_cyc_q == 3'd1) xv0_q <= in_flit_i;
-    if (x_on_q && in_valid_i && x_cyc_q == 3'd2) xv1_q <= in_flit_i;
+    if (x_on_q && in_valid_i && x_cyc_q == 4'd1) xv0_q <= in_flit_i;
+    if (x_on_q && in_valid_i && x_cyc_q == 4'd2) xv1_q <= in_flit_i;
     if (x_conv) xe_q <= x_elem;
   end
   always @(posedge clk_i or negedge rst_ni)
     if (!rst_ni) begin
-      x_on_q  <= 1'b0;
-      x_cyc_q <= 3'd0;
+      x_on_q   <= 1'b0;
+      x_val_q  <= 1'b0;
+      x_hold_q <= 1'b0;
+      x_cyc_q  <= 4'd0;
     end else if (x_start) begin
-      x_on_q  <= 1'b1;
-      x_cyc_q <= 3'd1;
+      x_on_q   <= 1'b1;
+      x_val_q  <= 1'b0;
+      x_hold_q <= 1'b1;
+      x_cyc_q  <= 4'd1;
     end else if (x_on_q) begin
-      x_on_q  <= x_cyc_q != x_len_q + 3'd1;
-      x_cyc_q <= x_cyc_q + 3'd1;
+      x_on_q   <= x_cyc_q != {1'b0, x_len_q} + 4'd1;
+      x_val_q  <= x_cyc_q != {1'b0, x_len_q} + 4'd1;
+      x_hold_q <= x_cyc_q < {1'b0, x_len_q};
+      x_cyc_q  <= x_cyc_q + 4'd1;
     end
 
-  wire       hdr    = in_valid && idx_q == 3'd0;
-  wire [3:0] h_tree = in_flit[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
-  wire [3:0] h_rid  = in_flit[`TC_HDR_RID_LSB +: `TC_HDR_RID_W];
-  wire [2:0] h_len  = in_flit[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
-  wire       h_poison = in_flit[`TC_HDR_POISON_LSB];
-  wire [AttrW-1:0] h_attr = {in_flit[`TC_HDR_TYPE_LSB +: 4], in_flit[`TC_HDR_OP_LSB +: 4],
-                             in_flit[`TC_HDR_LANE_LSB +: 2], h_len, in_flit[`TC_HDR_DST_LSB +: 16]};
+  wire       hdr    = in_valid_i && idx_q == 3'd0; // idx_q is 0 only with x_on_q low
+  wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
+  wire [3:0] h_rid  = in_flit_i[`TC_HDR_RID_LSB +: `TC_HDR_RID_W];
+  wire [2:0] h_len  = in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire       h_poison = in_flit_i[`TC_HDR_POISON_LSB];
+  wire [AttrW-1:0] h_attr = {in_flit_i[`TC_HDR_TYPE_LSB +: 4], in_flit_i[`TC_HDR_OP_LSB +: 4],
+                             in_flit_i[`TC_HDR_LANE_LSB +: 2], h_len, in_flit_i[`TC_HDR_DST_LSB +: 16]};
   wire [`TC_ROW_W-1:0] row = table_i[h_tree*`TC_ROW_W +: `TC_ROW_W];
   wire [4:0] expected = {4'd0, row[`TC_ROW_PE_LSB]} + {1'b0, row[`TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W]};
   // a slice's tree t is its local tree t / Slices (the top TW bits of t)
@@ -181,7 +191,7 @@ module tc_reducer #(
   wire       last     = hdr ? !skip && {1'b0, h_cnt} + 5'd1 >= expected : last_q;
   // an FSUM result at the root is converted (if it has data): held, then copied
   // through tc_fpsum_out
-  wire [3:0] r_op     = first ? in_flit[`TC_HDR_OP_LSB +: 4] : e_attr[24:21];
+  wire [3:0] r_op     = first ? in_flit_i[`TC_HDR_OP_LSB +: 4] : e_attr[24:21];
   wire       conv     = row[`TC_ROW_ROOT_LSB] && r_op == `TC_OP_FSUM && h_len != 3'd0;
   // straight to the result buffer only in its tree's turn
   wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) && h_rid == h_nxt && !conv
@@ -201,7 +211,7 @@ module tc_reducer #(
                           && (table_i[(t*Slices+Slice)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t*Slices+Slice]);
     end
   endgenerate
-  wire       cp_can = !cp_on_q && !x_on_q && !in_valid && !in_busy_i && res_room_i;
+  wire       cp_can = !cp_on_q && !x_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire          cp_start;
   wire [TW-1:0] cp_tree;  // a local tree
   wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
@@ -354,7 +364,7 @@ module tc_reducer #(
   end
   assign res_valid_o  = (in_valid && last && fast) || (cp_on_q && (!cp_conv || cp_hdr || cv_emit));
   assign res_flit_o   = !cp_on_q ? red_flit : cp_hdr ? (cv_hdr ? cv_head : stored) : cp_conv_q ? cv_flit : stored;
-  assign block_o      = cp_start || cp_on_q || (x_on_q && x_cyc_q <= x_len_q); // a copy; the conversion in
+  assign block_o      = cp_start || cp_on_q || x_hold_q; // a copy; the conversion in
   assign complete_o   = hdr && last;
   assign made_o       = (hdr && last && fast) || cp_start;
   assign made_tree_o  = cp_start ? cp_g32[3:0] : h_tree;
@@ -507,6 +517,16 @@ module tc_reducer #(
     assert(!fenced_q[f_slot] || ready_q[f_slot]);
   end
   always @* if (rst_ni) assert(idx_q == 3'd0 || idx_q <= len_q);
+  // the conversion in runs only inside a contribution, after its header: its flits
+  // are the contribution's data flits 1 .. LEN, in their cycles
+  always @* if (rst_ni) begin
+    if (x_on_q) begin
+      assert(x_cyc_q >= 4'd1 && x_cyc_q <= {1'b0, x_len_q} + 4'd1 && x_len_q != 3'd0 && len_q == x_len_q);
+      assert({1'b0, idx_q} == (x_cyc_q == 4'd1 ? 4'd1 : x_cyc_q - 4'd1));
+      assert(x_val_q == (x_cyc_q >= 4'd2) && x_hold_q == (x_cyc_q <= {1'b0, x_len_q}));
+    end else
+      assert(!x_val_q && !x_hold_q);
+  end
   // results leave in turn: one enters the result buffer only as its tree's nxt,
   // whether it goes straight there or is copied
   wire [3:0] f_made_rid = cp_start ? cp_pick[3:0] : h_rid;
