@@ -36,7 +36,7 @@ rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
-i=0 N=$((8 * ($(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + $(wc -w <<<"$BIG")))) # the runs below (at most)
+i=0 N=$((8 * ($(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + $(wc -w <<<"$BIG")) + 1)) # the runs below (at most)
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
@@ -66,6 +66,10 @@ size() {
     run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
       red_slices=$k
   done
+  # the binary64 sum with half the operations in flight: its rate against Little's law
+  if [ $topo = 16x16 ] && [ $b = 1048576 ]; then
+    run fsumhalf4 $topo $b trees=16 window=128 op=fsum lane=64 values=uniform len=6 red_flits=6 red_slices=4
+  fi
   if [ $work -le "$P2P_WORK" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
   run p2pm $topo $b impl=p2p p2p_alg=auto p2p_model=1
 }
@@ -75,7 +79,9 @@ for topo in $TORI; do
 done
 
 stage docs/long-reduce.md
-awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
+# the mean latency of an operation of the binary64 sum, four slices, 1 MiB on 16x16 (its run's JSON)
+lat=$(grep -o '"mean": [0-9.]*' $out/fsum4_16x16_1048576.json 2>/dev/null | cut -d' ' -f2 || :)
+awk -v LAT="$lat" -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 function pow2(x) { return sprintf("2^%d", log(x) / log(2) + 0.5) }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
@@ -155,9 +161,12 @@ END {
   print "both because of its operations in flight: a PE has at most 16 on each of the 16 trees,"
   print "256 of 24 bytes, and gets each back one allreduce latency L later, so it moves at most"
   w = "256 x 24 / (16 L) of a link'"'"'s rate (Little'"'"'s law)"
-  if (("fsum4", "16x16", 8) in c)
-    w = w "; with L the 8 B row'"'"'s " c["fsum4", "16x16", 8] " cycles on 16x16 (an empty network) that is " \
-        sprintf("%.1f%%", 100 * 256 * 24 / (16 * c["fsum4", "16x16", 8])) ", and a loaded tree takes longer"
+  if (LAT != "" && ("fsum4", "16x16", 1048576) in c)
+    w = w ": with L the mean latency of an operation in the 1 MiB run on 16x16 with four slices, " \
+        sprintf("%d", LAT + 0.5) " cycles, " sprintf("%.1f%%", 100 * 256 * 24 / (16 * LAT)) ", where it moves " \
+        sprintf("%.1f%%", 100 * r["fsum4", "16x16", 1048576])
+  if (("fsumhalf4", "16x16", 1048576) in c)
+    w = w "; with half as many in flight (`window=128`) it moves " sprintf("%.1f%%", 100 * r["fsumhalf4", "16x16", 1048576])
   print w ". The integer sum'"'"'s 112 bytes an operation give it"
   print "4.7 times that room. In two passes a value costs 4 bytes of exponent and 16 of word,"
   print "each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the busiest links come"
