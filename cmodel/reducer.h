@@ -38,10 +38,6 @@ typedef struct {
     uint8_t cp_conv;      /* the copy converts an FSUM result at the root to values */
     uint64_t cv_val[4];   /* ... the values of its elements, as tc_fpsum_out gives them */
     tc_flit cv_pack;      /* ... the values of the flit being filled */
-    uint8_t x_on, x_cyc, x_len, x_l32; /* the conversion in of a contribution of values: its cycle
-                                          after the header (1 .. len + 1), len, binary32 */
-    tc_flit xv[2];                     /* ... its value flits */
-    tc_flit xe[2];                     /* ... the element of the value converted last */
     uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */
     uint8_t pe_nxt[TC_TREES]; /* per tree: the ReduceId the PE contributes to next */
     uint16_t nready, nfenced; /* entries ready, and fenced */
@@ -66,7 +62,7 @@ typedef struct {
     tc_wire res;
     tc_flit val;
     unsigned hdr, first, last, fast, skip, tail, err, bit, tree, rid, len; /* tree: the TreeId */
-    unsigned block;                 /* a held result is being copied, or values converted: hold the input */
+    unsigned block;                 /* a held result is being copied: hold the input */
     unsigned made, made_tree;       /* a result enters the result buffer, of this tree */
     unsigned fenced_in, cp_fenced;  /* a fenced contribution completes a reduce; a fenced held result's copy begins */
     unsigned res_fenced, fenced;    /* a fenced result enters the result buffer; one is held, or made now */
@@ -78,11 +74,11 @@ typedef struct {
 
 void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev);
 /* No flit in (in_valid: the Reducer output's register), no result held, being copied
- * or fenced, no values being converted: the evaluation makes nothing (every field of tc_reducer_ev the router
+ * or fenced: the evaluation makes nothing (every field of tc_reducer_ev the router
  * reads is 0 but cp_pick, -1) and the commit changes nothing, so the router skips both. */
 static inline unsigned tc_reducer_quiet(const tc_reducer *rd, unsigned in_valid)
 {
-    return !in_valid && !rd->nready && !rd->cp_left && !rd->nfenced && !rd->x_on;
+    return !in_valid && !rd->nready && !rd->cp_left && !rd->nfenced;
 }
 /* snap: tc_phase takes a new fence, which takes every result held. */
 void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap);

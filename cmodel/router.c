@@ -364,7 +364,7 @@ static void commit_outputs(tc_router *r, const tc_router_in *in, const router_cy
             op->q.valid = 1;
             op->q.vc = r->u[g].out_vc;
             op->owner = (uint8_t)g;
-            op->len = (uint8_t)tc_wire_len(h);
+            op->len = (uint8_t)TC_HGET(h, LEN);
             op->busy = op->len != 0;
             op->cnt = 1;
             op->ptr = (uint8_t)(g + 1 == (unsigned)nu ? 0 : g + 1);

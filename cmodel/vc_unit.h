@@ -102,7 +102,7 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsi
  * free slot) and of s->drop (a flit of a dropped packet). */
 void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);
 /* A pass has flits still to read: no output may start another (stream_o). */
-static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx && un->rd_idx < tc_wire_len(&un->hdr[0]); }
+static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx && un->rd_idx < TC_HGET(&un->hdr[0], LEN); }
 /* The read port's address this cycle: the next flit of the pass (granted: some output
  * granted a copy this cycle, a new pass), or, as the head is freed, a header read
  * ahead. -1: no read that matters (the RTL reads flit 1 of the head whenever a pass

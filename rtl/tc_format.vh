@@ -19,8 +19,6 @@
 `define TC_HDR_SRC_W 16
 `define TC_HDR_DST_LSB 40
 `define TC_HDR_DST_W 16
-`define TC_HDR_VALS_LSB 56
-`define TC_HDR_VALS_W 1
 `define TC_HDR_TAG_LSB 64
 `define TC_HDR_TAG_W 32
 `define TC_ROW_VALID_LSB 0

@@ -27,9 +27,7 @@
 // leaves by a converting copy: its elements go through tc_fpsum_out, and the result
 // buffer takes the header, with LEN the flits of values, and the values packed into
 // lanes of the header's width (two binary64 or four binary32 a flit), so that the
-// tree carries values down and the PEs receive them. A PE's FSUM contribution may
-// come as IEEE values (VALS): the slice converts them into elements at its input
-// (x_*, tc_fpsum_in), one every other cycle, holding its input until they are in.
+// tree carries values down and the PEs receive them.
 // Its C twin: cmodel/reducer.c.
 `default_nettype none
 `include "tc_format.vh"
@@ -93,74 +91,7 @@ module tc_reducer #(
   reg       cp_root_q;                   // the copy's tree has its root here
   reg       cp_conv_q, cp_l32_q;         // the copy converts FSUM elements to values; binary32
 
-  // ---- the conversion in: an FSUM contribution of IEEE values (VALS, docs/fpsum.md) ----
-  // Its header goes on at once; its value flits are kept as they come (xv_q), and
-  // value j is converted at cycle 2j + 1 after the header into an element (xe_q), whose
-  // two flits the Reducer takes at 2j + 2 and 2j + 3: the data flits follow the header
-  // as for a contribution of elements, one cycle later (tc_fpsum_in has a register
-  // of its own, not the ALU's cycle). The input is held until the last one is in, so
-  // the next header comes at LEN + 2 at the earliest.
-  reg        x_on_q, x_l32_q;
-  reg        x_val_q;                   // x_on_q, its cycles 2 .. LEN + 1: the Reducer takes a flit
-  reg        x_hold_q;                  // x_on_q, its cycles 1 .. LEN: the input is held
-  reg [3:0]  x_cyc_q;                   // the cycle after the header: 1 .. LEN + 1
-  reg [2:0]  x_len_q;
-  reg [`TC_FLIT_W-1:0] xv0_q, xv1_q;    // value flits 0 and 1 (at most 3 values)
-  reg [`TC_FPS_W-1:0]  xe_q;
-  wire       x_start = in_valid_i && idx_q == 3'd0 && in_flit_i[`TC_HDR_VALS_LSB] &&
-                       in_flit_i[`TC_HDR_OP_LSB +: `TC_HDR_OP_W] == `TC_OP_FSUM &&
-                       in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] != 3'd0;
-  // x_on_q only after a header: a header (hdr below) comes from the input alone, and
-  // the front end's register flags keep it off the paths from the input's valid
-  wire       in_valid = (in_valid_i && !x_on_q) || x_val_q;
-  wire [`TC_FLIT_W-1:0] in_flit = !x_on_q ? in_flit_i : x_cyc_q[0] ? xe_q[`TC_FPS_W-1:`TC_FLIT_W]
-                                                                  : xe_q[`TC_FLIT_W-1:0];
-  wire       x_conv  = x_on_q && x_cyc_q[0] && x_cyc_q < {1'b0, x_len_q};
-  wire [1:0] x_j     = x_cyc_q[2:1]; // the value converted: (x_cyc - 1) / 2
-  wire [`TC_FLIT_W-1:0] x_word = x_cyc_q == 4'd1 ? in_flit_i : (!x_l32_q && x_j[1]) ? xv1_q : xv0_q;
-  wire [63:0] x_bits = x_l32_q ? {32'd0, x_word[{x_j, 5'd0} +: 32]} : x_word[{x_j[0], 6'd0} +: 64];
-  wire [`TC_FPS_W-1:0] x_elem;
-`ifdef TC_REDUCER_ANY_PICK
-  // the proofs are of the control: the converted elements are any bits
-  (* anyseq *) reg [`TC_FPS_W-1:0] f_x_elem;
-  assign x_elem = f_x_elem;
-  wire [63:0] unused_x_bits = x_bits;
-`else
-  wire [`TC_HDR_LANE_W-1:0] x_lane = x_l32_q ? `TC_LANE_32 : `TC_LANE_64;
-  tc_fpsum_in u_xin (
-    .lane_i (x_lane),
-    .bits_i (x_bits),
-    .e_o    (x_elem)
-  );
-`endif
-  always @(posedge clk_i) begin
-    if (x_start) begin
-      x_len_q <= in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
-      x_l32_q <= in_flit_i[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W] == `TC_LANE_32;
-    end
-    if (x_on_q && in_valid_i && x_cyc_q == 4'd1) xv0_q <= in_flit_i;
-    if (x_on_q && in_valid_i && x_cyc_q == 4'd2) xv1_q <= in_flit_i;
-    if (x_conv) xe_q <= x_elem;
-  end
-  always @(posedge clk_i or negedge rst_ni)
-    if (!rst_ni) begin
-      x_on_q   <= 1'b0;
-      x_val_q  <= 1'b0;
-      x_hold_q <= 1'b0;
-      x_cyc_q  <= 4'd0;
-    end else if (x_start) begin
-      x_on_q   <= 1'b1;
-      x_val_q  <= 1'b0;
-      x_hold_q <= 1'b1;
-      x_cyc_q  <= 4'd1;
-    end else if (x_on_q) begin
-      x_on_q   <= x_cyc_q != {1'b0, x_len_q} + 4'd1;
-      x_val_q  <= x_cyc_q != {1'b0, x_len_q} + 4'd1;
-      x_hold_q <= x_cyc_q < {1'b0, x_len_q};
-      x_cyc_q  <= x_cyc_q + 4'd1;
-    end
-
-  wire       hdr    = in_valid_i && idx_q == 3'd0; // idx_q is 0 only with x_on_q low
+  wire       hdr    = in_valid_i && idx_q == 3'd0;
   wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
   wire [3:0] h_rid  = in_flit_i[`TC_HDR_RID_LSB +: `TC_HDR_RID_W];
   wire [2:0] h_len  = in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
@@ -197,7 +128,7 @@ module tc_reducer #(
   wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) && h_rid == h_nxt && !conv
                             : fast_q;
   wire       hold     = hdr && last && !fast;
-  wire       tail     = in_valid && (hdr ? h_len == 3'd0 : idx_q == len_q);
+  wire       tail     = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
 
   // ---- the copy of a held result: while the input is idle and its register streams
   // nothing; round-robin over the trees whose next result is held and may leave ----
@@ -211,7 +142,7 @@ module tc_reducer #(
                           && (table_i[(t*Slices+Slice)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t*Slices+Slice]);
     end
   endgenerate
-  wire       cp_can = !cp_on_q && !x_on_q && !in_valid_i && !in_busy_i && res_room_i;
+  wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire          cp_start;
   wire [TW-1:0] cp_tree;  // a local tree
   wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
@@ -297,7 +228,7 @@ module tc_reducer #(
   // The partial results are in a two-port memory with a synchronous read, so the read
   // address is that of the next cycle's flit: data flit idx of the reduce then in
   // progress (none while a header is due), or the next word of a copy.
-  wire [2:0]     idx_d  = !in_valid ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
+  wire [2:0]     idx_d  = !in_valid_i ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
   wire [SW-1:0]  slot_d = hdr ? h_slot : q_slot;
   wire [31:0]    waddr_full = {{(32-SW){1'b0}}, slot_d} * EW + {29'd0, hdr ? 3'd0 : idx_q};
   wire [31:0]    raddr_full = cp_start ? {{(32-SW){1'b0}}, cp_pick} * EW
@@ -309,7 +240,7 @@ module tc_reducer #(
   reg  [`TC_FLIT_W-1:0] red_flit; // the flit made from the input: the result's, or the partial one
   tc_sram #(.Words(NE * EW), .Width(`TC_FLIT_W)) u_mem (
     .clk_i   (clk_i),
-    .we_i    (hold || (in_valid && !hdr && !(last && fast) && !skip)),
+    .we_i    (hold || (in_valid_i && !hdr && !(last && fast) && !skip)),
     .waddr_i (waddr),
     .wdata_i (red_flit),
     .raddr_i (raddr),
@@ -321,16 +252,16 @@ module tc_reducer #(
   reg  [`TC_FLIT_W-1:0] a0_q, b0_q;
   wire                  elem_hi = idx_q[0] == 1'b0;
   always @(posedge clk_i)
-    if (in_valid && !hdr && !elem_hi && !first) begin
+    if (in_valid_i && !hdr && !elem_hi && !first) begin
       a0_q <= stored;
-      b0_q <= in_flit;
+      b0_q <= in_flit_i;
     end
 
   wire [`TC_FLIT_W-1:0] combined;
   wire                  alu_invalid, alu_overflow;
   tc_alu u_alu (
     .a_i        (stored),
-    .b_i        (in_flit),
+    .b_i        (in_flit_i),
     .op_i       (op_q),
     .lane_i     (lane_q),
     .hi_i       (elem_hi),
@@ -343,10 +274,9 @@ module tc_reducer #(
   wire unused_flags = alu_invalid | alu_overflow; // checked at injection (ERR_BAD_OP)
 
   always @* begin
-    red_flit = in_flit;
+    red_flit = in_flit_i;
     if (hdr) begin
       red_flit[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W] = node_id_i; // the result leaves from here
-      red_flit[`TC_HDR_VALS_LSB] = 1'b0;                        // ... as elements
       if (!first) begin // with the first contribution's type, op, lane and DST
         red_flit[`TC_HDR_TYPE_LSB +: 4]  = e_attr[28:25];
         red_flit[`TC_HDR_OP_LSB +: 4]    = e_attr[24:21];
@@ -362,9 +292,9 @@ module tc_reducer #(
     cv_head = stored;
     cv_head[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] = cv_len;
   end
-  assign res_valid_o  = (in_valid && last && fast) || (cp_on_q && (!cp_conv || cp_hdr || cv_emit));
+  assign res_valid_o  = (in_valid_i && last && fast) || (cp_on_q && (!cp_conv || cp_hdr || cv_emit));
   assign res_flit_o   = !cp_on_q ? red_flit : cp_hdr ? (cv_hdr ? cv_head : stored) : cp_conv_q ? cv_flit : stored;
-  assign block_o      = cp_start || cp_on_q || x_hold_q; // a copy; the conversion in
+  assign block_o      = cp_start || cp_on_q;
   assign complete_o   = hdr && last;
   assign made_o       = (hdr && last && fast) || cp_start;
   assign made_tree_o  = cp_start ? cp_g32[3:0] : h_tree;
@@ -445,15 +375,15 @@ module tc_reducer #(
         len_q   <= h_len;
         tree_q  <= h_tree;
         rid_q   <= h_rid;
-        op_q    <= in_flit[`TC_HDR_OP_LSB +: `TC_HDR_OP_W];
-        lane_q  <= in_flit[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W];
+        op_q    <= in_flit_i[`TC_HDR_OP_LSB +: `TC_HDR_OP_W];
+        lane_q  <= in_flit_i[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W];
         first_q <= first;
         last_q  <= last;
         skip_q  <= skip;
         fast_q  <= fast;
         keep_q  <= mismatch;
       end
-      if (in_valid)
+      if (in_valid_i)
         idx_q <= tail ? 3'd0 : idx_q + 3'd1;
       ready_q  <= ready_d;
       fenced_q <= snap_i ? ready_d : fenced_d; // a new fence takes every result held
@@ -481,7 +411,7 @@ module tc_reducer #(
   assign obs_o[`TC_OBS_R_HELD_LSB]  = hold;
   assign obs_o[`TC_OBS_R_COPY_LSB]  = cp_hdr;
   assign obs_o[`TC_OBS_R_TAG_LSB +: `TC_OBS_R_TAG_W] =
-      hdr ? in_flit[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_hdr ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
+      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_hdr ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
 `ifdef FORMAL_TC_REDUCER // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh): whatever flits arrive, a reduce in
   // progress has counted at least one and fewer contributions than its tree expects,
@@ -517,16 +447,6 @@ module tc_reducer #(
     assert(!fenced_q[f_slot] || ready_q[f_slot]);
   end
   always @* if (rst_ni) assert(idx_q == 3'd0 || idx_q <= len_q);
-  // the conversion in runs only inside a contribution, after its header: its flits
-  // are the contribution's data flits 1 .. LEN, in their cycles
-  always @* if (rst_ni) begin
-    if (x_on_q) begin
-      assert(x_cyc_q >= 4'd1 && x_cyc_q <= {1'b0, x_len_q} + 4'd1 && x_len_q != 3'd0 && len_q == x_len_q);
-      assert({1'b0, idx_q} == (x_cyc_q == 4'd1 ? 4'd1 : x_cyc_q - 4'd1));
-      assert(x_val_q == (x_cyc_q >= 4'd2) && x_hold_q == (x_cyc_q <= {1'b0, x_len_q}));
-    end else
-      assert(!x_val_q && !x_hold_q);
-  end
   // results leave in turn: one enters the result buffer only as its tree's nxt,
   // whether it goes straight there or is copied
   wire [3:0] f_made_rid = cp_start ? cp_pick[3:0] : h_rid;

@@ -35,7 +35,6 @@ module tc_router #(
 ) (
   `TC_ROUTER_PORTS
 );
-`include "tc_wire_len.vh"
 
 `ifdef FORMAL_TC_ROUTER
   reg f_init = 1'b1;
@@ -342,7 +341,7 @@ module tc_router #(
           flit_d  = flit_sel;
           vc_d    = take_vc;
           owner_d = gidx;
-          len_d   = tc_wire_len(flit_sel);
+          len_d   = flit_sel[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
           busy_d  = len_d != 3'd0;
           cnt_d   = 3'd1;
         end else begin

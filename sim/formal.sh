@@ -90,7 +90,7 @@ prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
 prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
   "the same with 3 slots (the slot pointers wrap at a non-power of two) and 4 ports"
 prove reducer tc_reducer "-set NumPorts 2" 3 \
-  "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order; a PE's values are converted in inside their contribution, in its data flits' cycles"
+  "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order"
 prove reducer_slice tc_reducer "-set NumPorts 2 -set Slices 4 -set Slice 3" 3 \
   "the same for slice 3 of 4 (trees 3, 7, 11, 15: its entries, turns and copy arbiter over its own 4 trees)"
 prove credit_block tc_credit_block "-set NU 7" 3 \

@@ -162,31 +162,6 @@ static void seal(tc_stim *s)
     }
 }
 
-/* Packet p as a floating-point sum of IEEE values (VALS), len / 2 of them, value j
- * tc_fpsum_value(dist, lane, seed, p's node, x0 + 2j) in lane j mod vpf of flit
- * 1 + j / vpf (vpf values a flit: 2 binary64, 4 binary32). */
-static void set_values(tc_pkt *p, int lane, int len, unsigned dist, uint64_t seed, uint64_t x0)
-{
-    unsigned vpf = tc_fpsum_values_per_flit((unsigned)lane);
-    TC_HSET(&p->flit[0], VALS, 1);
-    memset(&p->flit[1], 0, sizeof p->flit[1] * (size_t)len);
-    for (int j = 0; j < len / 2; j++)
-        tc_lane_put(&p->flit[1 + j / vpf], 128 / vpf, (unsigned)j % vpf,
-                    tc_fpsum_value(dist, (unsigned)lane, seed, (uint64_t)p->node, x0 + 2 * (uint64_t)j));
-    p->nflits = 1 + (int)tc_wire_len(&p->flit[0]);
-}
-
-/* A contribution's data as the Reducer combines them: its flits, or for one of
- * values (VALS) their elements, made into el. */
-static const tc_flit *contribution_data(const tc_pkt *p, tc_flit *el)
-{
-    const tc_flit *h = &p->flit[0];
-    if (!TC_HGET(h, VALS) || TC_HGET(h, OP) != TC_OP_FSUM)
-        return &p->flit[1];
-    tc_fpsum_elements(TC_HGET(h, LANE), TC_HGET(h, LEN), &p->flit[1], el);
-    return el;
-}
-
 /* The result every PE of reduce tag must get: the C combination of its contributions,
  * the packets from first on with its tag (the first contribution's header). */
 static void reduce_expect(tc_stim *s, const tc_topo *t, const tc_row *rows, uint32_t tag, int first)
@@ -198,17 +173,11 @@ static void reduce_expect(tc_stim *s, const tc_topo *t, const tc_row *rows, uint
         const tc_flit *h = &p->flit[0];
         if (TC_HGET(h, TAG) != tag)
             continue;
-        tc_flit el[TC_SLOT_FLITS];
-        const tc_flit *d = contribution_data(p, el);
-        if (TC_HGET(h, VALS))
-            e->inj_nflits = p->nflits;
         if (n++ == 0) {
-            e->nflits = 1 + (int)TC_HGET(h, LEN);
-            e->flit[0] = *h;
-            TC_HSET(&e->flit[0], VALS, 0); /* the Reducer sends elements up */
-            memcpy(&e->flit[1], d, sizeof *d * TC_HGET(h, LEN));
+            e->nflits = p->nflits;
+            memcpy(e->flit, p->flit, sizeof e->flit);
         } else {
-            tc_alu_data(&e->flit[1], d, TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
+            tc_alu_data(&e->flit[1], &p->flit[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
         }
     }
     const tc_flit *h = &e->flit[0];
@@ -232,9 +201,6 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
     e->src = -1;
     if (op == TC_OP_FSUM) /* whole elements, two flits each: an odd length is taken one flit shorter */
         len &= ~1;
-    /* every other floating-point sum: the PEs send values, whose elements the Reducer
-     * makes; the others any elements (the step's algebra holds for any bits) */
-    int vals = op == TC_OP_FSUM && len && tag % 2 == 0;
     for (int k = 0; k < t->n; k++) {
         tc_row r = TC_ROWP(rows, k, tree);
         if (!TC_RGET(r, VALID) || !TC_RGET(r, PE))
@@ -245,10 +211,6 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
         TC_HSET(&p->flit[0], OP, (unsigned)op);
         TC_HSET(&p->flit[0], LANE, (unsigned)lane);
         TC_HSET(&p->flit[0], DST, (unsigned)dst);
-        if (vals) {
-            set_values(p, lane, len, (unsigned)(seed % TC_FPS_DISTS), seed, 1);
-            continue;
-        }
         for (int f = 1; f <= len; f++) { /* small values, boundary values, and index lanes */
             uint64_t r0 = tc_plan_mix(seed * 977 + (uint64_t)k * 31 + (uint64_t)f), r1 = tc_plan_mix(r0);
             p->flit[f].w[0] = (r0 & 3) == 0 ? r0 % 7 : (r0 & 3) == 1 ? ~0ull - r0 % 5 : r0;
@@ -600,16 +562,11 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
                 if (how == 2)
                     TC_HSET(&p->flit[0], OP, TC_OP_FSUM);
                 TC_HSET(&p->flit[0], LEN, (unsigned)l);
+                for (int f = p->nflits; f <= l; f++)
+                    p->flit[f] = p->flit[1];
+                p->nflits = l + 1;
+                s->exp[tag - 1].nflits = p->nflits;
             }
-            if (how == 0 && R(2)) { /* values, but of another operation */
-                TC_HSET(&p->flit[0], OP, (unsigned)R(TC_OP_FSUM));
-                TC_HSET(&p->flit[0], VALS, 1);
-            }
-            int wl = (int)tc_wire_len(&p->flit[0]); /* what the PE sends */
-            for (int f = p->nflits; f <= wl; f++)
-                p->flit[f] = p->flit[1];
-            p->nflits = wl + 1;
-            s->exp[tag - 1].nflits = p->nflits;
             expect_drop(s, tag, p->node, TC_ERR_BAD_OP);
         }
     }
@@ -704,15 +661,12 @@ static void build_fsum_stripe(tc_stim *s, const tc_topo *t, const tc_row *rows, 
                                 vseed);
         for (int q = first; q < s->npkt; q++) {
             tc_pkt *p = &s->pkt[q];
-            unsigned vpf = tc_fpsum_values_per_flit(lane), vals = TC_HGET(&p->flit[0], VALS);
             for (int e = 0; e < per; e++) {
                 uint64_t x = (uint64_t)j * (uint64_t)per + (uint64_t)e;
-                uint64_t v = x < nvals ? tc_fpsum_value(dist, lane, vseed, (uint64_t)p->node, x)
-                                       : 1ull << (lane == TC_LANE_32 ? 31 : 63); /* padding: -0, the identity */
-                if (vals)
-                    tc_lane_put(&p->flit[1 + e / (int)vpf], 128 / vpf, (unsigned)e % vpf, v);
+                if (x < nvals)
+                    tc_fpsum_in(lane, tc_fpsum_value(dist, lane, vseed, (uint64_t)p->node, x), &p->flit[1 + 2 * e]);
                 else
-                    tc_fpsum_in(lane, v, &p->flit[1 + 2 * e]);
+                    tc_fpsum_zero(&p->flit[1 + 2 * e]);
             }
             if (i >= FSTRIPE_WINDOW)
                 p->after_rx = tags[i - FSTRIPE_WINDOW];

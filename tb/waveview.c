@@ -202,7 +202,7 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         gtkw_sig(f, "28", NULL, s, "cp_on_q", 1);
         gtkw_sig(f, "24", NULL, s, "cp_slot_q", 8 - (ns > 1) - (ns > 2)); /* {the slice's tree, ReduceId} */
     }
-    gtkw_comment(f, "FSUM, at an element's flit 1: stored, incoming, result; a PE's value converted in; at the root the value converted out (reals)");
+    gtkw_comment(f, "FSUM, at an element's flit 1: stored, incoming, result; at the root the converted value (reals)");
     for (int k = 0; k < ns; k++) { /* the monitor's g_fsum[k]: slice k's */
         snprintf(s, sizeof s, "%s.g_fsum[%d]", p, k);
         if (ns > 1)
@@ -211,8 +211,6 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         gtkw_sig(f, "40000", NULL, s, "fsum_a", 64); /* GTKWave's TR_REAL: a 64-bit vector as binary64 */
         gtkw_sig(f, "40000", NULL, s, "fsum_b", 64);
         gtkw_sig(f, "40000", NULL, s, "fsum_y", 64);
-        gtkw_sig(f, "28", NULL, s, "fsum_in_on", 1);
-        gtkw_sig(f, "40000", NULL, s, "fsum_in", 64);
         gtkw_sig(f, "28", NULL, s, "fsum_cv_on", 1);
         gtkw_sig(f, "40000", NULL, s, "fsum_cv", 64);
     }

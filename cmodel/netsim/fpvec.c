@@ -115,13 +115,12 @@ void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len)
         }
         return;
     }
-    /* the values themselves (VALS: the Reducer converts them), as tc_fpsum_elements reads
-     * them; padding -0, the identity */
-    unsigned vpf = tc_fpsum_values_per_flit(v->lane);
     for (int e = 0; 2 * e + 1 < len; e++) {
         uint64_t i = (uint64_t)op * v->per + (uint64_t)e;
-        uint64_t x = i < v->nvals && (unsigned)e < v->per ? in[i] : 1ull << (v->lane == TC_LANE_32 ? 31 : 63);
-        tc_lane_put(&flits[e / (int)vpf], 128 / vpf, (unsigned)e % vpf, x);
+        if (i < v->nvals && (unsigned)e < v->per)
+            tc_fpsum_in(v->lane, v->in[(size_t)node * v->nvals + i], &flits[2 * e]);
+        else /* padding: the identity */
+            tc_fpsum_zero(&flits[2 * e]);
     }
 }
 

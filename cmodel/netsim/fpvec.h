@@ -1,9 +1,8 @@
 /* A vector of floating-point values reduced on the subnet, the PE library's side
  * (docs/fpsum.md): each node's values, drawn by tc_fpsum_value(), packed `per` to a
  * reduce packet, operation i carrying values i*per .. i*per+per-1. The sum (FSUM):
- * the values as they are (header VALS, the last packet padded with the identity, -0),
- * which the Reducer converts to binned elements of 2 flits; each result comes back as
- * values, converted and rounded once at the tree's root. fmin and fmax (MIN, MAX):
+ * each value a binned element of 2 flits (the last packet padded with the identity,
+ * -0), each result's elements converted back, rounded once. fmin and fmax (MIN, MAX):
  * each value an order-preserving key in a lane of its width (2 or 4 a flit), the
  * result's keys mapped back. The sum in two passes (tc_fpvec_pass): exponent keys by
  * MAX, four 32-bit lanes a flit, then a fixed-point word a flit by SUM (fpsum.h). The

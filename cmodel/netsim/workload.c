@@ -76,10 +76,6 @@ static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
     TC_HSET(&pe->pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
     TC_HSET(&pe->pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
     TC_HSET(&pe->pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);
-    if (w->op == TC_OP_FSUM && !barrier) { /* IEEE values: the Reducer converts them */
-        TC_HSET(&pe->pkt[0], VALS, 1);
-        pe->nflits = 1 + (int)tc_wire_len(&pe->pkt[0]);
-    }
     if (w->data && !barrier)
         w->data(w->data_ctx, (uint32_t)k, i, &pe->pkt[1], w->len);
 }
@@ -295,19 +291,11 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
         for (int i = 0; i < nwant; i++) {
             tc_flit *wi = want + (size_t)i * TC_SLOT_FLITS;
             make_contrib(&pe[k], w, k, i);
-            const tc_flit *h = &pe[k].pkt[0], *d = &pe[k].pkt[1];
-            tc_flit el[TC_SLOT_FLITS];
-            if (TC_HGET(h, VALS)) { /* values: combined as the elements the Reducer makes */
-                tc_fpsum_elements(TC_HGET(h, LANE), TC_HGET(h, LEN), d, el);
-                d = el;
-            }
-            if (members) {
-                tc_alu_data(&wi[1], d, TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
-            } else {
-                wi[0] = *h;
-                TC_HSET(&wi[0], VALS, 0);
-                memcpy(&wi[1], d, sizeof *d * TC_HGET(h, LEN));
-            }
+            const tc_flit *h = &pe[k].pkt[0];
+            if (members)
+                tc_alu_data(&wi[1], &pe[k].pkt[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
+            else
+                memcpy(wi, pe[k].pkt, sizeof pe[k].pkt);
         }
         pe[k].nflits = pe[k].sent = 0; /* nothing being sent */
         pe[k].listed = 1;
