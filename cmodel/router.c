@@ -24,6 +24,7 @@ void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, in
     r->red_flits = (uint8_t)red_flits;
     for (int u = 0; u < TC_NUNITS(nports, slices); u++) { /* the PEGroup FIFO covers the PE's credit loop */
         r->u[u].nslots = (uint8_t)(u == TC_U_BCAST(nports) ? inj_slots : slots);
+        r->u[u].vals = u == TC_U_BCAST(nports); /* the PE's packets of values come in here only */
         r->u[u].mem = buf; /* NULL: the owner gives it before the unit's first flit */
         buf += buf ? (size_t)r->u[u].nslots * TC_SLOT_FLITS : 0;
     }

@@ -210,7 +210,8 @@ module tc_router #(
                             : (u >= URes) ? res_flit[RK*FW +: FW]
                             : (u == UPe)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
       assign unit_wr_flit[u*FW +: FW] = wr_flit;
-      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .RedSlices(K), .CW(CW))
+      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .RedSlices(K), .CW(CW),
+                   .Vals(u == UPe))
       u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),

@@ -89,6 +89,8 @@ prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
   "a link VC buffer never overflows or underflows; every whole head packet's header is at hand; packets leave in order, unchanged"
 prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
   "the same with 3 slots (the slot pointers wrap at a non-power of two) and 4 ports"
+prove vc_unit_vals tc_vc_unit "-set NumPorts 2 -set Slots 2 -set Vals 1" 3 \
+  "the same for the Broadcaster, which frames a PE's packets of values by their length on the wire"
 prove reducer tc_reducer "-set NumPorts 2" 3 \
   "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order; a PE's values are converted in inside their contribution, in its data flits' cycles"
 prove reducer_slice tc_reducer "-set NumPorts 2 -set Slices 4 -set Slice 3" 3 \

@@ -791,6 +791,12 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_make_bcast(p, 0, 0, 2, tag, 20);
         TC_HSET(&p->flit[0], SRC, (unsigned)(t->n - 1 == 0 ? 1 : t->n - 1));
         expect_drop(s, tag++, 0, TC_ERR_BAD_SRC);
+        p = add(s); /* a broadcast marked as values (VALS): they go only into the Reducer */
+        tc_make_bcast(p, 0, 0, 4, tag, 25);
+        TC_HSET(&p->flit[0], VALS, 1);
+        TC_HSET(&p->flit[0], OP, TC_OP_FSUM);
+        p->nflits = 1 + (int)tc_wire_len(&p->flit[0]);
+        expect_drop(s, tag++, 0, TC_ERR_BAD_OP);
         tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
     } else if (!strcmp(name, "credit_violation")) {
         /* A PE sends, back to back on tree 15 (its root and the farthest node), more
