@@ -41,7 +41,7 @@ row_def() {
     credit_4d) echo "tc_credit_block|-set NU 19|the credit block, 4D" ;;
     vc_1d) echo "tc_vc_unit|-set NumPorts 2 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 1D" ;;
     vc_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 4D" ;;
-    fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6|the PEGroup FIFO with the Broadcaster, 4D" ;;
+    fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6 -set Vals 1|the PEGroup FIFO with the Broadcaster (it frames an FSUM contribution of values by its wire length), 4D" ;;
     reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter over the 16 trees, 4D" ;;
     # the blocks that change with the Reducer's slices, in the 4D router with RedSlices 4
     # (2 x 8 + 2 + 4 = 22 units, 8 + 1 + 4 = 13 outputs)
