@@ -11,7 +11,7 @@
  * come in that order too (pe_nxt): one out of turn is ignored (ERR_RID_ORDER).
  * The memory (tc_sram.v) is rd->data, read in the cycle its word is used (the
  * RTL gives its synchronous read the address a cycle ahead). A slice of ns takes
- * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * 16 + rid.
+ * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * nr + rid.
  * At a tree's root an FSUM result is always held and its copy converts it
  * (tc_fpsum_values_len, cv_flit): the header with LEN counting flits of values, then
  * the values, element j's at cycle 2j + 5 of the copy, as the RTL's pipelined
@@ -23,7 +23,7 @@
 #include "alu.h"
 #include "fpsum.h"
 
-static unsigned entry(const tc_reducer *rd, unsigned tree, unsigned rid) { return tree / rd->ns * TC_RIDS + rid; }
+static unsigned entry(const tc_reducer *rd, unsigned tree, unsigned rid) { return tree / rd->ns * rd->nr + rid; }
 
 /* What the Reducer takes this cycle: its input's flit, or, while a contribution of
  * values is converted, the flit of the element converted the cycle before (none in
@@ -81,7 +81,7 @@ static int pick(const tc_reducer *rd, const tc_reducer_in *in)
 {
     unsigned nt = TC_TREES / rd->ns;
     for (unsigned i = 0; i < nt; i++) {
-        unsigned lt = (rd->cp_ptr + i) % nt, t = lt * rd->ns + rd->slice, s = lt * TC_RIDS + rd->nxt[t];
+        unsigned lt = (rd->cp_ptr + i) % nt, t = lt * rd->ns + rd->slice, s = lt * rd->nr + rd->nxt[t];
         if (rd->ent[s].ready && (TC_RGET(in->table[t], ROOT) || in->up_cred[t]))
             return (int)s;
     }
@@ -99,7 +99,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         const tc_flit *h = &rin->flit;
         tc_row row = in->table[TC_HGET(h, TREE)];
         ev->tree = TC_HGET(h, TREE);
-        ev->rid = TC_HGET(h, RID);
+        ev->rid = TC_HGET(h, RID) & (rd->nr - 1u); /* the RTL's low RID bits: a PE's beyond them is refused at RC */
         ev->len = TC_HGET(h, LEN);
         const tc_red_entry *e = &rd->ent[entry(rd, ev->tree, ev->rid)];
         ev->bit = in->src < 2u * in->np ? in->src >> 1 : 8;
@@ -163,7 +163,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
     }
     /* a result enters the result buffer: it counts for the credit block */
     ev->made = (ev->hdr && ev->last && ev->fast) || cp_start;
-    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / TC_RIDS * rd->ns + rd->slice : ev->tree;
+    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / rd->nr * rd->ns + rd->slice : ev->tree;
     ev->fenced_in = ev->hdr && ev->last && in->src_fenced;
     ev->cp_fenced = cp_start && rd->ent[ev->cp_pick].fenced;
     ev->res_fenced = (ev->fenced_in && ev->fast) || ev->cp_fenced;
@@ -209,7 +209,7 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         rd->fast = (uint8_t)ev->fast;
         rd->keep = ev->err == TC_ERR_MISMATCH;
         if (ev->bit == 8 && !ev->skip)
-            rd->pe_nxt[ev->tree] = (uint8_t)((rd->pe_nxt[ev->tree] + 1) % TC_RIDS);
+            rd->pe_nxt[ev->tree] = (uint8_t)((rd->pe_nxt[ev->tree] + 1) % rd->nr);
     } else if (rin->valid) {
         if (rd->idx % 2 && !ev->first) { /* an FSUM element's flit 1 needs the operands' flits 0 */
             rd->a0 = rd->data[base + rd->idx];
@@ -234,23 +234,23 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
     if (ev->cp_pick >= 0) {
         tc_red_entry *c = &rd->ent[ev->cp_pick];
         const tc_flit *h = &rd->data[(unsigned)ev->cp_pick * ew];
-        rd->cp_slot = (uint8_t)ev->cp_pick;
+        rd->cp_slot = (uint16_t)ev->cp_pick;
         rd->cp_idx = 0;
         /* at the root an FSUM result is converted: 3 cycles more, for tc_fpsum_out's pipeline */
         rd->cp_conv = TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) && TC_RGET(in->table[ev->made_tree], ROOT);
         rd->cp_left = (uint8_t)(TC_HGET(h, LEN) + 1 + (rd->cp_conv ? TC_CV_LAT : 0));
-        rd->cp_ptr = (uint8_t)(((unsigned)ev->cp_pick / TC_RIDS + 1) % (TC_TREES / rd->ns));
+        rd->cp_ptr = (uint8_t)(((unsigned)ev->cp_pick / rd->nr + 1) % (TC_TREES / rd->ns));
         rd->nready--;
         c->ready = c->fenced = 0;
     }
     if (ev->made) /* the tree's next result */
-        rd->nxt[ev->made_tree] = (uint8_t)((rd->nxt[ev->made_tree] + 1) % TC_RIDS);
+        rd->nxt[ev->made_tree] = (uint8_t)((rd->nxt[ev->made_tree] + 1) % rd->nr);
     rd->nfenced = (uint16_t)nfenced;
     if (rin->valid)
         rd->idx = (uint8_t)(ev->tail ? 0 : rd->idx + 1);
     conv_in(rd, in, ev);
     if (snap) { /* the results held in the Reducer are in the router too */
-        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(rd->ns); s++)
+        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(rd->ns, rd->nr); s++)
             rd->ent[s].fenced = rd->ent[s].ready;
         rd->nfenced = rd->nready;
     }

@@ -5,7 +5,6 @@
 
 #include "vc_unit.h"
 
-#define TC_RIDS 16
 /* A converting copy (an FSUM result at the root): an element's value leaves
  * tc_fpsum_out's pipeline this many cycles after its flit 1 is read. */
 #define TC_CV_LAT 3
@@ -24,7 +23,7 @@ typedef struct {
  * the slice's own tree t / ns indexes them); the contribution being received; the
  * copy of a held result into its result buffer. */
 typedef struct {
-    uint8_t slice, ns; /* tc_reducer.v's Slice, Slices */
+    uint8_t slice, ns, nr; /* tc_reducer.v's Slice, Slices, RedRids */
     tc_red_entry *ent; /* [tree / ns][rid] */
     tc_flit *data;     /* [tree / ns][rid][1 + red_flits]: a held result's header, then the data flits */
     uint8_t idx;       /* flit of the contribution expected next; 0: a header */
@@ -33,8 +32,9 @@ typedef struct {
     uint8_t keep; /* a contribution that disagreed: the stored values are kept */
     uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
     tc_flit a0, b0; /* the stored and the incoming flit 0 of the FSUM element being combined */
-    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: cycles left, its cycle, entry; round-robin
-                                                 pointer (a tree of the slice, tree / ns) */
+    uint8_t cp_left, cp_idx, cp_ptr; /* copy: cycles left, its cycle; round-robin pointer (a tree of
+                                        the slice, tree / ns) */
+    uint16_t cp_slot;                /* ... its entry */
     uint8_t cp_conv;      /* the copy converts an FSUM result at the root to values */
     uint64_t cv_val[4];   /* ... the values of its elements, as tc_fpsum_out gives them */
     tc_flit cv_pack;      /* ... the values of the flit being filled */
@@ -73,8 +73,8 @@ typedef struct {
     int cp_pick;                    /* the held result whose copy begins (its entry), or -1 */
 } tc_reducer_ev;
 
-/* A slice's entries, TC_RED_ENTRIES(ns), and its memory words, that times 1 + red_flits. */
-#define TC_RED_ENTRIES(ns) ((unsigned)TC_TREES / (unsigned)(ns) * TC_RIDS)
+/* A slice's entries, TC_RED_ENTRIES(ns, nr), and its memory words, that times 1 + red_flits. */
+#define TC_RED_ENTRIES(ns, nr) ((unsigned)TC_TREES / (unsigned)(ns) * (unsigned)(nr))
 
 void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev);
 /* No flit in (in_valid: the Reducer output's register), no result held, being copied

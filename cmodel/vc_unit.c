@@ -5,7 +5,8 @@
 #include "vc_unit.h"
 
 /* RC (tc_vc_unit.v, r_mask/r_vc/r_err). */
-unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, int u, unsigned ph_err,
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, unsigned red_rids, int u,
+                          unsigned ph_err,
                           const tc_flit *h, unsigned *mask, unsigned *vc)
 {
     int port = u >> 1;
@@ -39,6 +40,7 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsi
         if (TC_HGET(h, SRC) != id)
             return TC_ERR_BAD_SRC;
         if (red && (TC_HGET(h, OP) >= TC_OPS || TC_HGET(h, LANE) > TC_LANE_64 || TC_HGET(h, LEN) > red_flits ||
+                    TC_HGET(h, RID) >= red_rids ||
                     (TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) % 2) || /* FSUM: whole elements */
                     (TC_HGET(h, VALS) && TC_HGET(h, OP) != TC_OP_FSUM))) /* values: of an FSUM only */
             return TC_ERR_BAD_OP;

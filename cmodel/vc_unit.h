@@ -97,8 +97,8 @@ static inline unsigned tc_vc_unit_live(const tc_unit *un)
 /* RC: the outputs (bit o) that unit u of router id sends a head packet with header h
  * to, the VC of its link copies; or the error that drops it. ph_err is tc_phase's
  * verdict on a barrier request or phase packet (tc_phase_err). */
-unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, int u, unsigned ph_err,
-                          const tc_flit *h, unsigned *mask, unsigned *vc);
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, unsigned red_rids, int u,
+                          unsigned ph_err, const tc_flit *h, unsigned *mask, unsigned *vc);
 /* BW of a flit s->wr[u] (not NULL): sets bit u of s->ovf (a header that finds no
  * free slot) and of s->drop (a flit of a dropped packet). */
 void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);

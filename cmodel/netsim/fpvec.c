@@ -40,13 +40,13 @@ int tc_fpvec_pass(tc_fpvec *v, unsigned pass, int len, int trees)
     return 0;
 }
 
-void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, tc_workload *w1, tc_workload *w2)
+void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, int red_rids, tc_workload *w1, tc_workload *w2)
 {
     int nt = w->trees > 1 ? w->trees : 1;
     *w1 = *w, *w2 = *w;
     w1->op = TC_OP_MAX, w1->lane = TC_LANE_32, w1->repeat = (int)tc_fpvec_two_pass_ops(1, nvals, w->len, nt);
     w2->op = TC_OP_SUM, w2->lane = TC_LANE_64, w2->repeat = (int)tc_fpvec_two_pass_ops(2, nvals, w->len, nt);
-    w2->rid0 = (w->rid0 + w1->repeat / nt) % TC_RIDS;
+    w2->rid0 = (w->rid0 + w1->repeat / nt) % red_rids;
 }
 
 int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,

@@ -49,7 +49,7 @@ static inline uint64_t tc_fpvec_two_pass_ops(unsigned pass, uint64_t nvals, int 
 /* w's stream as the two passes' workloads: w1 the keys' (MAX on 32-bit lanes), w2 the
  * words' (SUM on 64-bit lanes), each of tc_fpvec_two_pass_ops operations of w->len
  * data flits, w2's ReduceIds going on from w1's (rid0). */
-void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, tc_workload *w1, tc_workload *w2);
+void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, int red_rids, tc_workload *w1, tc_workload *w2);
 /* The vector's callbacks for pass 1 (keys) or 2 (words) of tc_fpvec_two_pass's
  * workloads. 0; -1 out of memory; -2 more members than the words' headroom allows
  * (2^TC_FPS2_MAX_H). */
