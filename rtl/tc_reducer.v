@@ -17,7 +17,7 @@
 // held result of a tree's nxt may be copied. The credit block counts the results
 // that enter the result buffer and credits the children for every 8, so a credit
 // then means that the results of every earlier sequence have left this Reducer, and
-// a child's result never finds its entry still in use by the reduce 16 before it.
+// a child's result never finds its entry still in use by the reduce RedRids before it.
 // For that the PEs use a tree's ReduceIds in turn, and this is where it is checked:
 // a contribution of the PE out of turn (pe_nxt_q) is ignored with ERR_RID_ORDER.
 // A Reducer of RedSlices slices is that many of these (Slice = 0 .. Slices-1), each
@@ -37,11 +37,13 @@
 module tc_reducer #(
   parameter integer NumPorts = 4,
   parameter integer RedFlits = 2, // data flits held per (TreeId, ReduceId)
+  parameter integer RedRids = 16, // ReduceIds a tree: 16, 32 or 64
   parameter integer Slices = 1,   // 1, 2 or 4
   parameter integer Slice = 0,
   localparam integer NT = `TC_TREES / Slices, // the slice's trees
   localparam integer TW = $clog2(NT),         // ... a local tree's width
-  localparam integer SW = TW + 4              // an entry's: {local tree, ReduceId}
+  localparam integer RW = $clog2(RedRids),    // a ReduceId's width
+  localparam integer SW = TW + RW             // an entry's: {local tree, ReduceId}
 ) (
   input  wire                           clk_i,
   input  wire                           rst_ni,
@@ -68,8 +70,8 @@ module tc_reducer #(
   output wire [`TC_OBS_RED_W-1:0]       obs_o
 );
   localparam integer EW = RedFlits + 1; // memory words per (TreeId, ReduceId): a held result's header, data
-  localparam integer AW = $clog2(NT * 16 * EW);
-  localparam integer NE = NT * 16;       // entries
+  localparam integer AW = $clog2(NT * RedRids * EW);
+  localparam integer NE = NT * RedRids;  // entries
 
   localparam integer AttrW = 4 + 4 + 2 + 3 + 16; // type, op, lane, len, dst
 
@@ -80,10 +82,11 @@ module tc_reducer #(
   reg [NE-1:0]         poison_q;
   reg [NE-1:0]         ready_q;          // complete, the result held here
   reg [NE-1:0]         fenced_q;         // ... and a barrier's phase packet waits for it
-  reg [NT*4-1:0]       nxt_q;            // per local tree, 4 bits: the ReduceId whose result leaves next
-  reg [NT*4-1:0]       pe_nxt_q;         // per local tree, 4 bits: the ReduceId the PE contributes to next
+  reg [NT*RW-1:0]      nxt_q;            // per local tree, RW bits: the ReduceId whose result leaves next
+  reg [NT*RW-1:0]      pe_nxt_q;         // per local tree, RW bits: the ReduceId the PE contributes to next
   reg [2:0] idx_q, len_q;
-  reg [3:0] tree_q, rid_q, op_q;
+  reg [3:0] tree_q, op_q;
+  reg [RW-1:0] rid_q;
   reg [1:0] lane_q;
   reg       first_q, last_q, skip_q, keep_q, fast_q;
   reg       cp_on_q;                     // copying a held result into the result buffer
@@ -162,7 +165,8 @@ module tc_reducer #(
 
   wire       hdr    = in_valid_i && idx_q == 3'd0; // idx_q is 0 only with x_on_q low
   wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
-  wire [3:0] h_rid  = in_flit_i[`TC_HDR_RID_LSB +: `TC_HDR_RID_W];
+  // the ReduceId's low RW bits: a PE's beyond RedRids is refused at injection (tc_vc_unit)
+  wire [RW-1:0] h_rid = in_flit_i[`TC_HDR_RID_LSB +: RW];
   wire [2:0] h_len  = in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
   wire       h_poison = in_flit_i[`TC_HDR_POISON_LSB];
   wire [AttrW-1:0] h_attr = {in_flit_i[`TC_HDR_TYPE_LSB +: 4], in_flit_i[`TC_HDR_OP_LSB +: 4],
@@ -180,8 +184,8 @@ module tc_reducer #(
   wire [3:0] h_cnt  = h_busy ? cnt_q[h_slot] : 4'd0;
   wire [AttrW-1:0] e_attr = attr_q[h_slot];
   wire [8:0] src_bit = ({27'd0, src_i} < 2 * NumPorts) ? 9'd1 << src_i[4:1] : 9'h100;
-  wire [3:0] h_nxt    = nxt_q[h_lt*4 +: 4];
-  wire [3:0] h_pe_nxt = pe_nxt_q[h_lt*4 +: 4];
+  wire [RW-1:0] h_nxt    = nxt_q[h_lt*RW +: RW];
+  wire [RW-1:0] h_pe_nxt = pe_nxt_q[h_lt*RW +: RW];
 
   // the PE's contribution out of turn: no contribution (the PE sends it again)
   wire       order    = hdr && src_bit[8] && h_rid != h_pe_nxt;
@@ -201,20 +205,20 @@ module tc_reducer #(
 
   // ---- the copy of a held result: while the input is idle and its register streams
   // nothing; round-robin over the trees whose next result is held and may leave ----
-  // A result (local tree l, ReduceId) is at s = 16 l + ReduceId; only s = 16 l + nxt of
-  // a tree may leave, so the arbiter has NT requests, not 16 NT.
+  // A result (local tree l, ReduceId) is at s = RedRids l + ReduceId; only s = RedRids l
+  // + nxt of a tree may leave, so the arbiter has NT requests, not RedRids NT.
   wire [NT-1:0] cp_elig;
   genvar t;
   generate
     for (t = 0; t < NT; t = t + 1) begin : g_elig
-      assign cp_elig[t] = ready_q[16*t + {28'd0, nxt_q[4*t +: 4]}]
+      assign cp_elig[t] = ready_q[RedRids*t + {{(32-RW){1'b0}}, nxt_q[RW*t +: RW]}]
                           && (table_i[(t*Slices+Slice)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t*Slices+Slice]);
     end
   endgenerate
   wire       cp_can = !cp_on_q && !x_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire          cp_start;
   wire [TW-1:0] cp_tree;  // a local tree
-  wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
+  wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*RW +: RW]};
   wire [31:0]   cp_g32  = {{(32-TW){1'b0}}, cp_tree} * Slices + Slice; // its tree
   wire [27:0]   unused_cp_g = cp_g32[31:4];
 `ifdef FORMAL_TC_REDUCER
@@ -390,15 +394,15 @@ module tc_reducer #(
 
   // the turns: a tree's nxt moves on as its result enters the result buffer (made_o);
   // its pe_nxt as the PE's contribution is counted
-  reg  [NT*4-1:0] nxt_d, pe_nxt_d;
+  reg  [NT*RW-1:0] nxt_d, pe_nxt_d;
   wire [TW-1:0]   made_lt = cp_start ? cp_tree : h_lt;
   always @* begin
     nxt_d    = nxt_q;
     pe_nxt_d = pe_nxt_q;
     if (made_o)
-      nxt_d[made_lt*4 +: 4] = nxt_q[made_lt*4 +: 4] + 4'd1;
+      nxt_d[made_lt*RW +: RW] = nxt_q[made_lt*RW +: RW] + 1'b1;
     if (hdr && src_bit[8] && !skip)
-      pe_nxt_d[h_lt*4 +: 4] = h_pe_nxt + 4'd1;
+      pe_nxt_d[h_lt*RW +: RW] = h_pe_nxt + 1'b1;
   end
 
   always @(posedge clk_i) begin
@@ -416,8 +420,8 @@ module tc_reducer #(
       poison_q <= {NE{1'b0}};
       ready_q  <= {NE{1'b0}};
       fenced_q <= {NE{1'b0}};
-      nxt_q    <= {NT*4{1'b0}};
-      pe_nxt_q <= {NT*4{1'b0}};
+      nxt_q    <= {NT*RW{1'b0}};
+      pe_nxt_q <= {NT*RW{1'b0}};
       fast_q   <= 1'b0;
       cp_on_q  <= 1'b0;
       cp_idx_q <= 4'd0;
@@ -429,7 +433,7 @@ module tc_reducer #(
       idx_q    <= 3'd0;
       len_q    <= 3'd0;
       tree_q   <= 4'd0;
-      rid_q    <= 4'd0;
+      rid_q    <= {RW{1'b0}};
       op_q     <= 4'd0;
       lane_q   <= 2'd0;
       first_q  <= 1'b0;
@@ -494,7 +498,7 @@ module tc_reducer #(
   always @* assume(rst_ni == !f_init && table_i == f_table && node_id_i == f_node);
 
   (* anyconst *) reg [SW-1:0] f_slot;
-  wire [31:0] f_tree = {{(36-SW){1'b0}}, f_slot[SW-1:4]} * Slices + Slice;
+  wire [31:0] f_tree = {{(32-TW){1'b0}}, f_slot[SW-1:RW]} * Slices + Slice;
   wire [`TC_ROW_W-1:0] f_row = table_i[f_tree[3:0]*`TC_ROW_W +: `TC_ROW_W];
   // the router gives a slice only its own trees' contributions
   always @* if (hdr) assume({28'd0, h_tree} % Slices == Slice);
@@ -529,7 +533,7 @@ module tc_reducer #(
   end
   // results leave in turn: one enters the result buffer only as its tree's nxt,
   // whether it goes straight there or is copied
-  wire [3:0] f_made_rid = cp_start ? cp_pick[3:0] : h_rid;
-  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_lt*4 +: 4]);
+  wire [RW-1:0] f_made_rid = cp_start ? cp_pick[RW-1:0] : h_rid;
+  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_lt*RW +: RW]);
 `endif
 endmodule

@@ -20,6 +20,7 @@ module tc_vc_unit #(
   parameter integer NumPorts = 4,
   parameter integer Slots = `TC_DEFAULT_SLOTS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,     // ReduceIds a tree at the Reducer
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES, // Reducer slices: tree t to slice t mod RedSlices
   parameter integer CW = 4,          // width of the packet count npkt_o
   parameter bit     Vals = 1'b0,     // it takes a PE's packets of values (VALS): the Broadcaster
@@ -176,6 +177,7 @@ module tc_vc_unit #(
   wire pe_copy = t_bc ? r_pe && h_src != node_id_i
                       : (h_type == `TC_TYPE_ALLREDUCE ? r_pe : h_dst == node_id_i);
   wire bad_op  = h_op >= `TC_OPS || h_lane > `TC_LANE_64 || {29'd0, h_len} > RedFlits
+              || {26'd0, head[`TC_HDR_RID_LSB +: `TC_HDR_RID_W]} >= RedRids // a ReduceId the Reducer has not
               || (h_op == `TC_OP_FSUM && h_len[0])  // FSUM: whole elements, two flits each
               || (head[`TC_HDR_VALS_LSB] && h_op != `TC_OP_FSUM); // values: of an FSUM only
 

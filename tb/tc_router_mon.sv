@@ -16,6 +16,7 @@ module tc_router_mon #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
@@ -23,7 +24,7 @@ module tc_router_mon #(
   `TC_ROUTER_PORTS
 );
   tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
-              .RedSlices(RedSlices)) u_core (.*);
+              .RedRids(RedRids), .RedSlices(RedSlices)) u_core (.*);
 
   // Header fields of the packets on the router's ports and of the VC units' head
   // packets, as wires for the waveforms only (make wave, docs/waves.md): the positions
