@@ -89,9 +89,10 @@ def long_reduce_window():
     text = open(os.path.join(ROOT, "docs/long-reduce.md")).read()
     m = re.search(r"with four slices, (\d+) cycles, ([\d.]+%)", text)
     h = re.search(r"\(`window=128`\) it moves ([\d.]+%)", text)
-    if not m or not h:
+    q = re.search(r"`red_rids=64 window=1024`\) ([\d.]+%)", text)
+    if not m or not h or not q:
         raise KeyError("docs/long-reduce.md: no bound of the operations in flight")
-    return m.group(1), m.group(2), h.group(1)
+    return m.group(1), m.group(2), h.group(1), q.group(1)
 
 
 def synth_rows(slices=1):
@@ -314,6 +315,7 @@ NUMS = {
     "long_fsum_lat_16x16": lambda: long_reduce_window()[0],
     "long_fsum_window_16x16": lambda: long_reduce_window()[1],
     "long_fsumhalf4_16x16": lambda: long_reduce_window()[2],
+    "long_fsumrids4_16x16": lambda: long_reduce_window()[3],
     "long_sum4_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
     "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 7),
     "long_fsum4_16x16": lambda: long_reduce("16x16", "1 MiB", 9),

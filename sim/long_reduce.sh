@@ -66,9 +66,12 @@ size() {
     run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
       red_slices=$k
   done
-  # the binary64 sum with half the operations in flight: its rate against Little's law
+  # the binary64 sum with half the operations in flight: its rate against Little's law;
+  # and with four times as many (64 ReduceIds a tree)
   if [ $topo = 16x16 ] && [ $b = 1048576 ]; then
     run fsumhalf4 $topo $b trees=16 window=128 op=fsum lane=64 values=uniform len=6 red_flits=6 red_slices=4
+    run fsumrids4 $topo $b trees=16 window=1024 red_rids=64 op=fsum lane=64 values=uniform len=6 red_flits=6 \
+      red_slices=4
   fi
   if [ $work -le "$P2P_WORK" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
   run p2pm $topo $b impl=p2p p2p_alg=auto p2p_model=1
@@ -167,6 +170,10 @@ END {
         sprintf("%.1f%%", 100 * r["fsum4", "16x16", 1048576])
   if (("fsumhalf4", "16x16", 1048576) in c)
     w = w "; with half as many in flight (`window=128`) it moves " sprintf("%.1f%%", 100 * r["fsumhalf4", "16x16", 1048576])
+  if (("fsumrids4", "16x16", 1048576) in c)
+    w = w ", and with four times as many (64 ReduceIds a tree, `red_rids=64 window=1024`) " \
+        sprintf("%.1f%%", 100 * r["fsumrids4", "16x16", 1048576]) ": there the slices bind, short of their average " \
+        "bound as the trees load the nodes unevenly"
   print w ". The integer sum'"'"'s 112 bytes an operation give it"
   print "4.7 times that room. In two passes a value costs 4 bytes of exponent and 16 of word,"
   print "each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the busiest links come"
