@@ -95,6 +95,8 @@ prove reducer tc_reducer "-set NumPorts 2" 3 \
   "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order; a PE's values are converted in inside their contribution, in its data flits' cycles"
 prove reducer_slice tc_reducer "-set NumPorts 2 -set Slices 4 -set Slice 3" 3 \
   "the same for slice 3 of 4 (trees 3, 7, 11, 15: its entries, turns and copy arbiter over its own 4 trees)"
+prove reducer_rids64 tc_reducer "-set NumPorts 2 -set RedRids 64 -set Slices 4 -set Slice 1" 3 \
+  "the same for slice 1 of 4 with 64 ReduceIds a tree (its 4 trees x 64 entries, 6-bit turns)"
 prove credit_block tc_credit_block "-set NU 7" 3 \
   "at most 16 results of a tree in flight to the parent (RedRids 16); credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
 prove credit_block_rids64 tc_credit_block "-set NU 7 -set RedRids 64" 3 \
