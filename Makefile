@@ -193,11 +193,11 @@ $(foreach n,$(NODE_NETS),$(eval $(call VL_NET,$(n),$(B)/cosim_$(n))))
 # RTL = C model at drawn parameters (docs/soak.md): make test co-simulates RTL_DRAWS
 # (sim/rtl_draws.sh), make regress them and RTL_DRAWS_MORE too. Every build/cosim_NET@SPEC
 # named on the command line, and make cosim-params's, has its rule as well.
-RTL_DRAWS      := 5@s2i2p1r1k2l40j3000e3000 2x3@s64i64p255r7k4l1j1e1 3x3x2@s3i5p2r3k4l300j20e900 2x2x2x2@s2i3p4r5k2l1j1e2000
+RTL_DRAWS      := 5@s2i2p1r1k2l40j3000e3000 2x3@s64i64p255r7n64k4l1j1e1 3x3x2@s3i5p2r3n32k4l300j20e900 2x2x2x2@s2i3p4r5k2l1j1e2000
 RTL_DRAWS_MORE := 4x4@s2i2p1r7k4l2000j1e1 5@s64i2p255r1l1j3000e1
 # The draws make test runs on every scenario too; the others' --scen all takes 4-8
 # minutes each on this machine (millions of cycles at long latencies): make regress.
-RTL_DRAWS_ALL  := 2x3@s64i64p255r7k4l1j1e1
+RTL_DRAWS_ALL  := 2x3@s64i64p255r7n64k4l1j1e1
 PARAM_NET       = $(or $(NET),$(firstword $(NETS)))@s$(SLOTS)i$(INJ_SLOTS)p$(PE_CREDITS)r$(RED_FLITS)n$(RED_RIDS)k$(RED_SLICES)l$(LINK_LAT)j$(INJ_LAT)e$(EJ_LAT)
 DRAWN_NETS     := $(sort $(RTL_DRAWS) $(RTL_DRAWS_MORE) $(if $(findstring @,$(NET)),$(NET)) $(patsubst $(B)/cosim_%,%,$(filter $(B)/cosim_%,$(foreach g,$(MAKECMDGOALS),$(if $(findstring @,$(g)),$(g))))) \
                     $(if $(filter cosim-params,$(MAKECMDGOALS)),$(PARAM_NET)))
