@@ -165,7 +165,7 @@ void tc_credit_block_idle_cycle(tc_credit_block *cb)
 int tc_credit_block_max_wait(unsigned fixed)
 {
     tc_credit_block cb;
-    tc_credit_block_reset(&cb, 16);
+    tc_credit_block_reset(&cb, 16); /* any window: the duties take turns whatever it is */
     cb.fixed = (uint8_t)fixed;
     tc_phase ph;
     memset(&ph, 0, sizeof ph);

@@ -6,8 +6,7 @@
 
 /* RC (tc_vc_unit.v, r_mask/r_vc/r_err). */
 unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, unsigned red_rids, int u,
-                          unsigned ph_err,
-                          const tc_flit *h, unsigned *mask, unsigned *vc)
+                          unsigned ph_err, const tc_flit *h, unsigned *mask, unsigned *vc)
 {
     int port = u >> 1;
     int is_link = u < 2 * np, is_down = is_link && (u & 1) == TC_VC_DOWN, is_bcast = u == TC_U_BCAST(np);
