@@ -84,7 +84,7 @@ done
 stage docs/long-reduce.md
 # the mean latency of an operation of the binary64 sum, four slices, 1 MiB on 16x16 (its run's JSON)
 lat=$(grep -o '"mean": [0-9.]*' $out/fsum4_16x16_1048576.json 2>/dev/null | cut -d' ' -f2 || :)
-awk -v LAT="$lat" -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
+awk -v LAT="$lat" -v IS=$TC_INJ_SLOTS -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 function pow2(x) { return sprintf("2^%d", log(x) / log(2) + 0.5) }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
@@ -172,8 +172,9 @@ END {
     w = w "; with half as many in flight (`window=128`) it moves " sprintf("%.1f%%", 100 * r["fsumhalf4", "16x16", 1048576])
   if (("fsumrids4", "16x16", 1048576) in c)
     w = w ", and with four times as many (64 ReduceIds a tree, `red_rids=64 window=1024`) " \
-        sprintf("%.1f%%", 100 * r["fsumrids4", "16x16", 1048576]) ": there the slices bind, short of their average " \
-        "bound as the trees load the nodes unevenly"
+        sprintf("%.1f%%", 100 * r["fsumrids4", "16x16", 1048576]) ": there the PE'"'"'s injection credits bind, " \
+        IS " packets (`inj_slots`) each round trip of 2 x " PI " + 8 cycles to the PEGroup FIFO and back, " \
+        sprintf("%.1f%%", 100 * IS * 24 / (16 * (2 * PI + 8))) " for packets of 24 bytes"
   print w ". The integer sum'"'"'s 112 bytes an operation give it"
   print "4.7 times that room. In two passes a value costs 4 bytes of exponent and 16 of word,"
   print "each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the busiest links come"
