@@ -127,7 +127,7 @@ static const char *port_name(int p)
  * fields decoded, the VC units (occupancy, head packet), the output arbiters, the
  * Reducer, the credit block and the phase counters. */
 static void gtkw_router(FILE *f, const char *dir, int node, const char *role, int np, int ns, int slots,
-                        int inj_slots)
+                        int inj_slots, int red_rids)
 {
     char title[96], p[96], c[112], s[160];
     int nu = TC_NUNITS(np, ns), no = TC_NOUTS(np, ns);
@@ -194,7 +194,7 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         gtkw_sig(f, "28", NULL, s, "first_q", 1);
         gtkw_sig(f, "28", NULL, s, "last_q", 1);
         gtkw_sig(f, "24", NULL, s, "tree_q", 4);
-        gtkw_sig(f, "24", NULL, s, "rid_q", 4);
+        gtkw_sig(f, "24", NULL, s, "rid_q", __builtin_ctz((unsigned)red_rids)); /* log2(RedRids) bits */
         gtkw_sig(f, "24", NULL, s, "idx_q", 3);
         gtkw_sig(f, "24", NULL, s, "h_cnt", 4);
         gtkw_sig(f, "22", NULL, s, "waddr_full", 32);
@@ -249,7 +249,7 @@ void tc_wave_view(const char *gtkw, const char *fst, const char *dir, const int 
     write_filters(abs);
     gtkw_head(f, fst, from, to, marker, marker_a);
     for (int i = 0; i < nn; i++)
-        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->red_slices, p->slots, p->inj_slots);
+        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->red_slices, p->slots, p->inj_slots, p->red_rids);
     fclose(f);
 }
 
