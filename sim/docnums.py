@@ -95,12 +95,11 @@ def long_reduce_window():
     return m.group(1), m.group(2), h.group(1), q.group(1)
 
 
-def synth_rows(slices=1, rids=16):
-    """docs/synth.csv's routers 1D..4D with the Reducer in this many slices and
-    ReduceIds a tree (columns red_slices and red_rids; a file without them has only
-    the defaults, one slice and 16)."""
+def synth_rows(slices=1):
+    """docs/synth.csv's routers 1D..4D with the Reducer in this many slices (column
+    red_slices; a file without it has only the default, one slice)."""
     return [r for r in csv.DictReader(open(os.path.join(ROOT, "docs/synth.csv")))
-            if int(r.get("red_slices") or 1) == slices and int(r.get("red_rids") or 16) == rids]
+            if int(r.get("red_slices") or 1) == slices]
 
 
 def synth_fo4(dims, slices=1):

@@ -30,7 +30,7 @@ ROWS="arb_1d arb_4d arb_4d_s4 phase_1d phase_4d phase_4d_s4 credit_1d credit_4d 
       vc_1d vc_4d vc_4d_s4 fifo_4d reducer_4d reducer_4d_s4
       fpsum_in fpsum_merge fpsum_out fpsum_out_comb router_1d router_2d router_3d router_4d
       router_1d_s2 router_2d_s2 router_3d_s2 router_4d_s2 router_1d_s4 router_2d_s4 router_3d_s4 router_4d_s4
-      reducer_4d_s4_n64 router_4d_s4_n64"
+      reducer_4d_s4_n64"
 # row: module | chparam arguments | what it is
 row_def() {
   case $1 in
@@ -57,9 +57,8 @@ row_def() {
     fpsum_out_comb) echo "tc_fpsum_out|-set Pipe 0|the same conversion as one combinational path (Pipe 0, the waveform view's decoding)" ;;
     router_[1-4]d) echo "tc_router|-set NumDims ${1:7:1}|the router, ${1:7:1}D" ;;
     router_[1-4]d_s[24]) echo "tc_router|-set NumDims ${1:7:1} -set RedSlices ${1: -1}|the router, ${1:7:1}D, ${1: -1} Reducer slices" ;;
-    # 64 ReduceIds a tree (RedRids 64): four times the Reducer's entries and the credit window
+    # 64 ReduceIds a tree (RedRids 64): four times the Reducer's entries (section "64 ReduceIds a tree")
     reducer_4d_s4_n64) echo "tc_reducer|-set NumPorts 8 -set Slices 4 -set Slice 0 -set RedRids 64|a Reducer slice of 4 with 64 ReduceIds a tree, 4D" ;;
-    router_4d_s4_n64) echo "tc_router|-set NumDims 4 -set RedSlices 4 -set RedRids 64|the router, 4D, 4 Reducer slices, 64 ReduceIds a tree" ;;
     *) echo "sim/synth.sh: no row $1 (rows: $ROWS)" >&2; return 1 ;;
   esac
 }
@@ -501,16 +500,10 @@ split_text() {
 }
 np_of() { case $1 in router_[1-4]d*) echo $((2 * ${1:7:1})) ;; *) echo 0 ;; esac; }
 # a row's Reducer slices (RedSlices of a router, Slices of a Reducer, the units' and
-# outputs' RedSlices of a block): the suffix _s2 or _s4, else 1; and its ReduceIds a
-# tree (RedRids): the suffix _n64, else 16
+# outputs' RedSlices of a block): the suffix _s2 or _s4 (before _n64), else 1
 ks_of() { case $1 in *_s[24]) echo ${1: -1} ;; *_s[24]_n*) local t=${1%_n*}; echo ${t: -1} ;; *) echo 1 ;; esac; }
-nr_of() { case $1 in *_n64) echo 64 ;; *) echo 16 ;; esac; }
-# a router row's name as the documents give it: 4D, or 4D with 4 slices (and 64 ReduceIds)
-rname() {
-  local k n
-  k=$(ks_of $1) n=$(nr_of $1)
-  echo "${1:7:1}D$([ $k = 1 ] || echo ", $k slices")$([ $n = 16 ] || echo ", $n ReduceIds")"
-}
+# a router row's name as the documents give it: 4D, or 4D with 4 slices
+rname() { local k; k=$(ks_of $1); echo "${1:7:1}D$([ $k = 1 ] || echo ", $k slices")"; }
 ROUTERS=$(for r in $ROWS; do case $r in router_*) echo $r ;; esac; done | sort -t_ -k2,2 -k3,3 | tr '\n' ' ')
 
 # A register of a router, named for explain(): a result buffer's (g_unit[2 np + 1 + k].x)
@@ -631,7 +624,7 @@ slow_text() { # $1: slow_stage's output, $2: the start register
 blk() { val $1 blk_$2 | cut -d' ' -f${3:-1}; } # a router's block: area (1), cells (2), instances (3)
 slices_section() {
   local r d k base any=0
-  for r in $ROUTERS; do [ "$(ks_of $r)" != 1 ] && [ "$(nr_of $r)" = 16 ] && [ -s $OUT/$r.res ] && any=1; done
+  for r in $ROUTERS; do [ "$(ks_of $r)" != 1 ] && [ -s $OUT/$r.res ] && any=1; done
   [ $any = 1 ] || return 0
   cat <<EOF
 ## The Reducer's slices
@@ -654,7 +647,7 @@ The routers, each beside itself with one slice:
 |---|---|---|---|---|---|---|---|---|---|
 EOF
   for r in $ROUTERS; do
-    [ -s $OUT/$r.res ] && [ "$(nr_of $r)" = 16 ] || continue
+    [ -s $OUT/$r.res ] || continue
     d=${r:7:1} k=$(ks_of $r) base=router_${r:7:1}d
     awk -v d=$d -v k=$k -v c=$(val $r cells) -v a=$(val $r area) -v a1="$(val $base area)" -v f=$(val $r ffs) \
         -v s=$(val $r sram) -v x=$(fo4of $(val $r ns)) -v g=$GOAL -v st="$(val $r start)" -v en="$(val $r end)" 'BEGIN {
@@ -663,7 +656,7 @@ EOF
   done
   local over=""
   for r in $ROUTERS; do
-    [ -s $OUT/$r.res ] && [ "$(ks_of $r)" != 1 ] && [ "$(nr_of $r)" = 16 ] || continue
+    [ -s $OUT/$r.res ] && [ "$(ks_of $r)" != 1 ] || continue
     awk -v x=$(fo4of $(val $r ns)) -v g=$GOAL 'BEGIN { exit !(x > g) }' && over="$over; $(rname $r) ($(fo4of $(val $r ns)) FO4)"
   done
   echo
@@ -685,7 +678,7 @@ the routing table's copies), the credit block and tc_phase.
 |---|---|---|---|---|---|---|---|---|
 EOF
   for r in $ROUTERS; do
-    [ -s $OUT/$r.res ] && [ "$(nr_of $r)" = 16 ] || continue
+    [ -s $OUT/$r.res ] || continue
     [ -n "$(val $r blk_top)" ] || continue
     printf "| %sD | %s |" ${r:7:1} $(ks_of $r)
     for b in red alu unit arb top credit phase; do printf " %s (%s) |" "$(blk $r $b)" "$(blk $r $b 3)"; done
@@ -695,7 +688,6 @@ EOF
   local adds
   adds=$(for r in $ROUTERS; do
     k=$(ks_of $r) base=router_${r:7:1}d
-    [ "$(nr_of $r)" = 16 ] || continue
     [ $k != 1 ] && [ -s $OUT/$r.res ] && [ -s $OUT/$base.res ] && [ -n "$(val $r blk_top)" ] && [ -n "$(val $base blk_top)" ] || continue
     local args="" b
     for b in red alu unit arb top credit phase; do args="$args -v $b=$(( $(blk $r $b) - $(blk $base $b) ))"; done
@@ -727,32 +719,34 @@ EOF
   echo
 }
 
-# The section on 64 ReduceIds a tree: each router synthesized with RedRids 64 beside
-# the same router with the default 16.
+# The section on 64 ReduceIds a tree: the Reducer slice with RedRids 64 beside the same
+# slice with the default 16.
 rids_section() {
-  local r base any=0
-  for r in $ROUTERS; do [ "$(nr_of $r)" != 16 ] && [ -s $OUT/$r.res ] && any=1; done
-  [ $any = 1 ] || return 0
+  local r=reducer_4d_s4_n64 base=reducer_4d_s4 x
+  [ -s $OUT/$r.res ] && [ -s $OUT/$base.res ] || return 0
   cat <<EOF
 ## 64 ReduceIds a tree
 
-With RedRids 64 (\`red_rids\` in the tools) a tree has 64 ReduceIds instead of 16: the
-Reducer's entries (busy, count, sources, the first header's fields, the held-result
-bits) and its words of partial results are four times as many, its turns 6 bits a
-tree, and the credit block lets a child have 64 results of a tree in flight, a credit
-worth 32. Each such router beside the same router with 16:
+With RedRids 64 (\`red_rids\` in the tools) a tree has 64 ReduceIds instead of 16: a
+Reducer slice's entries (busy, count, sources, the first header's fields, the
+held-result bits) and its words of partial results are four times as many, its turns 6
+bits a tree, and the credit block lets a child have 64 results of a tree in flight, a
+credit worth 32. A slice of the 4D router with 4 slices, beside the same slice with 16:
 
-| router | cells | area (um^2) | area vs 16 ReduceIds | flip-flops | SRAM bits | worst path (FO4) | within $GOAL FO4 | worst path from, to |
+| row | ReduceIds a tree | cells | area (um^2) | flip-flops | SRAM bits | worst path (FO4) | within $GOAL FO4 | worst path from, to |
 |---|---|---|---|---|---|---|---|---|
 EOF
-  for r in $ROUTERS; do
-    [ "$(nr_of $r)" != 16 ] && [ -s $OUT/$r.res ] || continue
-    base=${r%_n*}
-    awk -v n="$(rname $r)" -v c=$(val $r cells) -v a=$(val $r area) -v a1="$(val $base area)" -v f=$(val $r ffs) \
-        -v s=$(val $r sram) -v x=$(fo4of $(val $r ns)) -v g=$GOAL -v st="$(val $r start)" -v en="$(val $r end)" 'BEGIN {
-      printf "| %s | %d | %.0f | %s | %d | %d | %.1f | %s | `%s` to `%s` |\n", n, c, a,
-        (a1 == "" ? "" : sprintf("%+.1f%%", 100 * a / a1 - 100)), f, s, x, (x <= g ? "yes" : "no"), st, en }'
+  for x in $base $r; do
+    awk -v r=$x -v n=$([ $x = $r ] && echo 64 || echo 16) -v c=$(val $x cells) -v a=$(val $x area) -v f=$(val $x ffs) \
+        -v s=$(val $x sram) -v d=$(val $x ns) -v fo4=$FO4 -v g=$GOAL -v st="$(val $x start)" -v en="$(val $x end)" 'BEGIN {
+      x = d / fo4
+      printf "| %s | %d | %d | %.0f | %d | %d | %.1f | %s | `%s` to `%s` |\n", r, n, c, a, f, s, x, (x <= g ? "yes" : "no"), st, en }'
   done
+  echo
+  echo "The entries' state is flip-flops, so the four slices' grow the 4D router by about four"
+  echo "times the difference of the rows above. The whole router with RedRids 64 is not a row:"
+  echo "OpenSTA needed more than 20 GB for its netlist of some 700,000 cells, more than this"
+  echo "machine class has; the slice's own paths are in the row above."
   echo
 }
 
@@ -1006,14 +1000,13 @@ EOF
   # before the Reducer's ALU took the floating-point sum (integer lanes only; make synth at
   # that design); the routers with 2 and 4 slices (column red_slices) have none
   {
-    echo "router,dims,cells,area_um2,flops,sram_bits,fo4,cells_int_alu,area_um2_int_alu,fo4_int_alu,red_slices,red_rids"
+    echo "router,dims,cells,area_um2,flops,sram_bits,fo4,cells_int_alu,area_um2_int_alu,fo4_int_alu,red_slices"
     for k in 1 2 4; do # one slice first: the rows the file had before the column red_slices
       for r in $ROUTERS; do
         [ -s $OUT/$r.res ] && [ "$(ks_of $r)" = $k ] || continue
         local before=",,"
         [ $k = 1 ] && before=$(awk -F, -v d=${r:7:1} '$2 == d { print $3 "," $4 "," $7 }' docs/synth-int-alu.csv)
-        [ "$(nr_of $r)" = 16 ] || before=",,"
-        echo "tc_router,${r:7:1},$(val $r cells),$(val $r area),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns)),${before:-,,},$k,$(nr_of $r)"
+        echo "tc_router,${r:7:1},$(val $r cells),$(val $r area),$(val $r ffs),$(val $r sram),$(fo4of $(val $r ns)),${before:-,,},$k"
       done
     done
   } >docs/synth.csv.tmp
