@@ -3,8 +3,8 @@
 // RedRids / 2 results of a tree it owes that tree's children a credit packet (each lets
 // a child send RedRids / 2 more results up); it holds, per tree, how many results this
 // node may still send to its parent (RedRids, -1 per result that enters the result
-// buffer to go up, + RedRids / 2 per credit received), and sends the PE a report of the reduces completed per tree
-// after every 128 of them or 4096 cycles, one at a time: a report due while the last
+// buffer to go up, + RedRids / 2 per credit received), and sends the PE a report of
+// the reduces completed per tree after every 128 of them or 4096 cycles, one at a time: a report due while the last
 // is still unrouted in the report buffer waits (and merges), so a PE that takes a
 // packet more slowly than one a report interval finds at most two reports ahead of
 // anything else the report buffer holds for it. It also queues errors: the Reducer's first, then dropped packets, then
