@@ -87,9 +87,9 @@ def long_reduce_window():
     mean latency of an operation (1 MiB on 16x16, four slices) and the link rate it
     allows."""
     text = open(os.path.join(ROOT, "docs/long-reduce.md")).read()
-    m = re.search(r"with four slices, (\d+) cycles, ([\d.]+%)", text)
+    m = re.search(r"with four slices, (\d+) cycles, that is ([\d.]+%)", text)
     h = re.search(r"\(`window=128`\) it moves ([\d.]+%)", text)
-    q = re.search(r"`red_rids=64 window=1024`\) ([\d.]+%)", text)
+    q = re.search(r"`red_rids=64 window=1024`\) it moves ([\d.]+%)", text)
     if not m or not h or not q:
         raise KeyError("docs/long-reduce.md: no bound of the operations in flight")
     return m.group(1), m.group(2), h.group(1), q.group(1)

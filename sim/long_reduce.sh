@@ -161,20 +161,22 @@ END {
   print "PE'"'"'s port as values both ways (the Reducer converts them in at the PE'"'"'s slice and out"
   print "at each tree'"'"'s root), 3 in a header and 2 flits: " sprintf("%.0f%%", 100 * 24 / (16 * 3)) " of a link'"'"'s rate there, and the four"
   print "slices bound it at " sprintf("%.0f%%", 100 * 4 * 24 / (16 * 15)) " (15 cycles an operation a node, on average). It stays far below"
-  print "both because of its operations in flight: a PE has at most 16 on each of the 16 trees,"
-  print "256 of 24 bytes, and gets each back one allreduce latency L later, so it moves at most"
-  w = "256 x 24 / (16 L) of a link'"'"'s rate (Little'"'"'s law)"
+  print "both, held by two bounds of about the same height. Its operations in flight: a PE has"
+  print "at most 16 on each of the 16 trees, 256 of 24 bytes, each for about one allreduce"
+  w = "latency L, so it moves about 256 x 24 / (16 L) of a link'"'"'s rate (Little'"'"'s law)"
   if (LAT != "" && ("fsum4", "16x16", 1048576) in c)
-    w = w ": with L the mean latency of an operation in the 1 MiB run on 16x16 with four slices, " \
-        sprintf("%d", LAT + 0.5) " cycles, " sprintf("%.1f%%", 100 * 256 * 24 / (16 * LAT)) ", where it moves " \
-        sprintf("%.1f%%", 100 * r["fsum4", "16x16", 1048576])
+    w = w ": with L the mean latency of an operation (from its first send to its last delivery) in" \
+        " the 1 MiB run on 16x16 with four slices, " sprintf("%d", LAT + 0.5) " cycles, that is " \
+        sprintf("%.1f%%", 100 * 256 * 24 / (16 * LAT)) ", where it moves " \
+        sprintf("%.1f%%", 100 * r["fsum4", "16x16", 1048576]) " (a PE holds an operation for less than L)"
   if (("fsumhalf4", "16x16", 1048576) in c)
-    w = w "; with half as many in flight (`window=128`) it moves " sprintf("%.1f%%", 100 * r["fsumhalf4", "16x16", 1048576])
+    w = w "; with half as many in flight (`window=128`) it moves " sprintf("%.1f%%", 100 * r["fsumhalf4", "16x16", 1048576]) ", half"
+  w = w ". And the PE'"'"'s injection credits: " IS " packets (`inj_slots`) each round trip of 2 x " PI \
+      " + 8 cycles to the PEGroup FIFO and back, " sprintf("%.1f%%", 100 * IS * 24 / (16 * (2 * PI + 8))) \
+      " for packets of 24 bytes"
   if (("fsumrids4", "16x16", 1048576) in c)
-    w = w ", and with four times as many (64 ReduceIds a tree, `red_rids=64 window=1024`) " \
-        sprintf("%.1f%%", 100 * r["fsumrids4", "16x16", 1048576]) ": there the PE'"'"'s injection credits bind, " \
-        IS " packets (`inj_slots`) each round trip of 2 x " PI " + 8 cycles to the PEGroup FIFO and back, " \
-        sprintf("%.1f%%", 100 * IS * 24 / (16 * (2 * PI + 8))) " for packets of 24 bytes"
+    w = w ": with four times the operations in flight (64 ReduceIds a tree, `red_rids=64 window=1024`) it moves " \
+        sprintf("%.1f%%", 100 * r["fsumrids4", "16x16", 1048576]) ", at that bound"
   print w ". The integer sum'"'"'s 112 bytes an operation give it"
   print "4.7 times that room. In two passes a value costs 4 bytes of exponent and 16 of word,"
   print "each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the busiest links come"
