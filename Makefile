@@ -23,19 +23,19 @@ NETS       := 4x4 5 2x3 3x3x2 2x2x2x2 4x4x4 4x4x2x2
 NET        ?= $(firstword $(NETS))
 # A network with its own parameters is named NET@SPEC: SPEC is letters each followed by
 # a value, any of them left out for the default below: s Slots, i InjSlots,
-# p PeCredits, r RedFlits, k RedSlices, l LinkLat, j InjLat, e EjLat. build/cosim_5@s2i2p1r1l40j3000e3000
+# p PeCredits, r RedFlits, n RedRids, k RedSlices, l LinkLat, j InjLat, e EjLat. build/cosim_5@s2i2p1r1l40j3000e3000
 # is the 5-node ring with 2 slots, ... (make build/cosim_NET@SPEC, or make cosim-params).
 net_topo    = $(firstword $(subst @, ,$(1)))
-net_spec    = $(subst s, s,$(subst i, i,$(subst p, p,$(subst r, r,$(subst k, k,$(subst l, l,$(subst j, j,$(subst e, e,$(word 2,$(subst @, ,$(1)))))))))))
+net_spec    = $(subst n, n,$(subst s, s,$(subst i, i,$(subst p, p,$(subst r, r,$(subst k, k,$(subst l, l,$(subst j, j,$(subst e, e,$(word 2,$(subst @, ,$(1))))))))))))
 net_par     = $(or $(patsubst $(2)%,%,$(filter $(2)%,$(call net_spec,$(1)))),$(3))
 net_dims    = $(words $(subst x, ,$(call net_topo,$(1))))
 net_size    = $(or $(word $(2),$(subst x, ,$(call net_topo,$(1)))),1)
 # The network parameters' defaults, LINK_LAT INJ_LAT EJ_LAT SLOTS INJ_SLOTS PE_CREDITS
-# RED_FLITS RED_SLICES (each ?=: the command line or the environment may set it), read from their
+# RED_FLITS RED_RIDS RED_SLICES (each ?=: the command line or the environment may set it), read from their
 # one source, cmodel/params.def (docs/params.md).
 PARAM_DEFAULTS := $(shell sed -n 's/^TC_PARAM.\([a-z_]*\), *[A-Za-z]*, *\([0-9]*\),.*/\U\1\E?=\2/p' cmodel/params.def)
 $(foreach d,$(PARAM_DEFAULTS),$(eval $(d)))
-$(if $(filter 8,$(words $(PARAM_DEFAULTS))),,$(error cmodel/params.def: expected 8 parameters, read '$(PARAM_DEFAULTS)'))
+$(if $(filter 9,$(words $(PARAM_DEFAULTS))),,$(error cmodel/params.def: expected 9 parameters, read '$(PARAM_DEFAULTS)'))
 
 include sim/deps.mk
 
@@ -114,22 +114,23 @@ net_sl = $(call net_par,$(1),s,$(SLOTS))
 net_is = $(call net_par,$(1),i,$(INJ_SLOTS))
 net_pc = $(call net_par,$(1),p,$(PE_CREDITS))
 net_rf = $(call net_par,$(1),r,$(RED_FLITS))
+net_rd = $(call net_par,$(1),n,$(RED_RIDS))
 net_ks = $(call net_par,$(1),k,$(RED_SLICES))
 net_gsize = -GSizeX=$(call net_size,$(1),1) -GSizeY=$(call net_size,$(1),2) -GSizeZ=$(call net_size,$(1),3) \
   -GSizeW=$(call net_size,$(1),4)
 net_g = -GNumDims=$(call net_dims,$(1)) $(if $(2),,$(call net_gsize,$(1))) -GLinkLat=$(call net_ll,$(1)) \
   -GInjLat=$(call net_jl,$(1)) -GEjLat=$(call net_el,$(1)) -GSlots=$(call net_sl,$(1)) -GInjSlots=$(call net_is,$(1)) \
-  -GPeCredits=$(call net_pc,$(1)) -GRedFlits=$(call net_rf,$(1)) -GRedSlices=$(call net_ks,$(1))
+  -GPeCredits=$(call net_pc,$(1)) -GRedFlits=$(call net_rf,$(1)) -GRedRids=$(call net_rd,$(1)) -GRedSlices=$(call net_ks,$(1))
 net_d = -I$(CURDIR)/tb -DTC_NDIMS=$(call net_dims,$(1)) -DTC_SX=$(call net_size,$(1),1) \
   -DTC_SY=$(call net_size,$(1),2) -DTC_SZ=$(call net_size,$(1),3) -DTC_SW=$(call net_size,$(1),4) \
   -DTC_LINK_LAT=$(call net_ll,$(1)) -DTC_INJ_LAT=$(call net_jl,$(1)) -DTC_EJ_LAT=$(call net_el,$(1)) \
   -DTC_SLOTS=$(call net_sl,$(1)) -DTC_INJ_SLOTS=$(call net_is,$(1)) -DTC_PE_CREDITS=$(call net_pc,$(1)) \
-  -DTC_RED_FLITS=$(call net_rf,$(1)) -DTC_RED_SLICES=$(call net_ks,$(1))
+  -DTC_RED_FLITS=$(call net_rf,$(1)) -DTC_RED_RIDS=$(call net_rd,$(1)) -DTC_RED_SLICES=$(call net_ks,$(1))
 # The same as tccheck's (and tcsim's) options: a NET@SPEC build is verilated only once
 # tccheck has taken every value (its ranges: tc_params_check) and found that
 # configuration free of deadlock.
 net_opts = --topo $(call net_topo,$(1)) --slots $(call net_sl,$(1)) --inj-slots $(call net_is,$(1)) \
-  --pe-credits $(call net_pc,$(1)) --red-flits $(call net_rf,$(1)) --red-slices $(call net_ks,$(1)) --link-lat $(call net_ll,$(1)) \
+  --pe-credits $(call net_pc,$(1)) --red-flits $(call net_rf,$(1)) --red-rids $(call net_rd,$(1)) --red-slices $(call net_ks,$(1)) --link-lat $(call net_ll,$(1)) \
   --inj-lat $(call net_jl,$(1)) --ej-lat $(call net_el,$(1))
 # Every Verilated build: the router inside its observation monitor, lint waivers in
 # tb/sim.vlt. Each flag's reason and figures: docs/bench.md.
@@ -164,7 +165,7 @@ endef
 # 8x8x8 (docs/bench.md, by hand) are built on demand.
 VL_NODE  := --top-module tc_node
 BIG_NETS := 8x8 8x8x8
-net_key  = $(call net_dims,$(1))d@s$(call net_sl,$(1))i$(call net_is,$(1))p$(call net_pc,$(1))r$(call net_rf,$(1))k$(call net_ks,$(1))l$(call net_ll,$(1))j$(call net_jl,$(1))e$(call net_el,$(1))
+net_key  = $(call net_dims,$(1))d@s$(call net_sl,$(1))i$(call net_is,$(1))p$(call net_pc,$(1))r$(call net_rf,$(1))n$(call net_rd,$(1))k$(call net_ks,$(1))l$(call net_ll,$(1))j$(call net_jl,$(1))e$(call net_el,$(1))
 key_net  = $(subst $(subst ,, ),x,$(wordlist 1,$(firstword $(subst d, ,$(call net_topo,$(1)))),2 2 2 2))@$(word 2,$(subst @, ,$(1)))
 # (VERILATOR_ROOT asked once: a recursive variable ran verilator --getenv twice a net
 # in every make invocation, some 3 s of CPU each)
@@ -192,19 +193,19 @@ $(foreach n,$(NODE_NETS),$(eval $(call VL_NET,$(n),$(B)/cosim_$(n))))
 # RTL = C model at drawn parameters (docs/soak.md): make test co-simulates RTL_DRAWS
 # (sim/rtl_draws.sh), make regress them and RTL_DRAWS_MORE too. Every build/cosim_NET@SPEC
 # named on the command line, and make cosim-params's, has its rule as well.
-RTL_DRAWS      := 5@s2i2p1r1k2l40j3000e3000 2x3@s64i64p255r7k4l1j1e1 3x3x2@s3i5p2r3k4l300j20e900 2x2x2x2@s2i3p4r5k2l1j1e2000
+RTL_DRAWS      := 5@s2i2p1r1k2l40j3000e3000 2x3@s64i64p255r7n64k4l1j1e1 3x3x2@s3i5p2r3n32k4l300j20e900 2x2x2x2@s2i3p4r5k2l1j1e2000
 RTL_DRAWS_MORE := 4x4@s2i2p1r7k4l2000j1e1 5@s64i2p255r1l1j3000e1
 # The draws make test runs on every scenario too; the others' --scen all takes 4-8
 # minutes each on this machine (millions of cycles at long latencies): make regress.
-RTL_DRAWS_ALL  := 2x3@s64i64p255r7k4l1j1e1
-PARAM_NET       = $(or $(NET),$(firstword $(NETS)))@s$(SLOTS)i$(INJ_SLOTS)p$(PE_CREDITS)r$(RED_FLITS)k$(RED_SLICES)l$(LINK_LAT)j$(INJ_LAT)e$(EJ_LAT)
+RTL_DRAWS_ALL  := 2x3@s64i64p255r7n64k4l1j1e1
+PARAM_NET       = $(or $(NET),$(firstword $(NETS)))@s$(SLOTS)i$(INJ_SLOTS)p$(PE_CREDITS)r$(RED_FLITS)n$(RED_RIDS)k$(RED_SLICES)l$(LINK_LAT)j$(INJ_LAT)e$(EJ_LAT)
 DRAWN_NETS     := $(sort $(RTL_DRAWS) $(RTL_DRAWS_MORE) $(if $(findstring @,$(NET)),$(NET)) $(patsubst $(B)/cosim_%,%,$(filter $(B)/cosim_%,$(foreach g,$(MAKECMDGOALS),$(if $(findstring @,$(g)),$(g))))) \
                     $(if $(filter cosim-params,$(MAKECMDGOALS)),$(PARAM_NET)))
-net_val         = $(patsubst e%,%,$(patsubst j%,%,$(patsubst l%,%,$(patsubst k%,%,$(patsubst r%,%,$(patsubst p%,%,$(patsubst i%,%,$(patsubst s%,%,$(1)))))))))
+net_val         = $(patsubst e%,%,$(patsubst j%,%,$(patsubst l%,%,$(patsubst k%,%,$(patsubst n%,%,$(patsubst r%,%,$(patsubst p%,%,$(patsubst i%,%,$(patsubst s%,%,$(1))))))))))
 no_digits       = $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1)))))))))))
-net_bad         = $(filter-out s% i% p% r% k% l% j% e%,$(call net_spec,$(1))) \
+net_bad         = $(filter-out s% i% p% r% n% k% l% j% e%,$(call net_spec,$(1))) \
                   $(foreach t,$(call net_spec,$(1)),$(if $(and $(call net_val,$(t)),$(if $(call no_digits,$(call net_val,$(t))),,1)),,$(t)))
-$(foreach n,$(DRAWN_NETS),$(if $(strip $(call net_bad,$(n))),$(error $(n): '$(sort $(call net_bad,$(n)))' is none of s i p r k l j e followed by a number)))
+$(foreach n,$(DRAWN_NETS),$(if $(strip $(call net_bad,$(n))),$(error $(n): '$(sort $(call net_bad,$(n)))' is none of s i p r n k l j e followed by a number)))
 # A drawn key is Verilated only once tccheck has taken the drawn net's every value. Its
 # model, and the flat torus's, is compiled at -O1: half the CPU of -O2 (a 1D node: 24
 # against 45 s) for runs 0-50% longer, which make test's short runs of them repay.

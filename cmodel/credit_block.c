@@ -8,11 +8,12 @@
 
 #include <string.h>
 
-void tc_credit_block_reset(tc_credit_block *cb)
+void tc_credit_block_reset(tc_credit_block *cb, unsigned red_rids)
 {
     memset(cb, 0, sizeof *cb);
+    cb->nr = (uint8_t)red_rids;
     for (int t = 0; t < TC_TREES; t++)
-        cb->up_cred[t] = TC_INFLIGHT;
+        cb->up_cred[t] = (uint8_t)red_rids;
 }
 
 /* A header of a packet this router makes itself (credit block, phase counters). */
@@ -125,9 +126,9 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
     }
     for (int t = 0; t < TC_TREES && any; t++) {
         unsigned res_now = (complete >> t) & 1, made_now = (made >> t) & 1;
-        cb->up_cred[t] = (uint8_t)(cb->up_cred[t] + TC_CREDIT_EVERY * got[t] - (made_now && !TC_RGET(table[t], ROOT)));
+        cb->up_cred[t] = (uint8_t)(cb->up_cred[t] + cb->nr / 2u * got[t] - (made_now && !TC_RGET(table[t], ROOT)));
         unsigned since = cb->since[t] + made_now, due = cb->cred_due[t] - (ev->gen_credit && ev->cred_tree == (unsigned)t);
-        if (since == TC_CREDIT_EVERY) {
+        if (since == cb->nr / 2u) {
             since = 0;
             if (TC_RGET(table[t], DIRSUM) && due < TC_CRED_DUE_MAX)
                 due++;
@@ -164,7 +165,7 @@ void tc_credit_block_idle_cycle(tc_credit_block *cb)
 int tc_credit_block_max_wait(unsigned fixed)
 {
     tc_credit_block cb;
-    tc_credit_block_reset(&cb);
+    tc_credit_block_reset(&cb, 16); /* any window: the duties take turns whatever it is */
     cb.fixed = (uint8_t)fixed;
     tc_phase ph;
     memset(&ph, 0, sizeof ph);

@@ -6,7 +6,8 @@
 #include "rr_arb.h"
 
 /* Credit packets owed to a tree's children, at most (a 2-bit count, due_q in the RTL):
- * TC_INFLIGHT / TC_CREDIT_EVERY = 2 can be owed at once (docs/deadlock.md). */
+ * red_rids results in flight, a credit every red_rids / 2: 2 can be owed at once
+ * (docs/deadlock.md). */
 #define TC_CRED_DUE_MAX 3
 
 /* An error waiting to be reported to the PE. */
@@ -16,6 +17,8 @@ typedef struct {
 } tc_errrec;
 
 typedef struct {
+    uint8_t nr;                  /* red_rids: a node may have nr results of a tree in flight to its parent,
+                                    a credit lets it send nr / 2 more */
     tc_errrec errq[TC_ERRQ];
     uint8_t nerr, lost;
     uint16_t done[TC_TREES];     /* reduces completed here, per tree (wraps) */
@@ -47,7 +50,7 @@ typedef struct {
     unsigned nev, push;
 } tc_credit_block_ev;
 
-void tc_credit_block_reset(tc_credit_block *cb);
+void tc_credit_block_reset(tc_credit_block *cb, unsigned red_rids);
 /* The most other duties' packets one duty that stays due waits for, found by running
  * the block with every duty due (the deadlock checker's fairness premise); -1 if one
  * waits for ever. */

@@ -74,6 +74,22 @@ static inline uint64_t tc_bv_get(const uint32_t *bv, unsigned lsb, unsigned w)
     return w < 64 ? v & ((1ull << w) - 1) : v;
 }
 
+/* The data flits a packet carries on a wire: LEN, but for an FSUM contribution of
+ * IEEE values (VALS), whose LEN counts its binned elements' flits, two an element, and
+ * whose values fill 2 (binary64) or 4 (binary32) lanes a flit (tc_values_flits: for
+ * LEN flits of elements). The twin of tc_wire_len in rtl/tc_wire_len.vh. */
+static inline unsigned tc_values_flits(unsigned lane, unsigned len)
+{
+    unsigned vpf = lane == TC_LANE_32 ? 4 : 2;
+    return (len / 2 + vpf - 1) / vpf;
+}
+static inline unsigned tc_wire_len(const tc_flit *h)
+{
+    if (!TC_HGET(h, VALS) || TC_HGET(h, OP) != TC_OP_FSUM)
+        return TC_HGET(h, LEN);
+    return tc_values_flits(TC_HGET(h, LANE), TC_HGET(h, LEN));
+}
+
 const char *tc_err_name(unsigned code);
 const char *tc_dir_name(unsigned dir);
 

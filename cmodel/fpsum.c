@@ -280,6 +280,13 @@ unsigned tc_fpsum_values(unsigned lane, unsigned len, const tc_flit *el, tc_flit
     return n;
 }
 
+void tc_fpsum_elements(unsigned lane, unsigned len, const tc_flit *vals, tc_flit *el)
+{
+    unsigned vpf = tc_fpsum_values_per_flit(lane);
+    for (unsigned j = 0; j < len / 2; j++)
+        tc_fpsum_in(lane, tc_lane_get(&vals[j / vpf], 128 / vpf, j % vpf), &el[2 * j]);
+}
+
 /* ---------------------------------------------------------------- fmin, fmax */
 
 uint64_t tc_fpsum_key_in(unsigned lane, unsigned op, uint64_t bits)

@@ -80,11 +80,12 @@ uint64_t tc_fpsum_out_s2(const tc_fpsum_mid *m);
  * tc_fpsum_values: the data flits of values of len data flits of elements (out may not
  * be el), returns their number. */
 static inline unsigned tc_fpsum_values_per_flit(unsigned lane) { return lane == TC_LANE_32 ? 4 : 2; }
-static inline unsigned tc_fpsum_values_len(unsigned lane, unsigned len)
-{
-    return (len / 2 + tc_fpsum_values_per_flit(lane) - 1) / tc_fpsum_values_per_flit(lane);
-}
+static inline unsigned tc_fpsum_values_len(unsigned lane, unsigned len) { return tc_values_flits(lane, len); }
 unsigned tc_fpsum_values(unsigned lane, unsigned len, const tc_flit *el, tc_flit *out);
+/* A PE's FSUM contribution of IEEE values (header VALS) carries its values in that
+ * layout; the Reducer converts each as it comes in. tc_fpsum_elements: the len data
+ * flits of elements of the len / 2 values in vals (el may not be vals). */
+void tc_fpsum_elements(unsigned lane, unsigned len, const tc_flit *vals, tc_flit *el);
 /* The element of no input: -0 (NEGZ set), the identity of tc_fpsum_merge. */
 void tc_fpsum_zero(tc_flit e[2]);
 static inline unsigned tc_fpsum_idx(const tc_flit e[2])

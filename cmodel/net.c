@@ -232,6 +232,10 @@ int tc_params_check(const tc_params *p, char *err, size_t errlen)
         snprintf(err, errlen, "red_slices %d does not divide the %d trees: 1, 2 or 4", p->red_slices, TC_TREES);
         return -1;
     }
+    if (p->red_rids & (p->red_rids - 1)) {
+        snprintf(err, errlen, "red_rids %d is not a power of two: 16, 32 or 64", p->red_rids);
+        return -1;
+    }
     return 0;
 }
 
@@ -249,7 +253,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
         return NULL;
     tc_net *n = calloc(1, sizeof *n);
     size_t nn = (size_t)t.n, np = (size_t)(2 * t.ndims);
-    size_t nred = tc_router_red_flits(p->red_flits);
+    size_t nred = tc_router_red_flits(p->red_flits, p->red_rids);
     if (!n) {
         snprintf(err, errlen, "out of memory for %zu nodes", nn);
         return NULL;
@@ -260,7 +264,7 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     n->r = big_alloc(nn * sizeof *n->r);
     tc_pool_init(&n->pool, (size_t)64 << 20);
     n->red = big_alloc(nn * nred * sizeof *n->red);
-    n->red_ent = big_alloc(nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
+    n->red_ent = big_alloc(nn * TC_TREES * (size_t)p->red_rids * sizeof *n->red_ent);
     n->blk = 1;
     n->blk_max = p->link_lat < p->inj_lat ? p->link_lat : p->inj_lat;
     n->blk_max = n->blk_max < p->ej_lat ? n->blk_max : p->ej_lat;
@@ -296,7 +300,8 @@ tc_net *tc_net_new(const tc_params *p, char *err, size_t errlen)
     int diam = tc_diameter(&t);
     for (size_t k = 0; k < nn; k++) {
         tc_router_reset(&n->r[k], (int)k, (int)np, p->red_slices, p->slots, p->inj_slots, p->pe_credits,
-                        p->red_flits, NULL, n->red + k * nred, n->red_ent + k * TC_TREES * TC_RIDS);
+                        p->red_flits, p->red_rids, NULL, n->red + k * nred,
+                        n->red_ent + k * TC_TREES * (size_t)p->red_rids);
         n->r[k].diam = (uint16_t)diam;
         n->r[k].plant = (uint8_t)p->plant;
         n->r[k].mcast = (uint8_t)p->mcast;
@@ -326,11 +331,11 @@ void tc_net_free(tc_net *n)
 {
     if (!n)
         return;
-    size_t nn = (size_t)n->topo.n, nred = tc_router_red_flits(n->p.red_flits);
+    size_t nn = (size_t)n->topo.n, nred = tc_router_red_flits(n->p.red_flits, n->p.red_rids);
     big_free(n->r, nn * sizeof *n->r);
     tc_pool_free(&n->pool);
     big_free(n->red, nn * nred * sizeof *n->red);
-    big_free(n->red_ent, nn * TC_TREES * TC_RIDS * sizeof *n->red_ent);
+    big_free(n->red_ent, nn * TC_TREES * (size_t)n->p.red_rids * sizeof *n->red_ent);
     free(n->nbr);
     free_wheel(n->link, n->wl);
     free_wheel(n->inj, n->wi);

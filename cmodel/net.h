@@ -23,6 +23,7 @@ typedef struct {
     int inj_slots;  /* packet slots in the PEGroup FIFO */
     int pe_credits; /* packets the PE's ejection buffer holds */
     int red_flits;  /* data flits of a reduce the Reducer holds per (TreeId, ReduceId) */
+    int red_rids;   /* ReduceIds of a tree at the Reducer: the reduces of a tree in flight to a parent */
     int red_slices; /* Reducer slices: tree t is reduced by slice t mod red_slices */
     int plant;      /* planted bugs, TC_PLANT_* (0: none; for the tests of the checkers) */
     int mcast;      /* TC_MCAST_*: the multicast alternatives the C model can measure (0: the design) */

@@ -11,17 +11,56 @@
  * come in that order too (pe_nxt): one out of turn is ignored (ERR_RID_ORDER).
  * The memory (tc_sram.v) is rd->data, read in the cycle its word is used (the
  * RTL gives its synchronous read the address a cycle ahead). A slice of ns takes
- * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * 16 + rid.
+ * the trees t with t mod ns = slice, its entry of (t, rid) is (t / ns) * nr + rid.
  * At a tree's root an FSUM result is always held and its copy converts it
  * (tc_fpsum_values_len, cv_flit): the header with LEN counting flits of values, then
  * the values, element j's at cycle 2j + 5 of the copy, as the RTL's pipelined
- * tc_fpsum_out gives them. */
+ * tc_fpsum_out gives them. An FSUM contribution of IEEE values (VALS) is converted as
+ * it comes in (core_in, conv_in): value j at cycle 2j + 1 after its header, its
+ * element's flits taken at 2j + 2 and 2j + 3, the input held meanwhile. */
 #include "reducer.h"
 
 #include "alu.h"
 #include "fpsum.h"
 
-static unsigned entry(const tc_reducer *rd, unsigned tree, unsigned rid) { return tree / rd->ns * TC_RIDS + rid; }
+static unsigned entry(const tc_reducer *rd, unsigned tree, unsigned rid) { return tree / rd->ns * rd->nr + rid; }
+
+/* What the Reducer takes this cycle: its input's flit, or, while a contribution of
+ * values is converted, the flit of the element converted the cycle before (none in
+ * the cycle after the header). */
+static tc_wire core_in(const tc_reducer *rd, const tc_reducer_in *in)
+{
+    if (!rd->x_on)
+        return in->in;
+    return (tc_wire){.valid = rd->x_cyc >= 2, .flit = rd->xe[rd->x_cyc % 2]};
+}
+
+/* The conversion in's cycle: a contribution of values begins with its header (ev),
+ * its value flits are kept, value j is converted at cycle 2j + 1. */
+static void conv_in(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev)
+{
+    const tc_wire *raw = &in->in;
+    if (!rd->x_on) {
+        const tc_flit *h = &raw->flit;
+        if (ev->hdr && TC_HGET(h, VALS) && TC_HGET(h, OP) == TC_OP_FSUM && ev->len) {
+            rd->x_on = 1;
+            rd->x_cyc = 1;
+            rd->x_len = (uint8_t)ev->len;
+            rd->x_l32 = TC_HGET(h, LANE) == TC_LANE_32;
+        }
+        return;
+    }
+    unsigned t = rd->x_cyc, j = t / 2, w = rd->x_l32 ? 32 : 64;
+    if (raw->valid && t <= 2)
+        rd->xv[t - 1] = raw->flit;
+    if (t % 2 && t < rd->x_len) {
+        const tc_flit *word = t == 1 ? &raw->flit : &rd->xv[rd->x_l32 ? 0 : j / 2];
+        tc_fpsum_in(rd->x_l32 ? TC_LANE_32 : TC_LANE_64, tc_lane_get(word, w, j % (128 / w)), rd->xe);
+    }
+    if (t == rd->x_len + 1u)
+        rd->x_on = 0;
+    rd->x_cyc++;
+}
 
 /* A converting copy's cycle t >= 5, odd: the flit its value j = (t - 5) / 2 fills (into
  * lane j mod vpf, vpf values a flit); returns whether the flit goes out (full, or the
@@ -42,7 +81,7 @@ static int pick(const tc_reducer *rd, const tc_reducer_in *in)
 {
     unsigned nt = TC_TREES / rd->ns;
     for (unsigned i = 0; i < nt; i++) {
-        unsigned lt = (rd->cp_ptr + i) % nt, t = lt * rd->ns + rd->slice, s = lt * TC_RIDS + rd->nxt[t];
+        unsigned lt = (rd->cp_ptr + i) % nt, t = lt * rd->ns + rd->slice, s = lt * rd->nr + rd->nxt[t];
         if (rd->ent[s].ready && (TC_RGET(in->table[t], ROOT) || in->up_cred[t]))
             return (int)s;
     }
@@ -51,7 +90,8 @@ static int pick(const tc_reducer *rd, const tc_reducer_in *in)
 
 void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev)
 {
-    const tc_wire *rin = &in->in;
+    tc_wire cin = core_in(rd, in);
+    const tc_wire *rin = &cin;
     unsigned ew = 1u + in->red_flits; /* memory words per entry */
     *ev = (tc_reducer_ev){.hdr = rin->valid && rd->idx == 0, .first = rd->first, .last = rd->last, .len = rd->len,
                           .tree = rd->tree, .rid = rd->rid, .skip = rd->skip, .fast = rd->fast, .val = rin->flit};
@@ -59,7 +99,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         const tc_flit *h = &rin->flit;
         tc_row row = in->table[TC_HGET(h, TREE)];
         ev->tree = TC_HGET(h, TREE);
-        ev->rid = TC_HGET(h, RID);
+        ev->rid = TC_HGET(h, RID) & (rd->nr - 1u); /* the RTL's low RID bits: a PE's beyond them is refused at RC */
         ev->len = TC_HGET(h, LEN);
         const tc_red_entry *e = &rd->ent[entry(rd, ev->tree, ev->rid)];
         ev->bit = in->src < 2u * in->np ? in->src >> 1 : 8;
@@ -78,6 +118,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
         ev->fast = ev->last && in->res_room && (TC_RGET(row, ROOT) || in->up_cred[ev->tree]) &&
                    ev->rid == rd->nxt[ev->tree] && !conv; /* straight to the result buffer only in its turn */
         TC_HSET(&ev->val, SRC, in->id); /* the result leaves from here */
+        TC_HSET(&ev->val, VALS, 0);     /* ... as elements */
         if (!ev->first) { /* with the first contribution's type, op, lane and DST */
             TC_HSET(&ev->val, TYPE, e->type);
             TC_HSET(&ev->val, OP, e->op);
@@ -102,9 +143,10 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
     }
     /* The copy of a held result: it starts while the Reducer's input is idle and
      * its output streams nothing, and blocks that output until it is done. */
-    ev->cp_pick = rd->nready && !rd->cp_left && !rin->valid && !in->in_busy && in->res_room ? pick(rd, in) : -1;
+    ev->cp_pick =
+        rd->nready && !rd->cp_left && !rd->x_on && !rin->valid && !in->in_busy && in->res_room ? pick(rd, in) : -1;
     unsigned cp_start = ev->cp_pick >= 0;
-    ev->block = cp_start || rd->cp_left;
+    ev->block = cp_start || rd->cp_left || (rd->x_on && rd->x_cyc <= rd->x_len); /* a copy; the conversion in */
     if (rd->cp_left) {
         const tc_flit *w = &rd->data[rd->cp_slot * ew];
         unsigned t = rd->cp_idx;
@@ -121,7 +163,7 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
     }
     /* a result enters the result buffer: it counts for the credit block */
     ev->made = (ev->hdr && ev->last && ev->fast) || cp_start;
-    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / TC_RIDS * rd->ns + rd->slice : ev->tree;
+    ev->made_tree = cp_start ? (unsigned)ev->cp_pick / rd->nr * rd->ns + rd->slice : ev->tree;
     ev->fenced_in = ev->hdr && ev->last && in->src_fenced;
     ev->cp_fenced = cp_start && rd->ent[ev->cp_pick].fenced;
     ev->res_fenced = (ev->fenced_in && ev->fast) || ev->cp_fenced;
@@ -130,7 +172,8 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
 
 void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap)
 {
-    const tc_wire *rin = &in->in;
+    tc_wire cin = core_in(rd, in);
+    const tc_wire *rin = &cin;
     unsigned ew = 1u + in->red_flits, base = entry(rd, ev->tree, ev->rid) * ew;
     if (ev->hdr) {
         const tc_flit *h = &rin->flit;
@@ -166,7 +209,7 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
         rd->fast = (uint8_t)ev->fast;
         rd->keep = ev->err == TC_ERR_MISMATCH;
         if (ev->bit == 8 && !ev->skip)
-            rd->pe_nxt[ev->tree] = (uint8_t)((rd->pe_nxt[ev->tree] + 1) % TC_RIDS);
+            rd->pe_nxt[ev->tree] = (uint8_t)((rd->pe_nxt[ev->tree] + 1) % rd->nr);
     } else if (rin->valid) {
         if (rd->idx % 2 && !ev->first) { /* an FSUM element's flit 1 needs the operands' flits 0 */
             rd->a0 = rd->data[base + rd->idx];
@@ -191,22 +234,23 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
     if (ev->cp_pick >= 0) {
         tc_red_entry *c = &rd->ent[ev->cp_pick];
         const tc_flit *h = &rd->data[(unsigned)ev->cp_pick * ew];
-        rd->cp_slot = (uint8_t)ev->cp_pick;
+        rd->cp_slot = (uint16_t)ev->cp_pick;
         rd->cp_idx = 0;
         /* at the root an FSUM result is converted: 3 cycles more, for tc_fpsum_out's pipeline */
         rd->cp_conv = TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) && TC_RGET(in->table[ev->made_tree], ROOT);
         rd->cp_left = (uint8_t)(TC_HGET(h, LEN) + 1 + (rd->cp_conv ? TC_CV_LAT : 0));
-        rd->cp_ptr = (uint8_t)(((unsigned)ev->cp_pick / TC_RIDS + 1) % (TC_TREES / rd->ns));
+        rd->cp_ptr = (uint8_t)(((unsigned)ev->cp_pick / rd->nr + 1) % (TC_TREES / rd->ns));
         rd->nready--;
         c->ready = c->fenced = 0;
     }
     if (ev->made) /* the tree's next result */
-        rd->nxt[ev->made_tree] = (uint8_t)((rd->nxt[ev->made_tree] + 1) % TC_RIDS);
+        rd->nxt[ev->made_tree] = (uint8_t)((rd->nxt[ev->made_tree] + 1) % rd->nr);
     rd->nfenced = (uint16_t)nfenced;
     if (rin->valid)
         rd->idx = (uint8_t)(ev->tail ? 0 : rd->idx + 1);
+    conv_in(rd, in, ev);
     if (snap) { /* the results held in the Reducer are in the router too */
-        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(rd->ns); s++)
+        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(rd->ns, rd->nr); s++)
             rd->ent[s].fenced = rd->ent[s].ready;
         rd->nfenced = rd->nready;
     }

@@ -5,7 +5,6 @@
 
 #include "vc_unit.h"
 
-#define TC_RIDS 16
 /* A converting copy (an FSUM result at the root): an element's value leaves
  * tc_fpsum_out's pipeline this many cycles after its flit 1 is read. */
 #define TC_CV_LAT 3
@@ -24,7 +23,7 @@ typedef struct {
  * the slice's own tree t / ns indexes them); the contribution being received; the
  * copy of a held result into its result buffer. */
 typedef struct {
-    uint8_t slice, ns; /* tc_reducer.v's Slice, Slices */
+    uint8_t slice, ns, nr; /* tc_reducer.v's Slice, Slices, RedRids */
     tc_red_entry *ent; /* [tree / ns][rid] */
     tc_flit *data;     /* [tree / ns][rid][1 + red_flits]: a held result's header, then the data flits */
     uint8_t idx;       /* flit of the contribution expected next; 0: a header */
@@ -33,11 +32,16 @@ typedef struct {
     uint8_t keep; /* a contribution that disagreed: the stored values are kept */
     uint8_t fast; /* the last contribution: its result goes straight into the result buffer */
     tc_flit a0, b0; /* the stored and the incoming flit 0 of the FSUM element being combined */
-    uint8_t cp_left, cp_idx, cp_slot, cp_ptr; /* copy: cycles left, its cycle, entry; round-robin
-                                                 pointer (a tree of the slice, tree / ns) */
+    uint8_t cp_left, cp_idx, cp_ptr; /* copy: cycles left, its cycle; round-robin pointer (a tree of
+                                        the slice, tree / ns) */
+    uint16_t cp_slot;                /* ... its entry */
     uint8_t cp_conv;      /* the copy converts an FSUM result at the root to values */
     uint64_t cv_val[4];   /* ... the values of its elements, as tc_fpsum_out gives them */
     tc_flit cv_pack;      /* ... the values of the flit being filled */
+    uint8_t x_on, x_cyc, x_len, x_l32; /* the conversion in of a contribution of values: its cycle
+                                          after the header (1 .. len + 1), len, binary32 */
+    tc_flit xv[2];                     /* ... its value flits */
+    tc_flit xe[2];                     /* ... the element of the value converted last */
     uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */
     uint8_t pe_nxt[TC_TREES]; /* per tree: the ReduceId the PE contributes to next */
     uint16_t nready, nfenced; /* entries ready, and fenced */
@@ -62,23 +66,23 @@ typedef struct {
     tc_wire res;
     tc_flit val;
     unsigned hdr, first, last, fast, skip, tail, err, bit, tree, rid, len; /* tree: the TreeId */
-    unsigned block;                 /* a held result is being copied: hold the input */
+    unsigned block;                 /* a held result is being copied, or values converted: hold the input */
     unsigned made, made_tree;       /* a result enters the result buffer, of this tree */
     unsigned fenced_in, cp_fenced;  /* a fenced contribution completes a reduce; a fenced held result's copy begins */
     unsigned res_fenced, fenced;    /* a fenced result enters the result buffer; one is held, or made now */
     int cp_pick;                    /* the held result whose copy begins (its entry), or -1 */
 } tc_reducer_ev;
 
-/* A slice's entries, TC_RED_ENTRIES(ns), and its memory words, that times 1 + red_flits. */
-#define TC_RED_ENTRIES(ns) ((unsigned)TC_TREES / (unsigned)(ns) * TC_RIDS)
+/* A slice's entries, TC_RED_ENTRIES(ns, nr), and its memory words, that times 1 + red_flits. */
+#define TC_RED_ENTRIES(ns, nr) ((unsigned)TC_TREES / (unsigned)(ns) * (unsigned)(nr))
 
 void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_ev *ev);
 /* No flit in (in_valid: the Reducer output's register), no result held, being copied
- * or fenced: the evaluation makes nothing (every field of tc_reducer_ev the router
+ * or fenced, no values being converted: the evaluation makes nothing (every field of tc_reducer_ev the router
  * reads is 0 but cp_pick, -1) and the commit changes nothing, so the router skips both. */
 static inline unsigned tc_reducer_quiet(const tc_reducer *rd, unsigned in_valid)
 {
-    return !in_valid && !rd->nready && !rd->cp_left && !rd->nfenced;
+    return !in_valid && !rd->nready && !rd->cp_left && !rd->nfenced && !rd->x_on;
 }
 /* snap: tc_phase takes a new fence, which takes every result held. */
 void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap);

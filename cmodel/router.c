@@ -11,10 +11,10 @@ size_t tc_router_buf_flits(int nports, int slices, int slots, int inj_slots)
 {
     return ((size_t)(TC_NUNITS(nports, slices) - 1) * (size_t)slots + (size_t)inj_slots) * TC_SLOT_FLITS;
 }
-size_t tc_router_red_flits(int red_flits) { return (size_t)TC_TREES * TC_RIDS * (size_t)(1 + red_flits); }
+size_t tc_router_red_flits(int red_flits, int red_rids) { return (size_t)TC_TREES * (size_t)red_rids * (size_t)(1 + red_flits); }
 
 void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, int inj_slots, int pe_credits,
-                     int red_flits, tc_flit *buf, tc_flit *red, tc_red_entry *ent)
+                     int red_flits, int red_rids, tc_flit *buf, tc_flit *red, tc_red_entry *ent)
 {
     memset(r, 0, sizeof *r);
     r->id = (uint16_t)id;
@@ -22,8 +22,10 @@ void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, in
     r->nslices = (uint8_t)slices;
     r->slots = (uint8_t)slots;
     r->red_flits = (uint8_t)red_flits;
+    r->red_rids = (uint8_t)red_rids;
     for (int u = 0; u < TC_NUNITS(nports, slices); u++) { /* the PEGroup FIFO covers the PE's credit loop */
         r->u[u].nslots = (uint8_t)(u == TC_U_BCAST(nports) ? inj_slots : slots);
+        r->u[u].vals = u == TC_U_BCAST(nports); /* the PE's packets of values come in here only */
         r->u[u].mem = buf; /* NULL: the owner gives it before the unit's first flit */
         buf += buf ? (size_t)r->u[u].nslots * TC_SLOT_FLITS : 0;
     }
@@ -31,13 +33,14 @@ void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, in
         tc_reducer *rd = &r->red[k];
         rd->slice = (uint8_t)k;
         rd->ns = (uint8_t)slices;
-        rd->data = red + (size_t)k * TC_RED_ENTRIES(slices) * (size_t)(1 + red_flits);
-        rd->ent = ent + (size_t)k * TC_RED_ENTRIES(slices);
+        rd->nr = (uint8_t)red_rids;
+        rd->data = red + (size_t)k * TC_RED_ENTRIES(slices, red_rids) * (size_t)(1 + red_flits);
+        rd->ent = ent + (size_t)k * TC_RED_ENTRIES(slices, red_rids);
     }
     for (int o = 0; o < nports; o++)
         r->o[o].cred[0] = r->o[o].cred[1] = (uint16_t)slots;
     r->o[TC_O_PE(nports)].cred[0] = (uint16_t)pe_credits;
-    tc_credit_block_reset(&r->cb);
+    tc_credit_block_reset(&r->cb, (unsigned)red_rids);
     r->diam = 1;
 }
 
@@ -45,7 +48,7 @@ void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, in
  * or a phase packet (tc_phase.v's err_o). */
 unsigned tc_router_route(const tc_router *r, int u, const tc_flit *h, unsigned *mask, unsigned *vc)
 {
-    return tc_vc_unit_route(r->row, r->id, r->nports, r->nslices, r->red_flits, u,
+    return tc_vc_unit_route(r->row, r->id, r->nports, r->nslices, r->red_flits, r->red_rids, u,
                             tc_phase_err(&r->ph, r->diam, r->nports, u, h), h, mask, vc);
 }
 
@@ -364,7 +367,7 @@ static void commit_outputs(tc_router *r, const tc_router_in *in, const router_cy
             op->q.valid = 1;
             op->q.vc = r->u[g].out_vc;
             op->owner = (uint8_t)g;
-            op->len = (uint8_t)TC_HGET(h, LEN);
+            op->len = (uint8_t)tc_wire_len(h);
             op->busy = op->len != 0;
             op->cnt = 1;
             op->ptr = (uint8_t)(g + 1 == (unsigned)nu ? 0 : g + 1);
@@ -487,8 +490,8 @@ int tc_router_waits(const tc_router *r, tc_wait *w, int max)
     for (int k = 0; k < ns; k++) { /* results held in the Reducer's slices */
         const tc_reducer *rd = &r->red[k];
         const tc_unit *resu = &r->u[TC_U_RESULT(np, k)];
-        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(ns); s++) {
-            unsigned t = s / TC_RIDS * (unsigned)ns + (unsigned)k, nxt = s / TC_RIDS * TC_RIDS + rd->nxt[t];
+        for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(ns, rd->nr); s++) {
+            unsigned t = s / rd->nr * (unsigned)ns + (unsigned)k, nxt = s / rd->nr * rd->nr + rd->nxt[t];
             uint32_t tag = (uint32_t)TC_HGET(&rd->data[(size_t)s * (1u + r->red_flits)], TAG);
             if (!rd->ent[s].ready)
                 continue;

@@ -52,7 +52,7 @@ typedef struct {
     /* What every cycle of a busy router reads, first and together (a few cache lines);
      * the units, most of them empty, last. */
     uint16_t id;
-    uint8_t nports, nslices, slots, red_flits;
+    uint8_t nports, nslices, slots, red_flits, red_rids;
     uint8_t plant; /* TC_PLANT_* bits: 0 but in the planted-bug tests */
     uint8_t mcast, fork_ptr; /* TC_MCAST_*; FORK: the unit the allocator visits first */
     uint32_t live; /* bit u: unit u holds or receives a packet, or has a read pending (tc_unit_live); the
@@ -74,12 +74,12 @@ typedef struct {
  * NULL: the caller sets each unit's mem, nslots * TC_SLOT_FLITS flits, before a flit is
  * written into it);
  * red for the Reducer's partial results, tc_router_red_flits() flits; ent,
- * TC_TREES * TC_RIDS entries (the slices share both out, TC_TREES / slices trees
+ * TC_TREES * red_rids entries (the slices share both out, TC_TREES / slices trees
  * each). diam is set to 1; a network sets it to its diameter. */
 size_t tc_router_buf_flits(int nports, int slices, int slots, int inj_slots);
-size_t tc_router_red_flits(int red_flits);
+size_t tc_router_red_flits(int red_flits, int red_rids);
 void tc_router_reset(tc_router *r, int id, int nports, int slices, int slots, int inj_slots, int pe_credits,
-                     int red_flits, tc_flit *buf, tc_flit *red, tc_red_entry *ent);
+                     int red_flits, int red_rids, tc_flit *buf, tc_flit *red, tc_red_entry *ent);
 /* One clock cycle: evaluate from the registered state and in, then commit.
  * obs (TC_OBS_WORDS words, or NULL) receives this cycle's observation record. */
 void tc_router_cycle(tc_router *r, const tc_router_in *in, uint32_t *obs);

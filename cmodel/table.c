@@ -18,7 +18,7 @@ const char *tc_err_name(unsigned code)
         [TC_ERR_BAD_DIR] = "packet arrived from a direction its tree does not allow",
         [TC_ERR_NOT_MEMBER] = "injected by a PE whose node has Pe = 0 in this tree",
         [TC_ERR_BAD_SRC] = "injected header names another node as its source",
-        [TC_ERR_BAD_OP] = "reduce with an unknown operation or lane width, longer than the Reducer holds, or fsum of an odd length",
+        [TC_ERR_BAD_OP] = "reduce with an unknown operation or lane width, longer than the Reducer holds, a ReduceId it does not have (red_rids), or fsum of an odd length; or values (VALS) on anything but an fsum",
         [TC_ERR_CREDIT] = "packet found no free buffer slot: its sender broke the credits; dropped",
         [TC_ERR_MISMATCH] = "contribution disagrees with the first of its reduce (type, op, lane, length or DST)",
         [TC_ERR_RID_REUSE] = "second contribution from one source to a ReduceId still in flight; ignored",

@@ -5,8 +5,8 @@
 #include "vc_unit.h"
 
 /* RC (tc_vc_unit.v, r_mask/r_vc/r_err). */
-unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, int u, unsigned ph_err,
-                          const tc_flit *h, unsigned *mask, unsigned *vc)
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, unsigned red_rids, int u,
+                          unsigned ph_err, const tc_flit *h, unsigned *mask, unsigned *vc)
 {
     int port = u >> 1;
     int is_link = u < 2 * np, is_down = is_link && (u & 1) == TC_VC_DOWN, is_bcast = u == TC_U_BCAST(np);
@@ -39,7 +39,11 @@ unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsi
         if (TC_HGET(h, SRC) != id)
             return TC_ERR_BAD_SRC;
         if (red && (TC_HGET(h, OP) >= TC_OPS || TC_HGET(h, LANE) > TC_LANE_64 || TC_HGET(h, LEN) > red_flits ||
-                    (TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) % 2))) /* FSUM: whole elements */
+                    TC_HGET(h, RID) >= red_rids ||
+                    (TC_HGET(h, OP) == TC_OP_FSUM && TC_HGET(h, LEN) % 2) || /* FSUM: whole elements */
+                    (TC_HGET(h, VALS) && TC_HGET(h, OP) != TC_OP_FSUM))) /* values: of an FSUM only */
+            return TC_ERR_BAD_OP;
+        if (!red && TC_HGET(h, VALS)) /* values go only into the Reducer */
             return TC_ERR_BAD_OP;
     } else if (is_down) {
         if (TC_RGET(row, ROOT) || TC_RGET(row, TOROOT) != (unsigned)port)
@@ -77,7 +81,7 @@ int tc_vc_unit_read(const tc_unit *un, unsigned granted, unsigned free)
 {
     int base = un->rd_slot * TC_SLOT_FLITS;
     if (granted) /* the outputs load the header from hdr[0] now, flit 1 next cycle */
-        return TC_HGET(&un->hdr[0], LEN) ? base + 1 : -1;
+        return tc_unit_len(un, &un->hdr[0]) ? base + 1 : -1;
     if (tc_vc_unit_stream(un))
         return base + un->rd_idx + 1;
     if (!free)
@@ -95,7 +99,7 @@ void tc_vc_unit_commit(tc_unit *un, int u, const tc_unit_sig *s)
     unsigned slots = un->nslots;
     const tc_wire *w = s->wr[u];
     un->pend &= (uint16_t)~s->grant[u];
-    un->rd_idx = (uint8_t)(s->grant[u] ? TC_HGET(&un->hdr[0], LEN) != 0 : tc_vc_unit_stream(un) ? un->rd_idx + 1u : 0u);
+    un->rd_idx = (uint8_t)(s->grant[u] ? tc_unit_len(un, &un->hdr[0]) != 0 : tc_vc_unit_stream(un) ? un->rd_idx + 1u : 0u);
     if (un->pf) { /* the header read ahead last cycle */
         un->hdr[1] = un->dout;
         un->hv |= 2;
@@ -118,10 +122,10 @@ void tc_vc_unit_commit(tc_unit *un, int u, const tc_unit_sig *s)
         un->dout = un->mem[s->rd[u]];
     if (w) {
         if (un->wr_idx == 0) {
-            un->wr_len = (uint8_t)TC_HGET(&w->flit, LEN);
+            un->wr_len = (uint8_t)tc_unit_len(un, &w->flit);
             un->wr_tag = (uint32_t)TC_HGET(&w->flit, TAG);
         }
-        unsigned len = un->wr_idx == 0 ? TC_HGET(&w->flit, LEN) : un->wr_len;
+        unsigned len = un->wr_idx == 0 ? tc_unit_len(un, &w->flit) : un->wr_len;
         unsigned dropping = (s->drop >> u) & 1;
         if (!dropping) {
             un->mem[un->wr_slot * TC_SLOT_FLITS + un->wr_idx] = w->flit;
@@ -160,7 +164,7 @@ void tc_vc_unit_obs(const tc_unit *un, int u, const tc_unit_sig *s, uint32_t *ob
     const tc_wire *w = s->wr[u];
     if (w) {
         unsigned first = un->wr_idx == 0, o = (s->ovf >> u) & 1;
-        unsigned len = first ? TC_HGET(&w->flit, LEN) : un->wr_len;
+        unsigned len = first ? tc_unit_len(un, &w->flit) : un->wr_len;
         unsigned full = un->wr_idx == len && !((s->drop >> u) & 1);
         tc_bv_put(obs, b + TC_OBS_U_ARRIVE_LSB, 1, first && !o);
         tc_bv_put(obs, b + TC_OBS_U_FULL_LSB, 1, full);

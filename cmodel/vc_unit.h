@@ -44,6 +44,7 @@ typedef struct {
 typedef struct {
     tc_flit *mem;               /* nslots * TC_SLOT_FLITS flits: the SRAM */
     uint8_t nslots;             /* its depth in packet slots */
+    uint8_t vals;               /* it takes a PE's packets of values (VALS): the Broadcaster */
     uint8_t wr_slot, wr_idx, wr_len, rd_slot;
     uint8_t routed;  /* route of the head packet decided, copies pending */
     uint8_t drop;    /* dropping the packet being received (it found no free slot) */
@@ -96,13 +97,16 @@ static inline unsigned tc_vc_unit_live(const tc_unit *un)
 /* RC: the outputs (bit o) that unit u of router id sends a head packet with header h
  * to, the VC of its link copies; or the error that drops it. ph_err is tc_phase's
  * verdict on a barrier request or phase packet (tc_phase_err). */
-unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, int u, unsigned ph_err,
-                          const tc_flit *h, unsigned *mask, unsigned *vc);
+unsigned tc_vc_unit_route(const tc_row *table, unsigned id, int np, int ns, unsigned red_flits, unsigned red_rids, int u,
+                          unsigned ph_err, const tc_flit *h, unsigned *mask, unsigned *vc);
 /* BW of a flit s->wr[u] (not NULL): sets bit u of s->ovf (a header that finds no
  * free slot) and of s->drop (a flit of a dropped packet). */
 void tc_vc_unit_bw(const tc_unit *un, int u, tc_unit_sig *s);
 /* A pass has flits still to read: no output may start another (stream_o). */
-static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx && un->rd_idx < TC_HGET(&un->hdr[0], LEN); }
+/* A packet's data flits in unit un: tc_wire_len in the Broadcaster, LEN elsewhere
+ * (tc_vc_unit.v's unit_len). */
+static inline unsigned tc_unit_len(const tc_unit *un, const tc_flit *h) { return un->vals ? tc_wire_len(h) : TC_HGET(h, LEN); }
+static inline unsigned tc_vc_unit_stream(const tc_unit *un) { return un->rd_idx && un->rd_idx < tc_unit_len(un, &un->hdr[0]); }
 /* The read port's address this cycle: the next flit of the pass (granted: some output
  * granted a copy this cycle, a new pass), or, as the head is freed, a header read
  * ahead. -1: no read that matters (the RTL reads flit 1 of the head whenever a pass

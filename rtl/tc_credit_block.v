@@ -1,10 +1,10 @@
 // Credit block (Mukosey, Semenov, Simonov, 2015, section 2.4) and error reports. It counts the results that enter
-// the result buffer per tree (their ReduceIds are free again at the Reducer); every 8
-// results of a tree it owes that tree's children a credit packet (each lets a child
-// send 8 more results up); it holds, per tree, how many results this node may still
-// send to its parent (16, -1 per result that enters the result buffer to go up, +8
-// per credit received), and sends the PE a report of the reduces completed per tree
-// after every 128 of them or 4096 cycles, one at a time: a report due while the last
+// the result buffer per tree (their ReduceIds are free again at the Reducer); every
+// RedRids / 2 results of a tree it owes that tree's children a credit packet (each lets
+// a child send RedRids / 2 more results up); it holds, per tree, how many results this
+// node may still send to its parent (RedRids, -1 per result that enters the result
+// buffer to go up, + RedRids / 2 per credit received), and sends the PE a report of
+// the reduces completed per tree after every 128 of them or 4096 cycles, one at a time: a report due while the last
 // is still unrouted in the report buffer waits (and merges), so a PE that takes a
 // packet more slowly than one a report interval finds at most two reports ahead of
 // anything else the report buffer holds for it. It also queues errors: the Reducer's first, then dropped packets, then
@@ -19,6 +19,7 @@
 
 module tc_credit_block #(
   parameter integer NU = 11,
+  parameter integer RedRids = 16, // ReduceIds a tree (16, 32 or 64): the results in flight to the parent
   parameter integer RedSlices = 1,
   localparam integer NP = (NU - 2 - RedSlices) / 2,
   localparam integer K = RedSlices,
@@ -54,7 +55,8 @@ module tc_credit_block #(
   output reg  [FW-1:0]    flit_o
 );
   localparam integer Depth = `TC_ERRQ;
-  localparam integer RecW = 4 + 4 + 4 + 5 + 32; // code, tree, rid, unit, tag
+  localparam integer RecW = 4 + 4 + `TC_HDR_RID_W + 5 + 32; // code, tree, rid, unit, tag
+  localparam integer Lg = $clog2(RedRids / 2);             // a credit is worth 2^Lg = RedRids / 2 results
   localparam [3:0] ErrCredit = `TC_ERR_CREDIT;
   localparam [3:0] TypeError = `TC_TYPE_ERROR;
   localparam [3:0] TypeCredit = `TC_TYPE_CREDIT;
@@ -69,7 +71,7 @@ module tc_credit_block #(
   reg [2:0]      n_q;
   reg [7:0]      lost_q;
   reg [15:0]     done_q     [0:`TC_TREES-1];
-  reg [2:0]      since_q    [0:`TC_TREES-1];
+  reg [Lg-1:0]   since_q    [0:`TC_TREES-1];
   reg [1:0]      due_q      [0:`TC_TREES-1];
   reg [7:0]      up_cred_q  [0:`TC_TREES-1];
   reg [6:0]      total_q;
@@ -95,13 +97,13 @@ module tc_credit_block #(
       drop_first[u] = drop_i[u] && (drop_i & ({NU{1'b1}} >> (NU - u))) == {NU{1'b0}};
       err_first[u]  = err_any[u] && (err_any & ({NU{1'b1}} >> (NU - u))) == {NU{1'b0}} && drop_i == {NU{1'b0}};
       rec = rec | ({RecW{drop_first[u]}} & {ErrCredit, wr_hdr_i[u*FW + `TC_HDR_TREE_LSB +: 4],
-                     wr_hdr_i[u*FW + `TC_HDR_RID_LSB +: 4], u[4:0], wr_hdr_i[u*FW + `TC_HDR_TAG_LSB +: 32]})
+                     wr_hdr_i[u*FW + `TC_HDR_RID_LSB +: `TC_HDR_RID_W], u[4:0], wr_hdr_i[u*FW + `TC_HDR_TAG_LSB +: 32]})
                 | ({RecW{err_first[u]}} & {route_err_i[u*4 +: 4], head_i[u*FW + `TC_HDR_TREE_LSB +: 4],
-                     head_i[u*FW + `TC_HDR_RID_LSB +: 4], u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]});
+                     head_i[u*FW + `TC_HDR_RID_LSB +: `TC_HDR_RID_W], u[4:0], head_i[u*FW + `TC_HDR_TAG_LSB +: 32]});
     end
     for (s = K - 1; s >= 0; s = s - 1) // the Reducer slices' first, the lowest slice's first of all
       if (red_err_i[s*4 +: 4] != 4'd0)
-        rec = {red_err_i[s*4 +: 4], red_hdr_i[s*FW + `TC_HDR_TREE_LSB +: 4], red_hdr_i[s*FW + `TC_HDR_RID_LSB +: 4],
+        rec = {red_err_i[s*4 +: 4], red_hdr_i[s*FW + `TC_HDR_TREE_LSB +: 4], red_hdr_i[s*FW + `TC_HDR_RID_LSB +: `TC_HDR_RID_W],
                red_unit_i[s*5 +: 5], red_hdr_i[s*FW + `TC_HDR_TAG_LSB +: 32]};
   end
   reg [K-1:0] red_any;
@@ -201,7 +203,7 @@ module tc_credit_block #(
       flit_o[`TC_HDR_TYPE_LSB +: `TC_HDR_TYPE_W] = TypeError;
       flit_o[`TC_HDR_OP_LSB +: `TC_HDR_OP_W]     = head[RecW-1 -: 4];
       flit_o[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W] = head[RecW-5 -: 4];
-      flit_o[`TC_HDR_RID_LSB +: `TC_HDR_RID_W]   = head[RecW-9 -: 4];
+      flit_o[`TC_HDR_RID_LSB +: `TC_HDR_RID_W]   = head[RecW-9 -: `TC_HDR_RID_W];
       flit_o[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W]   = node_id_i;
       flit_o[`TC_HDR_DST_LSB +: `TC_HDR_DST_W]   = {lost_q, 3'd0, head[36:32]};
       flit_o[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W]   = head[31:0];
@@ -267,15 +269,13 @@ module tc_credit_block #(
   genvar gt, gk;
   generate
     for (gt = 0; gt < `TC_TREES; gt = gt + 1) begin : g_tree
-      // the credit packets of this tree the link units take this cycle (modulo 32, as
-      // the counter adds 8 each)
+      // the credit packets of this tree the link units take this cycle
       reg [2*NP-1:0] cred;
       integer k;
       always @*
         for (k = 0; k < 2 * NP; k = k + 1)
           cred[k] = cred_rx[k] && head_i[k*FW + `TC_HDR_TREE_LSB +: 4] == gt;
       wire [5:0] got = ones({{(64 - 2 * NP){1'b0}}, cred});
-      wire       unused_got = got[5];
       // a tree has one slice: one reduce completes and one result is made at most
       reg        res_now, made_now;
       integer    sl;
@@ -288,20 +288,21 @@ module tc_credit_block #(
         end
       end
       wire       sent     = made_now && !table_i[gt*`TC_ROW_W + `TC_ROW_ROOT_LSB]; // goes up
-      wire [3:0] since    = {1'b0, since_q[gt]} + {3'd0, made_now};
+      wire [Lg:0] since   = {1'b0, since_q[gt]} + {{Lg{1'b0}}, made_now};
+      wire [7:0]  got_cred = {2'd0, got} << Lg; // the results they pay for (modulo 256: the count stays within 0..RedRids)
       wire [1:0] due     = due_q[gt] - {1'b0, gen_credit && cred_tree == gt};
       wire       has_children = table_i[gt*`TC_ROW_W + `TC_ROW_DIRSUM_LSB +: `TC_ROW_DIRSUM_W] != 4'd0;
       always @(posedge clk_i or negedge rst_ni)
         if (!rst_ni) begin
           done_q[gt]    <= 16'd0;
-          since_q[gt]   <= 3'd0;
+          since_q[gt]   <= {Lg{1'b0}};
           due_q[gt]     <= 2'd0;
-          up_cred_q[gt] <= `TC_INFLIGHT;
+          up_cred_q[gt] <= RedRids[7:0];
         end else begin
           done_q[gt]    <= done_q[gt] + {15'd0, res_now};
-          since_q[gt]   <= since[2:0];
-          due_q[gt]     <= (since[3] && has_children && due != 2'd3) ? due + 2'd1 : due;
-          up_cred_q[gt] <= up_cred_q[gt] + {got[4:0], 3'd0} - {7'd0, sent};
+          since_q[gt]   <= since[Lg-1:0];
+          due_q[gt]     <= (since[Lg] && has_children && due != 2'd3) ? due + 2'd1 : due;
+          up_cred_q[gt] <= up_cred_q[gt] + got_cred - {7'd0, sent};
         end
       always @(posedge clk_i)
         if (gen_report)
@@ -326,8 +327,8 @@ module tc_credit_block #(
   endgenerate
 `ifdef FORMAL_TC_CREDIT_BLOCK // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh): with the Reducer sending a result up
-  // only when up_ok_o allows it, and the parent returning one credit packet per 8
-  // results it got, no more than TC_INFLIGHT results of a tree are ever in flight
+  // only when up_ok_o allows it, and the parent returning one credit packet per
+  // RedRids / 2 results it got, no more than RedRids results of a tree are ever in flight
   // to the parent, and the counter of credits is exact. One tree, picked by the
   // solver, stands for all. Also: the error queue stays within its depth. ----
   reg f_init = 1'b1;
@@ -351,14 +352,14 @@ module tc_credit_block #(
         f_cred = f_cred + 3'd1;
     assume(rst_ni == !f_init);
     assume(!f_up || up_ok_o[f_tree]);
-    assume(f_cred == 3'd0 || (f_cred == 3'd1 && f_out >= 8'd8));
+    assume(f_cred == 3'd0 || (f_cred == 3'd1 && f_out >= (8'd1 << Lg)));
   end
   always @(posedge clk_i)
     if (!rst_ni) f_out <= 8'd0;
-    else f_out <= f_out + {7'd0, f_up} - (f_cred != 3'd0 ? 8'd8 : 8'd0);
+    else f_out <= f_out + {7'd0, f_up} - (f_cred != 3'd0 ? 8'd1 << Lg : 8'd0);
   always @* if (rst_ni) begin
-    assert(f_out <= `TC_INFLIGHT);
-    assert(up_cred_q[f_tree] == `TC_INFLIGHT - f_out);
+    assert(f_out <= RedRids[7:0]);
+    assert(up_cred_q[f_tree] == RedRids[7:0] - f_out);
     assert(n_q <= Depth[2:0]);
   end
   // Bounded waiting: while a duty (f_req, picked by the solver) stays due, no other

@@ -6,19 +6,21 @@
 `define TC_HDR_TREE_LSB 4
 `define TC_HDR_TREE_W 4
 `define TC_HDR_RID_LSB 8
-`define TC_HDR_RID_W 4
-`define TC_HDR_LEN_LSB 12
+`define TC_HDR_RID_W 6
+`define TC_HDR_LEN_LSB 14
 `define TC_HDR_LEN_W 3
-`define TC_HDR_POISON_LSB 15
+`define TC_HDR_POISON_LSB 17
 `define TC_HDR_POISON_W 1
-`define TC_HDR_OP_LSB 16
+`define TC_HDR_OP_LSB 18
 `define TC_HDR_OP_W 4
-`define TC_HDR_LANE_LSB 20
+`define TC_HDR_LANE_LSB 22
 `define TC_HDR_LANE_W 2
 `define TC_HDR_SRC_LSB 24
 `define TC_HDR_SRC_W 16
 `define TC_HDR_DST_LSB 40
 `define TC_HDR_DST_W 16
+`define TC_HDR_VALS_LSB 56
+`define TC_HDR_VALS_W 1
 `define TC_HDR_TAG_LSB 64
 `define TC_HDR_TAG_W 32
 `define TC_ROW_VALID_LSB 0
@@ -152,8 +154,7 @@
 `define TC_BAR_FULL 1
 `define TC_BAR_DIAM 2
 `define TC_BAR_KMAX 4095
-`define TC_INFLIGHT 16
-`define TC_CREDIT_EVERY 8
+`define TC_MAX_RIDS 64
 `define TC_REPORT_RESULTS 128
 `define TC_REPORT_CYCLES 4096
 `endif

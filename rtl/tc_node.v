@@ -21,6 +21,7 @@ module tc_node #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
@@ -109,7 +110,7 @@ module tc_node #(
   );
 
   `TC_ROUTER #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
-              .RedSlices(RedSlices)) u_router (
+              .RedRids(RedRids), .RedSlices(RedSlices)) u_router (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .node_id_i    (node_id_i),

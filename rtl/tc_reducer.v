@@ -17,7 +17,7 @@
 // held result of a tree's nxt may be copied. The credit block counts the results
 // that enter the result buffer and credits the children for every 8, so a credit
 // then means that the results of every earlier sequence have left this Reducer, and
-// a child's result never finds its entry still in use by the reduce 16 before it.
+// a child's result never finds its entry still in use by the reduce RedRids before it.
 // For that the PEs use a tree's ReduceIds in turn, and this is where it is checked:
 // a contribution of the PE out of turn (pe_nxt_q) is ignored with ERR_RID_ORDER.
 // A Reducer of RedSlices slices is that many of these (Slice = 0 .. Slices-1), each
@@ -27,7 +27,9 @@
 // leaves by a converting copy: its elements go through tc_fpsum_out, and the result
 // buffer takes the header, with LEN the flits of values, and the values packed into
 // lanes of the header's width (two binary64 or four binary32 a flit), so that the
-// tree carries values down and the PEs receive them.
+// tree carries values down and the PEs receive them. A PE's FSUM contribution may
+// come as IEEE values (VALS): the slice converts them into elements at its input
+// (x_*, tc_fpsum_in), one every other cycle, holding its input until they are in.
 // Its C twin: cmodel/reducer.c.
 `default_nettype none
 `include "tc_format.vh"
@@ -35,11 +37,13 @@
 module tc_reducer #(
   parameter integer NumPorts = 4,
   parameter integer RedFlits = 2, // data flits held per (TreeId, ReduceId)
+  parameter integer RedRids = 16, // ReduceIds a tree: 16, 32 or 64
   parameter integer Slices = 1,   // 1, 2 or 4
   parameter integer Slice = 0,
   localparam integer NT = `TC_TREES / Slices, // the slice's trees
   localparam integer TW = $clog2(NT),         // ... a local tree's width
-  localparam integer SW = TW + 4              // an entry's: {local tree, ReduceId}
+  localparam integer RW = $clog2(RedRids),    // a ReduceId's width
+  localparam integer SW = TW + RW             // an entry's: {local tree, ReduceId}
 ) (
   input  wire                           clk_i,
   input  wire                           rst_ni,
@@ -66,8 +70,8 @@ module tc_reducer #(
   output wire [`TC_OBS_RED_W-1:0]       obs_o
 );
   localparam integer EW = RedFlits + 1; // memory words per (TreeId, ReduceId): a held result's header, data
-  localparam integer AW = $clog2(NT * 16 * EW);
-  localparam integer NE = NT * 16;       // entries
+  localparam integer AW = $clog2(NT * RedRids * EW);
+  localparam integer NE = NT * RedRids;  // entries
 
   localparam integer AttrW = 4 + 4 + 2 + 3 + 16; // type, op, lane, len, dst
 
@@ -78,10 +82,11 @@ module tc_reducer #(
   reg [NE-1:0]         poison_q;
   reg [NE-1:0]         ready_q;          // complete, the result held here
   reg [NE-1:0]         fenced_q;         // ... and a barrier's phase packet waits for it
-  reg [NT*4-1:0]       nxt_q;            // per local tree, 4 bits: the ReduceId whose result leaves next
-  reg [NT*4-1:0]       pe_nxt_q;         // per local tree, 4 bits: the ReduceId the PE contributes to next
+  reg [NT*RW-1:0]      nxt_q;            // per local tree, RW bits: the ReduceId whose result leaves next
+  reg [NT*RW-1:0]      pe_nxt_q;         // per local tree, RW bits: the ReduceId the PE contributes to next
   reg [2:0] idx_q, len_q;
-  reg [3:0] tree_q, rid_q, op_q;
+  reg [3:0] tree_q, op_q;
+  reg [RW-1:0] rid_q;
   reg [1:0] lane_q;
   reg       first_q, last_q, skip_q, keep_q, fast_q;
   reg       cp_on_q;                     // copying a held result into the result buffer
@@ -91,9 +96,77 @@ module tc_reducer #(
   reg       cp_root_q;                   // the copy's tree has its root here
   reg       cp_conv_q, cp_l32_q;         // the copy converts FSUM elements to values; binary32
 
-  wire       hdr    = in_valid_i && idx_q == 3'd0;
+  // ---- the conversion in: an FSUM contribution of IEEE values (VALS, docs/fpsum.md) ----
+  // Its header goes on at once; its value flits are kept as they come (xv_q), and
+  // value j is converted at cycle 2j + 1 after the header into an element (xe_q), whose
+  // two flits the Reducer takes at 2j + 2 and 2j + 3: the data flits follow the header
+  // as for a contribution of elements, one cycle later (tc_fpsum_in has a register
+  // of its own, not the ALU's cycle). The input is held until the last one is in, so
+  // the next header comes at LEN + 2 at the earliest.
+  reg        x_on_q, x_l32_q;
+  reg        x_val_q;                   // x_on_q, its cycles 2 .. LEN + 1: the Reducer takes a flit
+  reg        x_hold_q;                  // x_on_q, its cycles 1 .. LEN: the input is held
+  reg [3:0]  x_cyc_q;                   // the cycle after the header: 1 .. LEN + 1
+  reg [2:0]  x_len_q;
+  reg [`TC_FLIT_W-1:0] xv0_q, xv1_q;    // value flits 0 and 1 (at most 3 values)
+  reg [`TC_FPS_W-1:0]  xe_q;
+  wire       x_start = in_valid_i && idx_q == 3'd0 && in_flit_i[`TC_HDR_VALS_LSB] &&
+                       in_flit_i[`TC_HDR_OP_LSB +: `TC_HDR_OP_W] == `TC_OP_FSUM &&
+                       in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] != 3'd0;
+  // x_on_q only after a header: a header (hdr below) comes from the input alone, and
+  // the front end's register flags keep it off the paths from the input's valid
+  wire       in_valid = (in_valid_i && !x_on_q) || x_val_q;
+  wire [`TC_FLIT_W-1:0] in_flit = !x_on_q ? in_flit_i : x_cyc_q[0] ? xe_q[`TC_FPS_W-1:`TC_FLIT_W]
+                                                                  : xe_q[`TC_FLIT_W-1:0];
+  wire       x_conv  = x_on_q && x_cyc_q[0] && x_cyc_q < {1'b0, x_len_q};
+  wire [1:0] x_j     = x_cyc_q[2:1]; // the value converted: (x_cyc - 1) / 2
+  wire [`TC_FLIT_W-1:0] x_word = x_cyc_q == 4'd1 ? in_flit_i : (!x_l32_q && x_j[1]) ? xv1_q : xv0_q;
+  wire [63:0] x_bits = x_l32_q ? {32'd0, x_word[{x_j, 5'd0} +: 32]} : x_word[{x_j[0], 6'd0} +: 64];
+  wire [`TC_FPS_W-1:0] x_elem;
+`ifdef TC_REDUCER_ANY_PICK
+  // the proofs are of the control: the converted elements are any bits
+  (* anyseq *) reg [`TC_FPS_W-1:0] f_x_elem;
+  assign x_elem = f_x_elem;
+  wire [63:0] unused_x_bits = x_bits;
+`else
+  wire [`TC_HDR_LANE_W-1:0] x_lane = x_l32_q ? `TC_LANE_32 : `TC_LANE_64;
+  tc_fpsum_in u_xin (
+    .lane_i (x_lane),
+    .bits_i (x_bits),
+    .e_o    (x_elem)
+  );
+`endif
+  always @(posedge clk_i) begin
+    if (x_start) begin
+      x_len_q <= in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+      x_l32_q <= in_flit_i[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W] == `TC_LANE_32;
+    end
+    if (x_on_q && in_valid_i && x_cyc_q == 4'd1) xv0_q <= in_flit_i;
+    if (x_on_q && in_valid_i && x_cyc_q == 4'd2) xv1_q <= in_flit_i;
+    if (x_conv) xe_q <= x_elem;
+  end
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      x_on_q   <= 1'b0;
+      x_val_q  <= 1'b0;
+      x_hold_q <= 1'b0;
+      x_cyc_q  <= 4'd0;
+    end else if (x_start) begin
+      x_on_q   <= 1'b1;
+      x_val_q  <= 1'b0;
+      x_hold_q <= 1'b1;
+      x_cyc_q  <= 4'd1;
+    end else if (x_on_q) begin
+      x_on_q   <= x_cyc_q != {1'b0, x_len_q} + 4'd1;
+      x_val_q  <= x_cyc_q != {1'b0, x_len_q} + 4'd1;
+      x_hold_q <= x_cyc_q < {1'b0, x_len_q};
+      x_cyc_q  <= x_cyc_q + 4'd1;
+    end
+
+  wire       hdr    = in_valid_i && idx_q == 3'd0; // idx_q is 0 only with x_on_q low
   wire [3:0] h_tree = in_flit_i[`TC_HDR_TREE_LSB +: `TC_HDR_TREE_W];
-  wire [3:0] h_rid  = in_flit_i[`TC_HDR_RID_LSB +: `TC_HDR_RID_W];
+  // the ReduceId's low RW bits: a PE's beyond RedRids is refused at injection (tc_vc_unit)
+  wire [RW-1:0] h_rid = in_flit_i[`TC_HDR_RID_LSB +: RW];
   wire [2:0] h_len  = in_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
   wire       h_poison = in_flit_i[`TC_HDR_POISON_LSB];
   wire [AttrW-1:0] h_attr = {in_flit_i[`TC_HDR_TYPE_LSB +: 4], in_flit_i[`TC_HDR_OP_LSB +: 4],
@@ -111,8 +184,8 @@ module tc_reducer #(
   wire [3:0] h_cnt  = h_busy ? cnt_q[h_slot] : 4'd0;
   wire [AttrW-1:0] e_attr = attr_q[h_slot];
   wire [8:0] src_bit = ({27'd0, src_i} < 2 * NumPorts) ? 9'd1 << src_i[4:1] : 9'h100;
-  wire [3:0] h_nxt    = nxt_q[h_lt*4 +: 4];
-  wire [3:0] h_pe_nxt = pe_nxt_q[h_lt*4 +: 4];
+  wire [RW-1:0] h_nxt    = nxt_q[h_lt*RW +: RW];
+  wire [RW-1:0] h_pe_nxt = pe_nxt_q[h_lt*RW +: RW];
 
   // the PE's contribution out of turn: no contribution (the PE sends it again)
   wire       order    = hdr && src_bit[8] && h_rid != h_pe_nxt;
@@ -128,24 +201,24 @@ module tc_reducer #(
   wire       fast     = hdr ? last && res_room_i && (row[`TC_ROW_ROOT_LSB] || up_ok_i[h_tree]) && h_rid == h_nxt && !conv
                             : fast_q;
   wire       hold     = hdr && last && !fast;
-  wire       tail     = in_valid_i && (hdr ? h_len == 3'd0 : idx_q == len_q);
+  wire       tail     = in_valid && (hdr ? h_len == 3'd0 : idx_q == len_q);
 
   // ---- the copy of a held result: while the input is idle and its register streams
   // nothing; round-robin over the trees whose next result is held and may leave ----
-  // A result (local tree l, ReduceId) is at s = 16 l + ReduceId; only s = 16 l + nxt of
-  // a tree may leave, so the arbiter has NT requests, not 16 NT.
+  // A result (local tree l, ReduceId) is at s = RedRids l + ReduceId; only s = RedRids l
+  // + nxt of a tree may leave, so the arbiter has NT requests, not RedRids NT.
   wire [NT-1:0] cp_elig;
   genvar t;
   generate
     for (t = 0; t < NT; t = t + 1) begin : g_elig
-      assign cp_elig[t] = ready_q[16*t + {28'd0, nxt_q[4*t +: 4]}]
+      assign cp_elig[t] = ready_q[RedRids*t + {{(32-RW){1'b0}}, nxt_q[RW*t +: RW]}]
                           && (table_i[(t*Slices+Slice)*`TC_ROW_W + `TC_ROW_ROOT_LSB] || up_ok_i[t*Slices+Slice]);
     end
   endgenerate
-  wire       cp_can = !cp_on_q && !in_valid_i && !in_busy_i && res_room_i;
+  wire       cp_can = !cp_on_q && !x_on_q && !in_valid_i && !in_busy_i && res_room_i;
   wire          cp_start;
   wire [TW-1:0] cp_tree;  // a local tree
-  wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*4 +: 4]};
+  wire [SW-1:0] cp_pick = {cp_tree, nxt_q[cp_tree*RW +: RW]};
   wire [31:0]   cp_g32  = {{(32-TW){1'b0}}, cp_tree} * Slices + Slice; // its tree
   wire [27:0]   unused_cp_g = cp_g32[31:4];
 `ifdef FORMAL_TC_REDUCER
@@ -228,7 +301,7 @@ module tc_reducer #(
   // The partial results are in a two-port memory with a synchronous read, so the read
   // address is that of the next cycle's flit: data flit idx of the reduce then in
   // progress (none while a header is due), or the next word of a copy.
-  wire [2:0]     idx_d  = !in_valid_i ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
+  wire [2:0]     idx_d  = !in_valid ? idx_q : tail ? 3'd0 : idx_q + 3'd1;
   wire [SW-1:0]  slot_d = hdr ? h_slot : q_slot;
   wire [31:0]    waddr_full = {{(32-SW){1'b0}}, slot_d} * EW + {29'd0, hdr ? 3'd0 : idx_q};
   wire [31:0]    raddr_full = cp_start ? {{(32-SW){1'b0}}, cp_pick} * EW
@@ -240,7 +313,7 @@ module tc_reducer #(
   reg  [`TC_FLIT_W-1:0] red_flit; // the flit made from the input: the result's, or the partial one
   tc_sram #(.Words(NE * EW), .Width(`TC_FLIT_W)) u_mem (
     .clk_i   (clk_i),
-    .we_i    (hold || (in_valid_i && !hdr && !(last && fast) && !skip)),
+    .we_i    (hold || (in_valid && !hdr && !(last && fast) && !skip)),
     .waddr_i (waddr),
     .wdata_i (red_flit),
     .raddr_i (raddr),
@@ -252,16 +325,16 @@ module tc_reducer #(
   reg  [`TC_FLIT_W-1:0] a0_q, b0_q;
   wire                  elem_hi = idx_q[0] == 1'b0;
   always @(posedge clk_i)
-    if (in_valid_i && !hdr && !elem_hi && !first) begin
+    if (in_valid && !hdr && !elem_hi && !first) begin
       a0_q <= stored;
-      b0_q <= in_flit_i;
+      b0_q <= in_flit;
     end
 
   wire [`TC_FLIT_W-1:0] combined;
   wire                  alu_invalid, alu_overflow;
   tc_alu u_alu (
     .a_i        (stored),
-    .b_i        (in_flit_i),
+    .b_i        (in_flit),
     .op_i       (op_q),
     .lane_i     (lane_q),
     .hi_i       (elem_hi),
@@ -274,9 +347,10 @@ module tc_reducer #(
   wire unused_flags = alu_invalid | alu_overflow; // checked at injection (ERR_BAD_OP)
 
   always @* begin
-    red_flit = in_flit_i;
+    red_flit = in_flit;
     if (hdr) begin
       red_flit[`TC_HDR_SRC_LSB +: `TC_HDR_SRC_W] = node_id_i; // the result leaves from here
+      red_flit[`TC_HDR_VALS_LSB] = 1'b0;                        // ... as elements
       if (!first) begin // with the first contribution's type, op, lane and DST
         red_flit[`TC_HDR_TYPE_LSB +: 4]  = e_attr[28:25];
         red_flit[`TC_HDR_OP_LSB +: 4]    = e_attr[24:21];
@@ -292,9 +366,9 @@ module tc_reducer #(
     cv_head = stored;
     cv_head[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] = cv_len;
   end
-  assign res_valid_o  = (in_valid_i && last && fast) || (cp_on_q && (!cp_conv || cp_hdr || cv_emit));
+  assign res_valid_o  = (in_valid && last && fast) || (cp_on_q && (!cp_conv || cp_hdr || cv_emit));
   assign res_flit_o   = !cp_on_q ? red_flit : cp_hdr ? (cv_hdr ? cv_head : stored) : cp_conv_q ? cv_flit : stored;
-  assign block_o      = cp_start || cp_on_q;
+  assign block_o      = cp_start || cp_on_q || x_hold_q; // a copy; the conversion in
   assign complete_o   = hdr && last;
   assign made_o       = (hdr && last && fast) || cp_start;
   assign made_tree_o  = cp_start ? cp_g32[3:0] : h_tree;
@@ -320,15 +394,15 @@ module tc_reducer #(
 
   // the turns: a tree's nxt moves on as its result enters the result buffer (made_o);
   // its pe_nxt as the PE's contribution is counted
-  reg  [NT*4-1:0] nxt_d, pe_nxt_d;
+  reg  [NT*RW-1:0] nxt_d, pe_nxt_d;
   wire [TW-1:0]   made_lt = cp_start ? cp_tree : h_lt;
   always @* begin
     nxt_d    = nxt_q;
     pe_nxt_d = pe_nxt_q;
     if (made_o)
-      nxt_d[made_lt*4 +: 4] = nxt_q[made_lt*4 +: 4] + 4'd1;
+      nxt_d[made_lt*RW +: RW] = nxt_q[made_lt*RW +: RW] + 1'b1;
     if (hdr && src_bit[8] && !skip)
-      pe_nxt_d[h_lt*4 +: 4] = h_pe_nxt + 4'd1;
+      pe_nxt_d[h_lt*RW +: RW] = h_pe_nxt + 1'b1;
   end
 
   always @(posedge clk_i) begin
@@ -346,8 +420,8 @@ module tc_reducer #(
       poison_q <= {NE{1'b0}};
       ready_q  <= {NE{1'b0}};
       fenced_q <= {NE{1'b0}};
-      nxt_q    <= {NT*4{1'b0}};
-      pe_nxt_q <= {NT*4{1'b0}};
+      nxt_q    <= {NT*RW{1'b0}};
+      pe_nxt_q <= {NT*RW{1'b0}};
       fast_q   <= 1'b0;
       cp_on_q  <= 1'b0;
       cp_idx_q <= 4'd0;
@@ -359,7 +433,7 @@ module tc_reducer #(
       idx_q    <= 3'd0;
       len_q    <= 3'd0;
       tree_q   <= 4'd0;
-      rid_q    <= 4'd0;
+      rid_q    <= {RW{1'b0}};
       op_q     <= 4'd0;
       lane_q   <= 2'd0;
       first_q  <= 1'b0;
@@ -375,15 +449,15 @@ module tc_reducer #(
         len_q   <= h_len;
         tree_q  <= h_tree;
         rid_q   <= h_rid;
-        op_q    <= in_flit_i[`TC_HDR_OP_LSB +: `TC_HDR_OP_W];
-        lane_q  <= in_flit_i[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W];
+        op_q    <= in_flit[`TC_HDR_OP_LSB +: `TC_HDR_OP_W];
+        lane_q  <= in_flit[`TC_HDR_LANE_LSB +: `TC_HDR_LANE_W];
         first_q <= first;
         last_q  <= last;
         skip_q  <= skip;
         fast_q  <= fast;
         keep_q  <= mismatch;
       end
-      if (in_valid_i)
+      if (in_valid)
         idx_q <= tail ? 3'd0 : idx_q + 3'd1;
       ready_q  <= ready_d;
       fenced_q <= snap_i ? ready_d : fenced_d; // a new fence takes every result held
@@ -411,7 +485,7 @@ module tc_reducer #(
   assign obs_o[`TC_OBS_R_HELD_LSB]  = hold;
   assign obs_o[`TC_OBS_R_COPY_LSB]  = cp_hdr;
   assign obs_o[`TC_OBS_R_TAG_LSB +: `TC_OBS_R_TAG_W] =
-      hdr ? in_flit_i[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_hdr ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
+      hdr ? in_flit[`TC_HDR_TAG_LSB +: `TC_HDR_TAG_W] : cp_hdr ? stored[`TC_HDR_TAG_LSB +: 32] : 32'd0;
 `ifdef FORMAL_TC_REDUCER // defined by sim/formal.sh when this module is the top
   // ---- formal proof (make formal, sim/formal.sh): whatever flits arrive, a reduce in
   // progress has counted at least one and fewer contributions than its tree expects,
@@ -424,7 +498,7 @@ module tc_reducer #(
   always @* assume(rst_ni == !f_init && table_i == f_table && node_id_i == f_node);
 
   (* anyconst *) reg [SW-1:0] f_slot;
-  wire [31:0] f_tree = {{(36-SW){1'b0}}, f_slot[SW-1:4]} * Slices + Slice;
+  wire [31:0] f_tree = {{(32-TW){1'b0}}, f_slot[SW-1:RW]} * Slices + Slice;
   wire [`TC_ROW_W-1:0] f_row = table_i[f_tree[3:0]*`TC_ROW_W +: `TC_ROW_W];
   // the router gives a slice only its own trees' contributions
   always @* if (hdr) assume({28'd0, h_tree} % Slices == Slice);
@@ -447,9 +521,19 @@ module tc_reducer #(
     assert(!fenced_q[f_slot] || ready_q[f_slot]);
   end
   always @* if (rst_ni) assert(idx_q == 3'd0 || idx_q <= len_q);
+  // the conversion in runs only inside a contribution, after its header: its flits
+  // are the contribution's data flits 1 .. LEN, in their cycles
+  always @* if (rst_ni) begin
+    if (x_on_q) begin
+      assert(x_cyc_q >= 4'd1 && x_cyc_q <= {1'b0, x_len_q} + 4'd1 && x_len_q != 3'd0 && len_q == x_len_q);
+      assert({1'b0, idx_q} == (x_cyc_q == 4'd1 ? 4'd1 : x_cyc_q - 4'd1));
+      assert(x_val_q == (x_cyc_q >= 4'd2) && x_hold_q == (x_cyc_q <= {1'b0, x_len_q}));
+    end else
+      assert(!x_val_q && !x_hold_q);
+  end
   // results leave in turn: one enters the result buffer only as its tree's nxt,
   // whether it goes straight there or is copied
-  wire [3:0] f_made_rid = cp_start ? cp_pick[3:0] : h_rid;
-  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_lt*4 +: 4]);
+  wire [RW-1:0] f_made_rid = cp_start ? cp_pick[RW-1:0] : h_rid;
+  always @* if (rst_ni && made_o) assert(f_made_rid == nxt_q[made_lt*RW +: RW]);
 `endif
 endmodule

@@ -20,6 +20,7 @@ module tc_router #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,   // packet slots in the PEGroup FIFO
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS, // packets the PE's ejection buffer holds
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,   // data flits of a reduce the Reducer holds
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,     // ReduceIds a tree (16, 32 or 64): reduces of a tree in flight
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES, // the Reducer's slices: 1, 2 or 4
   localparam integer NP = 2 * NumDims,
   localparam integer K = RedSlices,
@@ -35,6 +36,7 @@ module tc_router #(
 ) (
   `TC_ROUTER_PORTS
 );
+`include "tc_wire_len.vh"
 
 `ifdef FORMAL_TC_ROUTER
   reg f_init = 1'b1;
@@ -91,7 +93,7 @@ module tc_router #(
   genvar sl;
   generate
     for (sl = 0; sl < K; sl = sl + 1) begin : g_slice
-      tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits), .Slices(K), .Slice(sl)) u_reducer (
+      tc_reducer #(.NumPorts(NP), .RedFlits(RedFlits), .RedRids(RedRids), .Slices(K), .Slice(sl)) u_reducer (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
         .node_id_i   (node_id_i),
@@ -166,7 +168,7 @@ module tc_router #(
     .total_o     (ph_total),
     .obs_o       (obs[OBSW-1 -: `TC_OBS_PH_W])
   );
-  tc_credit_block #(.NU(NU), .RedSlices(K)) u_credit_block (
+  tc_credit_block #(.NU(NU), .RedRids(RedRids), .RedSlices(K)) u_credit_block (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .node_id_i   (node_id_i),
@@ -209,7 +211,8 @@ module tc_router #(
                             : (u >= URes) ? res_flit[RK*FW +: FW]
                             : (u == UPe)     ? inj_flit_i : link_flit_i[Port*FW +: FW];
       assign unit_wr_flit[u*FW +: FW] = wr_flit;
-      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .RedSlices(K), .CW(CW))
+      tc_vc_unit #(.NumPorts(NP), .Slots(u == UPe ? InjSlots : Slots), .RedFlits(RedFlits), .RedRids(RedRids), .RedSlices(K), .CW(CW),
+                   .Vals(u == UPe))
       u_unit (
         .clk_i       (clk_i),
         .rst_ni      (rst_ni),
@@ -341,7 +344,7 @@ module tc_router #(
           flit_d  = flit_sel;
           vc_d    = take_vc;
           owner_d = gidx;
-          len_d   = flit_sel[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+          len_d   = tc_wire_len(flit_sel);
           busy_d  = len_d != 3'd0;
           cnt_d   = 3'd1;
         end else begin

@@ -27,6 +27,7 @@ module tc_torus #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES,
   localparam integer N = SizeX * SizeY * SizeZ * SizeW,
   localparam integer Diameter = SizeX / 2 + SizeY / 2 + SizeZ / 2 + SizeW / 2, // K of a barrier that names none
@@ -102,7 +103,7 @@ module tc_torus #(
       end
 
       tc_node #(.NumDims(NumDims), .LinkLat(LinkLat), .InjLat(InjLat), .EjLat(EjLat), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits),
-                .RedFlits(RedFlits), .RedSlices(RedSlices)) u_node (
+                .RedFlits(RedFlits), .RedRids(RedRids), .RedSlices(RedSlices)) u_node (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),
         .node_id_i    (n[15:0]),

@@ -20,8 +20,10 @@ module tc_vc_unit #(
   parameter integer NumPorts = 4,
   parameter integer Slots = `TC_DEFAULT_SLOTS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,     // ReduceIds a tree at the Reducer
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES, // Reducer slices: tree t to slice t mod RedSlices
   parameter integer CW = 4,          // width of the packet count npkt_o
+  parameter bit     Vals = 1'b0,     // it takes a PE's packets of values (VALS): the Broadcaster
   localparam integer NO = NumPorts + 1 + RedSlices // links, PE, the Reducer's slices
 ) (
   input  wire                          clk_i,
@@ -51,6 +53,13 @@ module tc_vc_unit #(
   output wire [CW-1:0]                 npkt_o,     // packets held after this cycle (tc_phase's fence)
   output wire [`TC_OBS_UNIT_W-1:0]     obs_o
 );
+`include "tc_wire_len.vh"
+  // A packet's data flits here: only the Broadcaster takes packets of values, whose
+  // length on the wire depends on more header fields than LEN (elsewhere they would be
+  // on the paths from a result's header, whose fields come late from the Reducer's entry).
+  function automatic [2:0] unit_len(input [`TC_FLIT_W-1:0] h);
+    unit_len = Vals ? tc_wire_len(h) : h[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  endfunction
   localparam integer SF = `TC_SLOT_FLITS; // 8: a flit's address is slot * 8 + index
   localparam integer SW = (Slots > 1) ? $clog2(Slots) : 1;
   localparam integer AW = SW + 3;                  // {slot, index}
@@ -77,7 +86,7 @@ module tc_vc_unit #(
 
   // ---- BW: buffer write ----
   wire       first   = wr_idx_q == 3'd0;
-  wire [2:0] in_len  = wr_flit_i[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire [2:0] in_len  = unit_len(wr_flit_i); // the flits that follow on the wire
   wire [2:0] cur_len = first ? in_len : wr_len_q;
   wire       tail    = wr_valid_i && wr_idx_q == cur_len;
   // A header that finds no free slot broke the sender's credits (a PE that ignores
@@ -87,7 +96,7 @@ module tc_vc_unit #(
   wire       ev_full  = tail && !dropping;
 
   // ---- the read port: a pass's next flit, or a header read ahead as the head is freed ----
-  wire [2:0]    h_len0  = hdr0_q[`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W];
+  wire [2:0]    h_len0  = unit_len(hdr0_q);
   wire          stream  = rd_idx_q != 3'd0 && rd_idx_q < h_len0;
   wire          granted = |grant_i;
   wire [SW-1:0] rd_next = next_slot(rd_slot_q);
@@ -168,7 +177,9 @@ module tc_vc_unit #(
   wire pe_copy = t_bc ? r_pe && h_src != node_id_i
                       : (h_type == `TC_TYPE_ALLREDUCE ? r_pe : h_dst == node_id_i);
   wire bad_op  = h_op >= `TC_OPS || h_lane > `TC_LANE_64 || {29'd0, h_len} > RedFlits
-              || (h_op == `TC_OP_FSUM && h_len[0]); // FSUM: whole elements, two flits each
+              || {26'd0, head[`TC_HDR_RID_LSB +: `TC_HDR_RID_W]} >= RedRids // a ReduceId the Reducer has not
+              || (h_op == `TC_OP_FSUM && h_len[0])  // FSUM: whole elements, two flits each
+              || (head[`TC_HDR_VALS_LSB] && h_op != `TC_OP_FSUM); // values: of an FSUM only
 
   // the output of the Reducer slice of the head's tree (RedSlices a power of 2)
   wire [31:0]   h_slice = {28'd0, h_tree} % RedSlices;
@@ -195,8 +206,8 @@ module tc_vc_unit #(
       r_err = `TC_ERR_NOT_MEMBER;
     else if (is_bcast_i && h_src != node_id_i)
       r_err = `TC_ERR_BAD_SRC;
-    else if (is_bcast_i && t_red && bad_op)
-      r_err = `TC_ERR_BAD_OP;
+    else if (is_bcast_i && ((t_red && bad_op) || (head[`TC_HDR_VALS_LSB] && !t_red)))
+      r_err = `TC_ERR_BAD_OP; // values (VALS) go only into the Reducer
     else if (down && (r_root || r_toroot != port_i))
       r_err = `TC_ERR_BAD_DIR;
     else if (link && !is_down_i && !r_dirs8[port_i])
@@ -480,7 +491,7 @@ module tc_vc_unit #(
       assert(f_wr ? !full_q[f_slot] && wr_slot_q == f_slot && wr_idx_q == f_got + 3'd1 && wr_len_q == f_len &&
                     f_got < f_len
                   : full_q[f_slot] && f_got == f_len);
-      assert(f_data[0][`TC_HDR_LEN_LSB +: `TC_HDR_LEN_W] == f_len);
+      assert(unit_len(f_data[0]) == f_len);
       // what was written of it is still there; at the head, it is what leaves
       for (f_k = 0; f_k < SF; f_k = f_k + 1)
         if (f_k <= f_got)

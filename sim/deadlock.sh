@@ -34,10 +34,10 @@ done
 make -s build/gen_params && eval "$(build/gen_params sh)"
 for t in 5 7x5 3x3x3 2x2x2x2; do
   run 0 --topo "$t" --table random --seed 7 --slots $TC_SLOTS_MIN --inj-slots $TC_INJ_SLOTS_MIN \
-        --pe-credits $TC_PE_CREDITS_MIN --red-flits $TC_RED_FLITS_MIN --red-slices $TC_RED_SLICES_MAX \
+        --pe-credits $TC_PE_CREDITS_MIN --red-flits $TC_RED_FLITS_MIN --red-rids $TC_RED_RIDS_MIN --red-slices $TC_RED_SLICES_MAX \
         --link-lat $TC_LINK_LAT_MIN --inj-lat $TC_INJ_LAT_MAX --ej-lat $TC_EJ_LAT_MAX
   run 0 --topo "$t" --table random --seed 8 --slots $TC_SLOTS_MAX --inj-slots $TC_INJ_SLOTS_MAX \
-        --pe-credits $TC_PE_CREDITS_MAX --red-flits $TC_RED_FLITS_MAX --red-slices $TC_RED_SLICES_MIN \
+        --pe-credits $TC_PE_CREDITS_MAX --red-flits $TC_RED_FLITS_MAX --red-rids $TC_RED_RIDS_MAX --red-slices $TC_RED_SLICES_MIN \
         --link-lat $TC_LINK_LAT_MAX --inj-lat $TC_INJ_LAT_MIN --ej-lat $TC_EJ_LAT_MIN
 done
 # Reducer slices: 2 and 4, on the planner's and random tables

@@ -82,6 +82,19 @@ def long_reduce(topo, size, col):
     raise KeyError("docs/long-reduce.md: no row %s %s" % (topo, size))
 
 
+def long_reduce_window():
+    """docs/long-reduce.md's bound of the binary64 sum by its operations in flight: the
+    mean latency of an operation (1 MiB on 16x16, four slices) and the link rate it
+    allows."""
+    text = open(os.path.join(ROOT, "docs/long-reduce.md")).read()
+    m = re.search(r"with four slices, (\d+) cycles, that is ([\d.]+%)", text)
+    h = re.search(r"\(`window=128`\) it moves ([\d.]+%)", text)
+    q = re.search(r"`red_rids=64 window=1024`\) it moves ([\d.]+%)", text)
+    if not m or not h or not q:
+        raise KeyError("docs/long-reduce.md: no bound of the operations in flight")
+    return m.group(1), m.group(2), h.group(1), q.group(1)
+
+
 def synth_rows(slices=1):
     """docs/synth.csv's routers 1D..4D with the Reducer in this many slices (column
     red_slices; a file without it has only the default, one slice)."""
@@ -295,11 +308,14 @@ NUMS = {
                                                                               fpsum_net()))),
     "fpsum_out_fo4": lambda: table_row("docs/synth.md", "fpsum_out_comb", "FO4"),
     "fo4_fpsum_out_pipe": lambda: table_row("docs/synth.md", "fpsum_out", "FO4"),
+    "fo4_fpsum_in": lambda: table_row("docs/synth.md", "fpsum_in", "FO4"),
     "long_p2p_alg_16x16": lambda: long_reduce("16x16", "1 MiB", 16),
     "long_sum_16x16": lambda: long_reduce("16x16", "1 MiB", 3),
-    # 256 operations of 24 bytes in flight, back one empty-network allreduce later
-    "long_fsum_lat_16x16": lambda: long_reduce("16x16", "8 B", 8),
-    "long_fsum_window_16x16": lambda: "%.1f%%" % (100.0 * 256 * 24 / (16 * int(NUMS["long_fsum_lat_16x16"]()))),
+    # 256 operations of 24 bytes in flight, back one operation's latency later
+    "long_fsum_lat_16x16": lambda: long_reduce_window()[0],
+    "long_fsum_window_16x16": lambda: long_reduce_window()[1],
+    "long_fsumhalf4_16x16": lambda: long_reduce_window()[2],
+    "long_fsumrids4_16x16": lambda: long_reduce_window()[3],
     "long_sum4_16x16": lambda: long_reduce("16x16", "1 MiB", 5),
     "long_fsum_16x16": lambda: long_reduce("16x16", "1 MiB", 7),
     "long_fsum4_16x16": lambda: long_reduce("16x16", "1 MiB", 9),

@@ -89,12 +89,18 @@ prove vc_unit tc_vc_unit "-set NumPorts 2 -set Slots 2" 3 \
   "a link VC buffer never overflows or underflows; every whole head packet's header is at hand; packets leave in order, unchanged"
 prove vc_unit_3slots tc_vc_unit "-set NumPorts 4 -set Slots 3" 3 \
   "the same with 3 slots (the slot pointers wrap at a non-power of two) and 4 ports"
+prove vc_unit_vals tc_vc_unit "-set NumPorts 2 -set Slots 2 -set Vals 1" 3 \
+  "the same for the Broadcaster, which frames a PE's packets of values by their length on the wire"
 prove reducer tc_reducer "-set NumPorts 2" 3 \
-  "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order"
+  "a reduce in progress counted 1..expected-1 contributions, one per distinct source; results leave in ReduceId order; a PE's values are converted in inside their contribution, in its data flits' cycles"
 prove reducer_slice tc_reducer "-set NumPorts 2 -set Slices 4 -set Slice 3" 3 \
   "the same for slice 3 of 4 (trees 3, 7, 11, 15: its entries, turns and copy arbiter over its own 4 trees)"
+prove reducer_rids64 tc_reducer "-set NumPorts 2 -set RedRids 64 -set Slices 4 -set Slice 1" 3 \
+  "the same for slice 1 of 4 with 64 ReduceIds a tree (its 4 trees x 64 entries, 6-bit turns)"
 prove credit_block tc_credit_block "-set NU 7" 3 \
-  "at most 16 results of a tree in flight to the parent; credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
+  "at most 16 results of a tree in flight to the parent (RedRids 16); credit counter exact; error queue within depth; a duty that stays due is written within 19 others' packets"
+prove credit_block_rids64 tc_credit_block "-set NU 7 -set RedRids 64" 3 \
+  "the same with 64 ReduceIds a tree: at most 64 results in flight, a credit worth 32"
 prove rr_arb_late tc_rr_arb "-set N 20 -set IdxW 5 -set Late 6" 2 \
   "with two requests joining late, the grant is still the first requester at or after the pointer, else the first"
 prove credit_block_slices tc_credit_block "-set NU 8 -set RedSlices 2" 3 \
@@ -139,7 +145,7 @@ refute reducer tc_reducer "-set NumPorts 2" 3 \
   's/ \&\& h_rid == h_nxt \&\& !conv$/ \&\& !conv/' \
   "a last contribution goes straight to the result buffer out of its tree's turn"
 refute credit_block tc_credit_block "-set NU 7" 3 \
-  's/up_cred_q\[gt\] + {got\[4:0\], 3'"'"'d0}/up_cred_q[gt] + {got[4:0], 4'"'"'d0}/' \
+  's/wire \[7:0\]  got_cred = {2'"'"'d0, got} << Lg;/wire [7:0] got_cred = {2'"'"'d0, got} << (Lg + 1);/' \
   "a credit packet counted as 16 results"
 # the fixed priority the block had: a trace from reset where a duty waits while
 # another is written twice (the pointer's helper assertions removed, so the

@@ -11,8 +11,8 @@ RTL=$(echo rtl/*.v)
 # with an odd and a mixed radix, a dimension of radix 1 in 3D and two in 4D
 NETS=("-GNumDims=1 -GSizeX=5 -GSizeY=1"
       "-GNumDims=2 -GSizeX=3 -GSizeY=2"
-      "-GNumDims=3 -GSizeX=3 -GSizeY=1 -GSizeZ=2 -GSlots=3 -GRedFlits=3"
-      "-GNumDims=4 -GSizeX=2 -GSizeY=1 -GSizeZ=1 -GSizeW=2 -GLinkLat=1 -GInjLat=1 -GEjLat=1 -GRedFlits=7")
+      "-GNumDims=3 -GSizeX=3 -GSizeY=1 -GSizeZ=2 -GSlots=3 -GRedFlits=3 -GRedRids=32"
+      "-GNumDims=4 -GSizeX=2 -GSizeY=1 -GSizeZ=1 -GSizeW=2 -GLinkLat=1 -GInjLat=1 -GEjLat=1 -GRedFlits=7 -GRedRids=64")
 
 check "format: rtl/tc_format.vh matches cmodel/format.def" \
   bash -c 'build/gen_format | diff -u rtl/tc_format.vh -'

@@ -36,7 +36,7 @@ rows=$out/rows.tsv
 [ "${LONG_REUSE:-0}" = 1 ] && touch "$rows" || : >"$rows"
 
 # run NAME TOPO BYTES ARGS...: appends "name topo bytes cycles link_rate extra" to $rows
-i=0 N=$((8 * ($(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + $(wc -w <<<"$BIG")))) # the runs below (at most)
+i=0 N=$((8 * ($(wc -w <<<"$SIZES") * $(wc -w <<<"$TORI") + $(wc -w <<<"$BIG")) + 1)) # the runs below (at most)
 run() {
   local name=$1 topo=$2 bytes=$3 json=$out/$1_$2_$3.json res
   shift 3
@@ -66,6 +66,13 @@ size() {
     run fsumtwo$k $topo $b $HW op=fsum fsum_pass=2 lane=64 values=uniform len=$((lw < 7 ? lw : 7)) red_flits=7 \
       red_slices=$k
   done
+  # the binary64 sum with half the operations in flight: its rate against Little's law;
+  # and with four times as many (64 ReduceIds a tree)
+  if [ $topo = 16x16 ] && [ $b = 1048576 ]; then
+    run fsumhalf4 $topo $b trees=16 window=128 op=fsum lane=64 values=uniform len=6 red_flits=6 red_slices=4
+    run fsumrids4 $topo $b trees=16 window=1024 red_rids=64 op=fsum lane=64 values=uniform len=6 red_flits=6 \
+      red_slices=4
+  fi
   if [ $work -le "$P2P_WORK" ]; then run p2p $topo $b impl=p2p p2p_alg=auto; fi
   run p2pm $topo $b impl=p2p p2p_alg=auto p2p_model=1
 }
@@ -75,7 +82,9 @@ for topo in $TORI; do
 done
 
 stage docs/long-reduce.md
-awk -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
+# the mean latency of an operation of the binary64 sum, four slices, 1 MiB on 16x16 (its run's JSON)
+lat=$(grep -o '"mean": [0-9.]*' $out/fsum4_16x16_1048576.json 2>/dev/null | cut -d' ' -f2 || :)
+awk -v LAT="$lat" -v IS=$TC_INJ_SLOTS -v L=$TC_LINK_LAT -v PI=$TC_INJ_LAT -v PE=$TC_EJ_LAT -v P2P=$P2P_WORK -v ONE=$ONE_WORK '
 function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
 function pow2(x) { return sprintf("2^%d", log(x) / log(2) + 0.5) }
 { c[$1, $2, $3] = $4; r[$1, $2, $3] = $5; a[$1, $2, $3] = $6
@@ -142,24 +151,43 @@ END {
   print ""
   print "Short vectors take one pass of a tree against log2 P rounds of messages. Long ones,"
   print "with one slice, are bound by the Reducer, which takes one contribution at a time, a"
-  print "flit a cycle (len + 1 cycles with its header), and a node takes its PE'"'"'s"
-  print "contribution and, on average over the trees, one child'"'"'s, so at most 1000 / (2 (len + 1))"
-  print "operations per 1000 cycles: " sprintf("%.1f%%", 100 * 112 / (32 * 8)) " of a link'"'"'s rate for the integer sum (112 bytes an"
-  print "operation), " sprintf("%.1f%%", 100 * 24 / (32 * 7)) " for the binary64 sum (24 bytes of values in 6 flits of elements, 4 times"
-  print "their size). With four slices four contributions of different trees stream at once,"
-  print "and the bound moves to the PE'"'"'s port, one flit a cycle in and out, a header every"
-  print "len data flits: " sprintf("%.1f%%", 100 * 7 / 8) " of a link'"'"'s rate for the integer sum, " sprintf("%.1f%%", 100 * 24 / (16 * 7)) " for the binary64 sum,"
-  print "whose elements are 4 times the values at its injection (its results come back as values,"
-  print "3 in 2 flits: the Reducer converts them at each tree'"'"'s root). In two passes a value costs 4 bytes"
-  print "of exponent and 16 of word, each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the"
-  print "busiest links come close to full there too. [fpsum.md](fpsum.md) counts what"
-  print "the element costs the links, and what a conversion at the router would give."
+  print "flit a cycle (len + 1 cycles with its header; len + 2 for a PE'"'"'s binary64 values, which"
+  print "it converts on their way in), and a node takes its PE'"'"'s contribution and, on average"
+  print "over the trees, one child'"'"'s: at most " sprintf("%.1f%%", 100 * 112 / (16 * 16)) " of a link'"'"'s rate for the integer sum (112 bytes"
+  print "an operation in 2 x 8 cycles), " sprintf("%.1f%%", 100 * 24 / (16 * 15)) " for the binary64 sum (24 bytes of values, 6 flits of"
+  print "elements in the Reducer, 8 + 7 cycles). With four slices four contributions of different"
+  print "trees stream at once. The integer sum is then bound by the PE'"'"'s port, a flit a cycle in"
+  print "and out with a header every len data flits: " sprintf("%.1f%%", 100 * 7 / 8) " of a link'"'"'s rate. The binary64 sum crosses the"
+  print "PE'"'"'s port as values both ways (the Reducer converts them in at the PE'"'"'s slice and out"
+  print "at each tree'"'"'s root), 3 in a header and 2 flits: " sprintf("%.0f%%", 100 * 24 / (16 * 3)) " of a link'"'"'s rate there, and the four"
+  print "slices bound it at " sprintf("%.0f%%", 100 * 4 * 24 / (16 * 15)) " (15 cycles an operation a node, on average). It stays far below"
+  print "both, held by two bounds of about the same height. Its operations in flight: a PE has"
+  print "at most 16 on each of the 16 trees, 256 of 24 bytes, each for about one allreduce"
+  w = "latency L, so it moves about 256 x 24 / (16 L) of a link'"'"'s rate (Little'"'"'s law)"
+  if (LAT != "" && ("fsum4", "16x16", 1048576) in c)
+    w = w ": with L the mean latency of an operation (from its first send to its last delivery) in" \
+        " the 1 MiB run on 16x16 with four slices, " sprintf("%d", LAT + 0.5) " cycles, that is " \
+        sprintf("%.1f%%", 100 * 256 * 24 / (16 * LAT)) ", where it moves " \
+        sprintf("%.1f%%", 100 * r["fsum4", "16x16", 1048576]) " (a PE holds an operation for less than L)"
+  if (("fsumhalf4", "16x16", 1048576) in c)
+    w = w "; with half as many in flight (`window=128`) it moves " sprintf("%.1f%%", 100 * r["fsumhalf4", "16x16", 1048576]) ", half"
+  w = w ". And the PE'"'"'s injection credits: " IS " packets (`inj_slots`) each round trip of 2 x " PI \
+      " + 8 cycles to the PEGroup FIFO and back, " sprintf("%.1f%%", 100 * IS * 24 / (16 * (2 * PI + 8))) \
+      " for packets of 24 bytes"
+  if (("fsumrids4", "16x16", 1048576) in c)
+    w = w ": with four times the operations in flight (64 ReduceIds a tree, `red_rids=64 window=1024`) it moves " \
+        sprintf("%.1f%%", 100 * r["fsumrids4", "16x16", 1048576]) ", at that bound"
+  print w ". The integer sum'"'"'s 112 bytes an operation give it"
+  print "4.7 times that room. In two passes a value costs 4 bytes of exponent and 16 of word,"
+  print "each way: at most " sprintf("%.1f%%", 100 * 7 / 8 * 8 / 20) " at the PE'"'"'s port with four slices, and the busiest links come"
+  print "close to full there too. [fpsum.md](fpsum.md) counts what the element costs the links and"
+  print "the Reducer, and what 80% of a link'"'"'s rate would take."
   print ""
   print "The conversion at the root costs the binary64 sum with one slice: there a result is held"
   print "and leaves by a converting copy, len + 4 cycles of the Reducer'"'"'s input, and a copy waits"
   print "for the input to be idle, which a single saturated Reducer seldom is, so the root'"'"'s"
   print "results wait and its tree'"'"'s window of 16 operations fills. The one-slice column stays"
-  print "below its bound of " sprintf("%.1f%%", 100 * 24 / (32 * 7)) " by more than the integer sum'"'"'s does; with four slices the roots"
+  print "below its bound of " sprintf("%.1f%%", 100 * 24 / (16 * 15)) " by more than the integer sum'"'"'s does; with four slices the roots"
   print "have room and the conversion costs nothing."
 }' <(sort -s -k2,2 -k3,3n "$rows") >docs/long-reduce.md.tmp # rows by torus, then size
 publish docs/long-reduce.md.tmp docs/long-reduce.md

@@ -4,7 +4,8 @@ from the index alone (the same index, the same run), so that a failing run is
 reproduced from its line. Each run draws a torus (1D-4D, radices 2 to 17 and named
 odd and mixed ones), a table (the planner's or random), a scenario and every
 parameter of the network over its legal range, the extremes (one PE credit, two
-slots, one data flit, the longest latencies) often, and the Reducer's slices (1, 2, 4).
+slots, one data flit, the longest latencies) often, the Reducer's slices (1, 2, 4) and ReduceIds
+a tree (16, 32, 64).
 
 A run's cost is about its cycles times its nodes, and a slow PE (one credit, a long
 ejection latency) stretches the cycles: each of the few hundred packets a PE takes
@@ -74,7 +75,8 @@ def run(i, max_nodes, budget):
     if d.below(20) == 0:
         budget *= 16
     t = torus(d, max(1, min(max_nodes, budget // cycles)))
-    red_slices = 1 << d.below(3)  # drawn last: the draws before it are those of earlier soaks
+    red_slices = 1 << d.below(3)  # drawn after the rest: the draws before it are those of earlier soaks
+    red_rids = 16 << d.below(3)   # 16, 32 or 64 ReduceIds a tree; drawn last, likewise
     # fsum_stripe in half of many_reduces' runs that can run it (red_flits 2 or more: a
     # binned element is 2 flits), chosen by a hash of the index, not a draw, so that
     # every run keeps the torus and parameters it drew before; both are streams of
@@ -83,7 +85,7 @@ def run(i, max_nodes, budget):
         scen = "fsum_stripe"
     args = [("topo", t), ("scen", scen), ("seed", i), ("table", table), ("slots", slots),
             ("inj-slots", inj_slots), ("pe-credits", pe_credits), ("red-flits", red_flits),
-            ("red-slices", red_slices), ("link-lat", link_lat), ("inj-lat", inj_lat), ("ej-lat", ej_lat)]
+            ("red-rids", red_rids), ("red-slices", red_slices), ("link-lat", link_lat), ("inj-lat", inj_lat), ("ej-lat", ej_lat)]
     return " ".join("--%s %s" % a for a in args) + " --fast"
 
 

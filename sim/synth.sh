@@ -29,7 +29,8 @@ GOAL=80 ASPIRATION=50 # FO4
 ROWS="arb_1d arb_4d arb_4d_s4 phase_1d phase_4d phase_4d_s4 credit_1d credit_4d credit_4d_s4
       vc_1d vc_4d vc_4d_s4 fifo_4d reducer_4d reducer_4d_s4
       fpsum_in fpsum_merge fpsum_out fpsum_out_comb router_1d router_2d router_3d router_4d
-      router_1d_s2 router_2d_s2 router_3d_s2 router_4d_s2 router_1d_s4 router_2d_s4 router_3d_s4 router_4d_s4"
+      router_1d_s2 router_2d_s2 router_3d_s2 router_4d_s2 router_1d_s4 router_2d_s4 router_3d_s4 router_4d_s4
+      reducer_4d_s4_n64"
 # row: module | chparam arguments | what it is
 row_def() {
   case $1 in
@@ -41,7 +42,7 @@ row_def() {
     credit_4d) echo "tc_credit_block|-set NU 19|the credit block, 4D" ;;
     vc_1d) echo "tc_vc_unit|-set NumPorts 2 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 1D" ;;
     vc_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 16 -set CW 6|a VC buffer, also the result and the report buffer, 4D" ;;
-    fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6|the PEGroup FIFO with the Broadcaster, 4D" ;;
+    fifo_4d) echo "tc_vc_unit|-set NumPorts 8 -set Slots 40 -set CW 6 -set Vals 1|the PEGroup FIFO with the Broadcaster (it frames an FSUM contribution of values by its wire length), 4D" ;;
     reducer_4d) echo "tc_reducer|-set NumPorts 8|the Reducer with its copy arbiter over the 16 trees, 4D" ;;
     # the blocks that change with the Reducer's slices, in the 4D router with RedSlices 4
     # (2 x 8 + 2 + 4 = 22 units, 8 + 1 + 4 = 13 outputs)
@@ -56,6 +57,8 @@ row_def() {
     fpsum_out_comb) echo "tc_fpsum_out|-set Pipe 0|the same conversion as one combinational path (Pipe 0, the waveform view's decoding)" ;;
     router_[1-4]d) echo "tc_router|-set NumDims ${1:7:1}|the router, ${1:7:1}D" ;;
     router_[1-4]d_s[24]) echo "tc_router|-set NumDims ${1:7:1} -set RedSlices ${1: -1}|the router, ${1:7:1}D, ${1: -1} Reducer slices" ;;
+    # 64 ReduceIds a tree (RedRids 64): four times the Reducer's entries (section "64 ReduceIds a tree")
+    reducer_4d_s4_n64) echo "tc_reducer|-set NumPorts 8 -set Slices 4 -set Slice 0 -set RedRids 64|a Reducer slice of 4 with 64 ReduceIds a tree, 4D" ;;
     *) echo "sim/synth.sh: no row $1 (rows: $ROWS)" >&2; return 1 ;;
   esac
 }
@@ -497,8 +500,8 @@ split_text() {
 }
 np_of() { case $1 in router_[1-4]d*) echo $((2 * ${1:7:1})) ;; *) echo 0 ;; esac; }
 # a row's Reducer slices (RedSlices of a router, Slices of a Reducer, the units' and
-# outputs' RedSlices of a block): the suffix _s2 or _s4, else 1
-ks_of() { case $1 in *_s[24]) echo ${1: -1} ;; *) echo 1 ;; esac; }
+# outputs' RedSlices of a block): the suffix _s2 or _s4 (before _n64), else 1
+ks_of() { case $1 in *_s[24]) echo ${1: -1} ;; *_s[24]_n*) local t=${1%_n*}; echo ${t: -1} ;; *) echo 1 ;; esac; }
 # a router row's name as the documents give it: 4D, or 4D with 4 slices
 rname() { local k; k=$(ks_of $1); echo "${1:7:1}D$([ $k = 1 ] || echo ", $k slices")"; }
 ROUTERS=$(for r in $ROWS; do case $r in router_*) echo $r ;; esac; done | sort -t_ -k2,2 -k3,3 | tr '\n' ' ')
@@ -716,6 +719,37 @@ EOF
   echo
 }
 
+# The section on 64 ReduceIds a tree: the Reducer slice with RedRids 64 beside the same
+# slice with the default 16.
+rids_section() {
+  local r=reducer_4d_s4_n64 base=reducer_4d_s4 x
+  [ -s $OUT/$r.res ] && [ -s $OUT/$base.res ] || return 0
+  cat <<EOF
+## 64 ReduceIds a tree
+
+With RedRids 64 (\`red_rids\` in the tools) a tree has 64 ReduceIds instead of 16: a
+Reducer slice's entries (busy, count, sources, the first header's fields, the
+held-result bits) and its words of partial results are four times as many, its turns 6
+bits a tree, and the credit block lets a child have 64 results of a tree in flight, a
+credit worth 32. A slice of the 4D router with 4 slices, beside the same slice with 16:
+
+| row | ReduceIds a tree | cells | area (um^2) | flip-flops | SRAM bits | worst path (FO4) | within $GOAL FO4 | worst path from, to |
+|---|---|---|---|---|---|---|---|---|
+EOF
+  for x in $base $r; do
+    awk -v r=$x -v n=$([ $x = $r ] && echo 64 || echo 16) -v c=$(val $x cells) -v a=$(val $x area) -v f=$(val $x ffs) \
+        -v s=$(val $x sram) -v d=$(val $x ns) -v fo4=$FO4 -v g=$GOAL -v st="$(val $x start)" -v en="$(val $x end)" 'BEGIN {
+      x = d / fo4
+      printf "| %s | %d | %d | %.0f | %d | %d | %.1f | %s | `%s` to `%s` |\n", r, n, c, a, f, s, x, (x <= g ? "yes" : "no"), st, en }'
+  done
+  echo
+  echo "The entries' state is flip-flops, so the four slices' grow the 4D router by about four"
+  echo "times the difference of the rows above. The whole router with RedRids 64 is not a row:"
+  echo "OpenSTA needed more than 20 GB for its netlist of some 700,000 cells, more than this"
+  echo "machine class has; the slice's own paths are in the row above."
+  echo
+}
+
 write_docs() { # docs/synth.md and .csv beside themselves (.tmp), moved into place when both are complete
   local r m p cells area ffs sram ns fo yn
   stage docs/synth.md docs/synth.csv
@@ -780,6 +814,7 @@ EOF
     echo "Within $GOAL FO4: ${meet:-none}. Over it: ${miss:-none}. Within the aspiration of $ASPIRATION FO4: ${asp:-none}."
     echo
     slices_section
+    rids_section
     echo "The routers keep their blocks as modules: Yosys maps each module once per parameter"
     echo "set (every VC buffer, the result and the report buffer share one module, the outputs'"
     echo "arbiters another) and OpenSTA times across the hierarchy. ABC maps every module for"
@@ -953,8 +988,9 @@ EOF
       echo "A block alone is timed from its registers only: a path that enters from an input port"
       echo "is counted in the routers, where the port is driven by another block's register."
       echo "The floating-point sum's blocks fpsum_in, fpsum_merge and fpsum_out_comb are combinational:"
-      echo "the step (fpsum_merge) is in the Reducer's ALU, the conversion in is the PEs' (not in the"
-      echo "router), and fpsum_out_comb is the conversion out without its registers. Their rows give the"
+      echo "the step (fpsum_merge) is in the Reducer's ALU, the conversion in in each Reducer slice's"
+      echo "input, between a value's register and the element's, and fpsum_out_comb is the conversion out"
+      echo "without its registers. Their rows give the"
       echo "worst path from an input port to an output port, with no input or output delay and no"
       echo "setup, the logic's own depth. fpsum_out is the conversion out as each Reducer slice has it,"
       echo "between registers, timed from its registers like every other block."

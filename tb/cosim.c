@@ -62,7 +62,8 @@ static const tc_event *first_event(const tc_evlog *l, int kind, int node, int un
 /* The reference pictures of docs/microarchitecture.md, from the scenarios that show
  * each block: bcast_leaf (Broadcaster, VCDown, VCUp at the root), all_trees (a
  * multicast in two passes of the read port), allreduce (the Reducer and the result
- * buffer), fsum (the result buffer at the root, written by a converting copy),
+ * buffer), fsum (the result buffer at the root, written by a converting copy, and at
+ * a leaf, taking its PE's values converted as they come in),
  * credits (the credit block), barrier (the phase counters). */
 static void write_diagrams(const char *dir, const char *scen, const tc_stim *st, const tc_topo *t,
                            const tc_row *rows, const tc_evlog *l)
@@ -132,6 +133,27 @@ static void write_diagrams(const char *dir, const char *scen, const tc_stim *st,
                 tc_wavedrom_writes(f, l, x->root, TC_U_RESULT(np, (int)TC_HGET(&x->flit[0], TREE) % l->nslices),
                                    (uint32_t)i + 1, x->nflits - 1, wr,
                                    "Result buffer at the root: a floating-point sum converted to values on its way in");
+                fclose(f);
+            }
+            break;
+        }
+        for (int i = 0; i < st->nexp; i++) { /* the first sum the PEs send as values: at a leaf of its tree */
+            const tc_expect *x = &st->exp[i];
+            int tree = (int)TC_HGET(&x->flit[0], TREE), at = -1, wr[TC_SLOT_FLITS];
+            for (int k = 0; k < t->n && at < 0; k++) {
+                tc_row r = TC_ROWP(rows, k, tree);
+                if (TC_RGET(r, VALID) && TC_RGET(r, PE) && !TC_RGET(r, DIRS))
+                    at = k;
+            }
+            if (!x->inj_nflits || at < 0)
+                continue;
+            for (int k = 0; k < x->up_nflits - 1; k++) /* each value converted as it comes: one cycle late */
+                wr[k] = k + 2;
+            FILE *f = open_diagram(dir, "result_leaf_fsum");
+            if (f) {
+                tc_wavedrom_writes(f, l, at, TC_U_RESULT(np, tree % l->nslices), (uint32_t)i + 1, x->up_nflits - 1, wr,
+                                   "Result buffer at a leaf: its PE's floating-point values, converted on their way "
+                                   "into the Reducer, go up as elements");
                 fclose(f);
             }
             break;

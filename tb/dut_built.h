@@ -20,6 +20,7 @@ inline void tc_params_built(tc_params *p)
     p->inj_slots = TC_INJ_SLOTS;
     p->pe_credits = TC_PE_CREDITS;
     p->red_flits = TC_RED_FLITS;
+    p->red_rids = TC_RED_RIDS;
     p->red_slices = TC_RED_SLICES;
 }
 

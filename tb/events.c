@@ -159,6 +159,26 @@ static const tc_event *find(const tc_event *g, size_t n, int kind, int node, int
     return NULL;
 }
 
+/* Result buffer arrival e is a result that goes straight there as its last
+ * contribution comes in, and that contribution is the PE's (the Reducer's input was
+ * granted to the Broadcaster the cycle before) of IEEE values: its data flits follow
+ * the header one cycle late, each value converted on its way in. */
+static int pe_values_last(const tc_event *g, size_t n, const tc_event *e, int np, tc_len_of len_of, void *ctx)
+{
+    if (len_of(ctx, e->tag, e->node, TC_LEN_INJ) == len_of(ctx, e->tag, e->node, TC_LEN_UP))
+        return 0;
+    const tc_event *r = NULL, *gr = NULL;
+    size_t lo, hi;
+    node_range(g, n, e->node, &lo, &hi);
+    for (size_t k = lo; k < hi; k++)
+        if (g[k].kind == TC_EV_REDUCE && g[k].cycle == e->cycle && (g[k].idx & 14) == 2)
+            r = &g[k];
+    for (size_t k = lo; r && k < hi; k++)
+        if (g[k].kind == TC_EV_GRANT && g[k].cycle + 1 == e->cycle && g[k].idx == TC_O_RED(np, r->src))
+            gr = &g[k];
+    return gr && gr->src == TC_U_BCAST(np);
+}
+
 int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int exact,
                  tc_len_of len_of, void *ctx, FILE *f)
 {
@@ -192,7 +212,7 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
             int u = e->kind == TC_EV_GRANT ? e->src : e->idx;
             int dir = e->kind == TC_EV_EJ ? TC_LEN_DOWN
                       : u < 2 * np       ? ((u & 1) == TC_VC_DOWN ? TC_LEN_DOWN : TC_LEN_UP)
-                      : u == TC_U_BCAST(np) ? TC_LEN_UP
+                      : u == TC_U_BCAST(np) ? TC_LEN_INJ
                                             : TC_LEN_RESULT;
             int len = len_of(ctx, e->tag, e->node, dir);
             /* error reports carry the tag of the packet they report, not its length */
@@ -209,10 +229,13 @@ int tc_ref_check(const tc_evlog *l, const tc_topo *t, const tc_params *p, int ex
                 break;
             case TC_EV_ARRIVE: {
                 int wl = dir == TC_LEN_RESULT ? len_of(ctx, e->tag, e->node, TC_LEN_RESULT_WRITE) : len;
+                int vals = dir == TC_LEN_RESULT && wl == len && pe_values_last(g, gn, e, np, len_of, ctx);
                 x = find(g, gn, TC_EV_FULL, e->node, e->idx, 0);
-                if (!x || x->cycle != c + (uint64_t)wl)
-                    VIOLATION(e, "full = arrive + %d (%d data flits%s)", wl, len,
-                              wl != len ? ", written by a converting copy" : "");
+                if (!x || x->cycle != c + (uint64_t)(wl + vals))
+                    VIOLATION(e, "full = arrive + %d (%d data flits%s)", wl + vals, len,
+                              vals        ? ", the last contribution's values converted as they come in"
+                              : wl != len ? ", written by a converting copy"
+                                          : "");
                 break;
             }
             case TC_EV_FULL:

@@ -56,8 +56,9 @@ void tc_event_print(FILE *f, int nports, int nslices, const tc_event *e);
  * ejection), TC_LEN_RESULT in a result buffer, at node (up, or down at the root);
  * TC_LEN_RESULT_WRITE: the cycles from the header's write into that result buffer to the
  * tail's, the length but for a converting copy, which writes the tail TC_CV_LAT cycles
- * after the last element's flit 1 is read. */
-enum { TC_LEN_UP, TC_LEN_DOWN, TC_LEN_RESULT, TC_LEN_RESULT_WRITE };
+ * after the last element's flit 1 is read; TC_LEN_INJ: as the PE sends it (the
+ * Broadcaster), IEEE values if its header says VALS. */
+enum { TC_LEN_UP, TC_LEN_DOWN, TC_LEN_RESULT, TC_LEN_RESULT_WRITE, TC_LEN_INJ };
 typedef int (*tc_len_of)(void *ctx, uint32_t tag, int node, int dir);
 
 /* Checks every packet against the reference diagrams of docs/timing.md. exact: no

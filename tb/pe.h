@@ -17,10 +17,11 @@ typedef struct {
     uint32_t after_err; /* ... and the error report of this tag (pacing its refused packets); 0: none */
     /* A reduce contribution with a tag of its own (one the router refuses, or one
      * deliberately out of turn): it carries the ReduceId of reduce rid_of (a tag)
-     * plus rid_skip, and is not a reduce of its tree itself. 0: its tag is its
+     * plus rid_skip (mod red_rids), plus red_rids if rid_beyond (one the Reducer
+     * does not have), and is not a reduce of its tree itself. 0: its tag is its
      * reduce, whose ReduceId the scenario gives in turn (tb/scenario.c). */
     uint32_t rid_of;
-    uint8_t rid_skip;
+    uint8_t rid_skip, rid_beyond;
     tc_flit flit[TC_SLOT_FLITS];
 } tc_pkt;
 

@@ -28,10 +28,10 @@ const char *const tc_scenario_descs[] = {
     "reduces to a destination node, on a sparse tree with transit nodes",
     "the reduce operations and lane widths",
     "floating-point sums of values from the seed",
-    "long floating-point allreduces striped over the 16 trees, 16 ReduceIds in flight a tree",
+    "long floating-point allreduces striped over the 16 trees, red_rids ReduceIds in flight a tree",
     "contributions that disagree, a ReduceId used again in flight: poisoned results and reports",
     "a root's PE that contributes late: results held by the credits",
-    "16 trees x 16 ReduceIds in flight at once: 256 reduces",
+    "16 trees x red_rids ReduceIds in flight at once: 256 reduces at the default",
     "random broadcasts, reduces and a barrier from the seed",
     "a half barrier, every node entering at once",
     "a full barrier (2K phases), nodes entering at random cycles",
@@ -162,6 +162,31 @@ static void seal(tc_stim *s)
     }
 }
 
+/* Packet p as a floating-point sum of IEEE values (VALS), len / 2 of them, value j
+ * tc_fpsum_value(dist, lane, seed, p's node, x0 + 2j) in lane j mod vpf of flit
+ * 1 + j / vpf (vpf values a flit: 2 binary64, 4 binary32). */
+static void set_values(tc_pkt *p, int lane, int len, unsigned dist, uint64_t seed, uint64_t x0)
+{
+    unsigned vpf = tc_fpsum_values_per_flit((unsigned)lane);
+    TC_HSET(&p->flit[0], VALS, 1);
+    memset(&p->flit[1], 0, sizeof p->flit[1] * (size_t)len);
+    for (int j = 0; j < len / 2; j++)
+        tc_lane_put(&p->flit[1 + j / vpf], 128 / vpf, (unsigned)j % vpf,
+                    tc_fpsum_value(dist, (unsigned)lane, seed, (uint64_t)p->node, x0 + 2 * (uint64_t)j));
+    p->nflits = 1 + (int)tc_wire_len(&p->flit[0]);
+}
+
+/* A contribution's data as the Reducer combines them: its flits, or for one of
+ * values (VALS) their elements, made into el. */
+static const tc_flit *contribution_data(const tc_pkt *p, tc_flit *el)
+{
+    const tc_flit *h = &p->flit[0];
+    if (!TC_HGET(h, VALS) || TC_HGET(h, OP) != TC_OP_FSUM)
+        return &p->flit[1];
+    tc_fpsum_elements(TC_HGET(h, LANE), TC_HGET(h, LEN), &p->flit[1], el);
+    return el;
+}
+
 /* The result every PE of reduce tag must get: the C combination of its contributions,
  * the packets from first on with its tag (the first contribution's header). */
 static void reduce_expect(tc_stim *s, const tc_topo *t, const tc_row *rows, uint32_t tag, int first)
@@ -173,11 +198,17 @@ static void reduce_expect(tc_stim *s, const tc_topo *t, const tc_row *rows, uint
         const tc_flit *h = &p->flit[0];
         if (TC_HGET(h, TAG) != tag)
             continue;
+        tc_flit el[TC_SLOT_FLITS];
+        const tc_flit *d = contribution_data(p, el);
+        if (TC_HGET(h, VALS))
+            e->inj_nflits = p->nflits;
         if (n++ == 0) {
-            e->nflits = p->nflits;
-            memcpy(e->flit, p->flit, sizeof e->flit);
+            e->nflits = 1 + (int)TC_HGET(h, LEN);
+            e->flit[0] = *h;
+            TC_HSET(&e->flit[0], VALS, 0); /* the Reducer sends elements up */
+            memcpy(&e->flit[1], d, sizeof *d * TC_HGET(h, LEN));
         } else {
-            tc_alu_data(&e->flit[1], &p->flit[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
+            tc_alu_data(&e->flit[1], d, TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
         }
     }
     const tc_flit *h = &e->flit[0];
@@ -201,6 +232,9 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
     e->src = -1;
     if (op == TC_OP_FSUM) /* whole elements, two flits each: an odd length is taken one flit shorter */
         len &= ~1;
+    /* every other floating-point sum: the PEs send values, whose elements the Reducer
+     * makes; the others any elements (the step's algebra holds for any bits) */
+    int vals = op == TC_OP_FSUM && len && tag % 2 == 0;
     for (int k = 0; k < t->n; k++) {
         tc_row r = TC_ROWP(rows, k, tree);
         if (!TC_RGET(r, VALID) || !TC_RGET(r, PE))
@@ -211,6 +245,10 @@ uint32_t tc_add_reduce(tc_stim *s, const tc_topo *t, const tc_row *rows, int typ
         TC_HSET(&p->flit[0], OP, (unsigned)op);
         TC_HSET(&p->flit[0], LANE, (unsigned)lane);
         TC_HSET(&p->flit[0], DST, (unsigned)dst);
+        if (vals) {
+            set_values(p, lane, len, (unsigned)(seed % TC_FPS_DISTS), seed, 1);
+            continue;
+        }
         for (int f = 1; f <= len; f++) { /* small values, boundary values, and index lanes */
             uint64_t r0 = tc_plan_mix(seed * 977 + (uint64_t)k * 31 + (uint64_t)f), r1 = tc_plan_mix(r0);
             p->flit[f].w[0] = (r0 & 3) == 0 ? r0 % 7 : (r0 & 3) == 1 ? ~0ull - r0 % 5 : r0;
@@ -391,13 +429,13 @@ static int rnd(uint64_t *rng, int n) { return (int)(tc_plan_mix((*rng)++) % (uin
 
 /* The ReduceIds (the PEs' contract, docs/deadlock.md): the reduces of a tree use
  * them in turn, the n-th reduce of the tree (counted from reset, reduces and
- * allreduces alike) ReduceId n mod 16, at every PE. A PE injects its packets in
+ * allreduces alike) ReduceId n mod nr (red_rids), at every PE. A PE injects its packets in
  * the order of the array, so every Pe node of a tree must hold the tree's reduces
  * in one order, each once: a scenario that does not cannot keep the contract, and
  * stops here. A packet with rid_of (a contribution of its own tag that the router
  * refuses or ignores) takes that reduce's ReduceId plus rid_skip; a packet from a
  * node outside the tree keeps its ReduceId (it is refused at injection). */
-static void assign_rids(tc_stim *s, const tc_topo *t, const tc_row *rows)
+static void assign_rids(tc_stim *s, const tc_topo *t, const tc_row *rows, unsigned nr)
 {
     int *seq = malloc(sizeof(int) * (size_t)(s->nexp + 1)); /* per tag: the reduce's place in its tree */
     int *pos = calloc((size_t)t->n * TC_TREES, sizeof(int)); /* per node and tree: reduces injected so far */
@@ -418,7 +456,7 @@ static void assign_rids(tc_stim *s, const tc_topo *t, const tc_row *rows)
                             s->name, tag, p->rid_of);
                     abort();
                 }
-                TC_HSET(&p->flit[0], RID, (unsigned)(seq[p->rid_of] + p->rid_skip) % 16u);
+                TC_HSET(&p->flit[0], RID, (unsigned)(seq[p->rid_of] + p->rid_skip) % nr + (p->rid_beyond ? nr : 0));
             }
             if (pass == 1 || p->rid_of)
                 continue;
@@ -431,10 +469,10 @@ static void assign_rids(tc_stim *s, const tc_topo *t, const tc_row *rows)
             }
             if (seq[tag] < 0) {
                 seq[tag] = cnt[tree]++;
-                TC_HSET(&s->exp[tag - 1].flit[0], RID, (unsigned)seq[tag] % 16u); /* the result's */
+                TC_HSET(&s->exp[tag - 1].flit[0], RID, (unsigned)seq[tag] % nr); /* the result's */
             }
             (*at)++;
-            TC_HSET(&p->flit[0], RID, (unsigned)seq[tag] % 16u);
+            TC_HSET(&p->flit[0], RID, (unsigned)seq[tag] % nr);
         }
     for (int k = 0; k < t->n; k++)
         for (int tree = 0; tree < TC_TREES; tree++) {
@@ -562,11 +600,16 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
                 if (how == 2)
                     TC_HSET(&p->flit[0], OP, TC_OP_FSUM);
                 TC_HSET(&p->flit[0], LEN, (unsigned)l);
-                for (int f = p->nflits; f <= l; f++)
-                    p->flit[f] = p->flit[1];
-                p->nflits = l + 1;
-                s->exp[tag - 1].nflits = p->nflits;
             }
+            if (how == 0 && R(2)) { /* values, but of another operation */
+                TC_HSET(&p->flit[0], OP, (unsigned)R(TC_OP_FSUM));
+                TC_HSET(&p->flit[0], VALS, 1);
+            }
+            int wl = (int)tc_wire_len(&p->flit[0]); /* what the PE sends */
+            for (int f = p->nflits; f <= wl; f++)
+                p->flit[f] = p->flit[1];
+            p->nflits = wl + 1;
+            s->exp[tag - 1].nflits = p->nflits;
             expect_drop(s, tag, p->node, TC_ERR_BAD_OP);
         }
     }
@@ -640,15 +683,16 @@ static void build_soak(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_
  * with the identity -0, as the library pads. Operation i of the stream goes to tree
  * i mod 16, so a PE's consecutive contributions go to different trees and, with 2 or
  * 4 Reducer slices, to different slices. A PE starts operation i once it has the
- * result of operation i - FSTRIPE_WINDOW (on the same tree, with the same ReduceId):
- * at most 16 of its reduces in flight a tree (contract 3 of docs/deadlock.md). Each
- * tree takes 20, so its ReduceIds wrap, and a child sends its 17th result of a tree
- * up only with its parent's credit. Without the window, at long latencies a PE's
+ * result of operation i - 16 nr (on the same tree, with the same ReduceId): at most
+ * nr (red_rids) of its reduces in flight a tree (contract 3 of docs/deadlock.md).
+ * Each tree takes 20, so at the default 16 its ReduceIds wrap, and a child sends its
+ * 17th result of a tree up only with its parent's credit. Without the window, at long latencies a PE's
  * second use of a ReduceId meets the first still in flight (ERR_RID_REUSE). Every
  * result is the C combination of the contributions, as tc_add_reduce's. */
-enum { FSTRIPE_OPS = 2 * TC_FPS_DISTS * 40, FSTRIPE_WINDOW = TC_TREES * 16 };
-static void build_fsum_stripe(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, int red_flits)
+enum { FSTRIPE_OPS = 2 * TC_FPS_DISTS * 40 };
+static void build_fsum_stripe(tc_stim *s, const tc_topo *t, const tc_row *rows, uint64_t seed, int red_flits, int nr)
 {
+    int window = TC_TREES * nr;
     enum { VECS = 2 * TC_FPS_DISTS, VOPS = FSTRIPE_OPS / VECS };
     int per = red_flits / 2 > 0 ? red_flits / 2 : 1;
     uint64_t nvals = (uint64_t)(VOPS - 1) * (uint64_t)per + 1; /* a vector's values */
@@ -661,15 +705,18 @@ static void build_fsum_stripe(tc_stim *s, const tc_topo *t, const tc_row *rows, 
                                 vseed);
         for (int q = first; q < s->npkt; q++) {
             tc_pkt *p = &s->pkt[q];
+            unsigned vpf = tc_fpsum_values_per_flit(lane), vals = TC_HGET(&p->flit[0], VALS);
             for (int e = 0; e < per; e++) {
                 uint64_t x = (uint64_t)j * (uint64_t)per + (uint64_t)e;
-                if (x < nvals)
-                    tc_fpsum_in(lane, tc_fpsum_value(dist, lane, vseed, (uint64_t)p->node, x), &p->flit[1 + 2 * e]);
+                uint64_t v = x < nvals ? tc_fpsum_value(dist, lane, vseed, (uint64_t)p->node, x)
+                                       : 1ull << (lane == TC_LANE_32 ? 31 : 63); /* padding: -0, the identity */
+                if (vals)
+                    tc_lane_put(&p->flit[1 + e / (int)vpf], 128 / vpf, (unsigned)e % vpf, v);
                 else
-                    tc_fpsum_zero(&p->flit[1 + 2 * e]);
+                    tc_fpsum_in(lane, v, &p->flit[1 + 2 * e]);
             }
-            if (i >= FSTRIPE_WINDOW)
-                p->after_rx = tags[i - FSTRIPE_WINDOW];
+            if (i >= window)
+                p->after_rx = tags[i - window];
         }
         reduce_expect(s, t, rows, tags[i], first);
     }
@@ -680,6 +727,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
 {
     uint64_t rng = seed * 1000003u + 7;
     uint32_t tag = 1;
+    int nr = p->red_rids; /* ReduceIds a tree: the reduces of a tree in flight */
 
     memset(s, 0, sizeof *s);
     s->rogue_node = -1;
@@ -745,6 +793,12 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         tc_make_bcast(p, 0, 0, 2, tag, 20);
         TC_HSET(&p->flit[0], SRC, (unsigned)(t->n - 1 == 0 ? 1 : t->n - 1));
         expect_drop(s, tag++, 0, TC_ERR_BAD_SRC);
+        p = add(s); /* a broadcast marked as values (VALS): they go only into the Reducer */
+        tc_make_bcast(p, 0, 0, 4, tag, 25);
+        TC_HSET(&p->flit[0], VALS, 1);
+        TC_HSET(&p->flit[0], OP, TC_OP_FSUM);
+        p->nflits = 1 + (int)tc_wire_len(&p->flit[0]);
+        expect_drop(s, tag++, 0, TC_ERR_BAD_OP);
         tc_make_bcast(add(s), 0, 0, 3, tag++, 30); /* and the network goes on */
     } else if (!strcmp(name, "credit_violation")) {
         /* A PE sends, back to back on tree 15 (its root and the farthest node), more
@@ -781,7 +835,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             tc_add_reduce(s, t, rows, k % 3 ? TC_TYPE_ALLREDUCE : TC_TYPE_REDUCE, k, TC_OP_FSUM, k % 2, 2,
                           member(t, rows, k, &rng), (uint64_t)k * 5, 4 * seed + (uint64_t)(k / 2));
     } else if (!strcmp(name, "fsum_stripe")) {
-        build_fsum_stripe(s, t, rows, seed, p->red_flits);
+        build_fsum_stripe(s, t, rows, seed, p->red_flits, nr);
     } else if (!strcmp(name, "bad_reduce")) {
         /* 1. A leaf's contribution names another op: its parent reports the mismatch
          *    and every PE gets the result marked POISON. */
@@ -850,6 +904,17 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
             TC_HSET(&s->pkt[at + 1].flit[0], POISON, 1); /* the valid one */
             s->exp[unk - 1].poison = 1;
         }
+        /* 4b. So is a contribution to a ReduceId the Reducer does not have (red_rids
+         *     or more; its entries are the low bits of the ReduceId). */
+        if (nr < TC_MAX_RIDS && (at = contribution_at(s, far, unk)) >= 0) {
+            p = copy_before(s, at);
+            uint32_t beyond = (uint32_t)s->nexp + 1;
+            add_exp(s)->nflits = p->nflits;
+            TC_HSET(&p->flit[0], TAG, beyond);
+            p->rid_of = unk;
+            p->rid_beyond = 1;
+            expect_drop(s, beyond, far, TC_ERR_BAD_OP);
+        }
         tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 15, TC_OP_MIN, TC_LANE_64, 1, 0, 1300, seed + 3);
         /* 5. A contribution with another length, from a leaf: reported where it meets
          *    the first, the result POISON. */
@@ -874,38 +939,40 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
                 break;
             }
     } else if (!strcmp(name, "credits")) {
-        /* The root's PE contributes late: its children send 16 results up tree 2 and
-         * must hold the 17th (the second use of ReduceId 0) until the root, having
-         * completed 8 reduces, sends them a credit. Without the credit block the 17th
-         * would meet ReduceId 0 still in flight at the root (ERR_RID_REUSE). */
+        /* The root's PE contributes late: its children send nr (red_rids) results up
+         * tree 2 and must hold the next (the second use of ReduceId 0) until the root,
+         * having completed nr / 2 reduces, sends them a credit. Without the credit
+         * block it would meet ReduceId 0 still in flight at the root (ERR_RID_REUSE). */
         /* Unlike the PE contract of docs/deadlock.md, a PE sends its second use of a
          * ReduceId before it has the first's result: the credit block is what keeps
          * the two apart up the tree. Only down the tree must the first use be complete
          * at every node before that node's PE contributes again (else ERR_RID_REUSE):
-         * the 16 contributions of the first round enter through the PEGroup FIFO and
+         * the nr contributions of the first round enter through the PEGroup FIFO and
          * climb at most `height` hops, each a link whose `slots` credits come back
-         * after a round trip (2 link_lat + 8 cycles), behind 16 x 5 two-flit
-         * contributions at a Reducer (the 200); the root's PE waits as long again for
-         * the second round's wave. */
+         * after a round trip (2 link_lat + 8 cycles), behind nr x 5 two-flit
+         * contributions at a Reducer (the 200 for 16); the root's PE waits as long
+         * again for the second round's wave. */
         int root = tc_tree_root(t, rows, 2);
         uint64_t trip = 2 * (uint64_t)p->link_lat + 8, itrip = 2 * (uint64_t)p->inj_lat + 8;
-        uint64_t hop = (uint64_t)p->link_lat + 16 * (trip / (uint64_t)p->slots + 3);
-        uint64_t again = (uint64_t)p->inj_lat + 16 * (itrip / (uint64_t)p->inj_slots + 3) +
-                         (uint64_t)tree_height(t, rows, 2) * hop + 200;
+        uint64_t hop = (uint64_t)p->link_lat + (uint64_t)nr * (trip / (uint64_t)p->slots + 3);
+        uint64_t again = (uint64_t)p->inj_lat + (uint64_t)nr * (itrip / (uint64_t)p->inj_slots + 3) +
+                         (uint64_t)tree_height(t, rows, 2) * hop + 200 * (uint64_t)nr / 16;
         again = again > 400 ? again : 400;
-        uint64_t late = again + 2600 > 3000 ? again + 2600 : 3000;
+        uint64_t late = again + 2600 * (uint64_t)(nr > 16 ? nr : 16) / 16;
+        late = late > 3000 ? late : 3000;
         for (int round = 0; round < 2; round++)
-            for (int rid = 0; rid < (round ? 2 : 16); rid++) {
+            for (int rid = 0; rid < (round ? 2 : nr); rid++) {
                 uint32_t tag = tc_add_reduce(s, t, rows, TC_TYPE_ALLREDUCE, 2, TC_OP_SUM, TC_LANE_64, 1, 0,
-                                             round ? again : 0, seed + (uint64_t)(round * 16 + rid));
+                                             round ? again : 0, seed + (uint64_t)(round * nr + rid));
                 tc_pkt *c = contribution(s, root, tag);
                 if (c)
-                    c->cycle = late + (uint64_t)(round * 16 + rid);
+                    c->cycle = late + (uint64_t)(round * nr + rid);
             }
     } else if (!strcmp(name, "many_reduces")) {
-        /* 16 trees x 16 ReduceIds in flight at once: 256 reduces, each node's report
-         * to the PE due after 128 results, and then every 4096 cycles */
-        for (int rid = 0; rid < 16; rid++)
+        /* 16 trees x nr (red_rids) ReduceIds in flight at once: 256 reduces at the
+         * default, each node's report to the PE due after 128 results, and then every
+         * 4096 cycles */
+        for (int rid = 0; rid < nr; rid++)
             for (int tree = 0; tree < TC_TREES; tree++)
                 tc_add_reduce(s, t, rows, (tree + rid) % 2 ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, tree,
                               (tree + rid) % TC_OPS, rid % 2, 1, member(t, rows, tree, &rng), (uint64_t)rid * 4,
@@ -1033,7 +1100,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         return -1;
     }
     s->name = name;
-    assign_rids(s, t, rows);
+    assign_rids(s, t, rows, (unsigned)nr);
     seal(s);
     return 0;
 }

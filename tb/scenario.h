@@ -25,6 +25,8 @@ typedef struct {
     int poison; /* a reduce whose contributions disagreed: delivered marked POISON */
     int up_nflits, root; /* a floating-point sum converted at its tree's root (node root): the
                             contributions' flits, more than the result's (0: the same) */
+    int inj_nflits;      /* a floating-point sum the PEs send as values (VALS): their packets'
+                            flits, fewer than the elements' that go up (0: the same) */
     uint32_t before; /* sent before this barrier (tag): every copy arrives before it completes there */
 } tc_expect;
 

@@ -149,6 +149,8 @@ int sb_len_of(void *ctx, uint32_t tag, int node, int dir)
     const tc_expect *e = &st->exp[tag - 1];
     if (e->poison)
         return -1; /* contributions of different lengths: no one diagram */
+    if (dir == TC_LEN_INJ)
+        return e->inj_nflits ? e->inj_nflits - 1 : sb_len_of(ctx, tag, node, TC_LEN_UP);
     int at_root = (dir == TC_LEN_RESULT || dir == TC_LEN_RESULT_WRITE) && node == e->root;
     if (e->up_nflits && dir == TC_LEN_RESULT_WRITE && at_root)
         return e->up_nflits - 1 + TC_CV_LAT; /* the converting copy */

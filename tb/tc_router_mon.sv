@@ -16,6 +16,7 @@ module tc_router_mon #(
   parameter integer InjSlots = `TC_DEFAULT_INJ_SLOTS,
   parameter integer PeCredits = `TC_DEFAULT_PE_CREDITS,
   parameter integer RedFlits = `TC_DEFAULT_RED_FLITS,
+  parameter integer RedRids = `TC_DEFAULT_RED_RIDS,
   parameter integer RedSlices = `TC_DEFAULT_RED_SLICES,
   localparam integer NP = 2 * NumDims,
   localparam integer FW = `TC_FLIT_W
@@ -23,7 +24,7 @@ module tc_router_mon #(
   `TC_ROUTER_PORTS
 );
   tc_router #(.NumDims(NumDims), .Slots(Slots), .InjSlots(InjSlots), .PeCredits(PeCredits), .RedFlits(RedFlits),
-              .RedSlices(RedSlices)) u_core (.*);
+              .RedRids(RedRids), .RedSlices(RedSlices)) u_core (.*);
 
   // Header fields of the packets on the router's ports and of the VC units' head
   // packets, as wires for the waveforms only (make wave, docs/waves.md): the positions
@@ -80,7 +81,8 @@ module tc_router_mon #(
   // element's flit 1, the stored partial result, the contribution and the step's result
   // as whole elements (their flits 0 from the cycle before), and each one's value as a
   // PE would round it (tc_fpsum_out), as binary64 bits that the view shows as reals
-  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid.
+  // (a binary32 lane widened exactly). fsum_on marks the cycles they are valid; fsum_in
+  // is a PE's value as the slice converts it in, fsum_cv a result's as the root converts it out.
   function automatic [63:0] f64_of(input [1:0] lane, input [63:0] b);
     reg [22:0] m;
     integer p, k;
@@ -94,13 +96,13 @@ module tc_router_mon #(
     return {b[31], 11'(p + 874), 52'({29'd0, m} << (52 - p))};
   endfunction
   for (genvar k = 0; k < RedSlices; k++) begin : g_fsum
-    wire               fsum_on = u_core.g_slice[k].u_reducer.in_valid_i && u_core.g_slice[k].u_reducer.idx_q != 3'd0 &&
+    wire               fsum_on = u_core.g_slice[k].u_reducer.in_valid && u_core.g_slice[k].u_reducer.idx_q != 3'd0 &&
                                  !u_core.g_slice[k].u_reducer.idx_q[0] && u_core.g_slice[k].u_reducer.op_q == `TC_OP_FSUM &&
                                  !u_core.g_slice[k].u_reducer.first_q;
     reg  [FW-1:0]      fsum_y0_q; // the result's flit 0
     always @(posedge clk_i) fsum_y0_q <= u_core.g_slice[k].u_reducer.red_flit;
     wire [`TC_FPS_W-1:0] fsum_a_e = {u_core.g_slice[k].u_reducer.stored, u_core.g_slice[k].u_reducer.a0_q};
-    wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.g_slice[k].u_reducer.in_flit_i, u_core.g_slice[k].u_reducer.b0_q};
+    wire [`TC_FPS_W-1:0] fsum_b_e = {u_core.g_slice[k].u_reducer.in_flit, u_core.g_slice[k].u_reducer.b0_q};
     wire [`TC_FPS_W-1:0] fsum_y_e = {u_core.g_slice[k].u_reducer.red_flit, fsum_y0_q};
     wire [63:0] fsum_a_bits, fsum_b_bits, fsum_y_bits;
     tc_fpsum_out #(.Pipe(0)) u_fsum_a (.clk_i(clk_i), .lane_i(u_core.g_slice[k].u_reducer.lane_q), .e_i(fsum_a_e), .bits_o(fsum_a_bits));
@@ -109,6 +111,10 @@ module tc_router_mon #(
     wire [63:0] fsum_a = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_a_bits);
     wire [63:0] fsum_b = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_b_bits);
     wire [63:0] fsum_y = f64_of(u_core.g_slice[k].u_reducer.lane_q, fsum_y_bits);
+    // a PE's value entering the conversion in (a contribution of values, VALS)
+    wire        fsum_in_on = u_core.g_slice[k].u_reducer.x_conv;
+    wire [63:0] fsum_in = f64_of(u_core.g_slice[k].u_reducer.x_l32_q ? `TC_LANE_32 : `TC_LANE_64,
+                                 u_core.g_slice[k].u_reducer.x_bits);
     // at a tree's root, the converting copy's value leaving tc_fpsum_out
     wire        fsum_cv_on = u_core.g_slice[k].u_reducer.cv_out;
     wire [63:0] fsum_cv = f64_of(u_core.g_slice[k].u_reducer.cp_l32_q ? `TC_LANE_32 : `TC_LANE_64,

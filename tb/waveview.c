@@ -127,7 +127,7 @@ static const char *port_name(int p)
  * fields decoded, the VC units (occupancy, head packet), the output arbiters, the
  * Reducer, the credit block and the phase counters. */
 static void gtkw_router(FILE *f, const char *dir, int node, const char *role, int np, int ns, int slots,
-                        int inj_slots)
+                        int inj_slots, int red_rids)
 {
     char title[96], p[96], c[112], s[160];
     int nu = TC_NUNITS(np, ns), no = TC_NOUTS(np, ns);
@@ -194,7 +194,7 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         gtkw_sig(f, "28", NULL, s, "first_q", 1);
         gtkw_sig(f, "28", NULL, s, "last_q", 1);
         gtkw_sig(f, "24", NULL, s, "tree_q", 4);
-        gtkw_sig(f, "24", NULL, s, "rid_q", 4);
+        gtkw_sig(f, "24", NULL, s, "rid_q", __builtin_ctz((unsigned)red_rids)); /* log2(RedRids) bits */
         gtkw_sig(f, "24", NULL, s, "idx_q", 3);
         gtkw_sig(f, "24", NULL, s, "h_cnt", 4);
         gtkw_sig(f, "22", NULL, s, "waddr_full", 32);
@@ -202,7 +202,7 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         gtkw_sig(f, "28", NULL, s, "cp_on_q", 1);
         gtkw_sig(f, "24", NULL, s, "cp_slot_q", 8 - (ns > 1) - (ns > 2)); /* {the slice's tree, ReduceId} */
     }
-    gtkw_comment(f, "FSUM, at an element's flit 1: stored, incoming, result; at the root the converted value (reals)");
+    gtkw_comment(f, "FSUM, at an element's flit 1: stored, incoming, result; a PE's value converted in; at the root the value converted out (reals)");
     for (int k = 0; k < ns; k++) { /* the monitor's g_fsum[k]: slice k's */
         snprintf(s, sizeof s, "%s.g_fsum[%d]", p, k);
         if (ns > 1)
@@ -211,6 +211,8 @@ static void gtkw_router(FILE *f, const char *dir, int node, const char *role, in
         gtkw_sig(f, "40000", NULL, s, "fsum_a", 64); /* GTKWave's TR_REAL: a 64-bit vector as binary64 */
         gtkw_sig(f, "40000", NULL, s, "fsum_b", 64);
         gtkw_sig(f, "40000", NULL, s, "fsum_y", 64);
+        gtkw_sig(f, "28", NULL, s, "fsum_in_on", 1);
+        gtkw_sig(f, "40000", NULL, s, "fsum_in", 64);
         gtkw_sig(f, "28", NULL, s, "fsum_cv_on", 1);
         gtkw_sig(f, "40000", NULL, s, "fsum_cv", 64);
     }
@@ -247,7 +249,7 @@ void tc_wave_view(const char *gtkw, const char *fst, const char *dir, const int 
     write_filters(abs);
     gtkw_head(f, fst, from, to, marker, marker_a);
     for (int i = 0; i < nn; i++)
-        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->red_slices, p->slots, p->inj_slots);
+        gtkw_router(f, abs, nodes[i], roles[i], 2 * p->ndims, p->red_slices, p->slots, p->inj_slots, p->red_rids);
     fclose(f);
 }
 

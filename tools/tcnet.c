@@ -64,7 +64,7 @@ static const tc_key keys[] = {
     {"barrier", "half", "multiphase barrier: half (K phases) or full (2K)", 0, 0, modes},
     {"barrier_k", "0", "K (0: the torus diameter)", 0, 4095, NULL},
     {"repeat", "1", "operations, back to back", 1, 1000000, NULL},
-    {"window", "1", "1: one operation at a time; 2..16 x trees: a stream (allreduce, tree_barrier), a PE starts operation i with the result of i - window", 1, TC_WL_WINDOW_MAX, NULL},
+    {"window", "1", "1: one operation at a time; 2..red_rids x trees: a stream (allreduce, tree_barrier), a PE starts operation i with the result of i - window", 1, TC_WL_WINDOW_MAX, NULL},
     {"trees", "1", "a stream's trees: operation i on tree tree + i mod trees, its ReduceIds in turn on each (the trees of one member set)", 1, TC_TREES, NULL},
     {"spmv_n", "20480000", "spmv: matrix rows N, split evenly over the nodes (docs/applications.md)", 1, 1L << 34, NULL},
     {"spmv_d", "10", "spmv: nonzeros a row", 1, 100000, NULL},
@@ -308,7 +308,7 @@ static int run_two_pass(tc_net *n, const tc_row *rows, tc_workload *w, tc_fpvec 
 {
     tc_workload w1, w2;
     tc_wl_result r2;
-    tc_fpvec_two_pass(w, fv->nvals, &w1, &w2);
+    tc_fpvec_two_pass(w, fv->nvals, tc_net_params(n)->red_rids, &w1, &w2);
     int rc = tc_wl_run(n, rows, &w1, res, pf, ctx);
     if (rc || fv->err[0] || tc_fpvec_pass(fv, 2, w->len, w->trees)) {
         if (!rc)
@@ -473,9 +473,9 @@ int main(int argc, char **argv)
         w.packets = (int)((ival("bytes") + 16 * w.len - 1) / (16 * w.len));
     w.max_cycles = (uint64_t)ival("max_cycles");
     /* A tree the table does not configure would run nothing and report latency 0. */
-    if (w.window > TC_RIDS * w.trees || w.tree + w.trees > TC_TREES) {
-        fprintf(stderr, "tcnet: window = %d, trees = %d from tree = %d: at most 16 operations in flight a tree (window "
-                "<= 16 x trees), on trees up to 15\n", w.window, w.trees, w.tree);
+    if (w.window > p.red_rids * w.trees || w.tree + w.trees > TC_TREES) {
+        fprintf(stderr, "tcnet: window = %d, trees = %d from tree = %d: at most red_rids = %d operations in flight a "
+                "tree (window <= red_rids x trees), on trees up to 15\n", w.window, w.trees, w.tree, p.red_rids);
         return 2;
     }
     if (w.trees > 1 && w.window < 2) {

@@ -59,7 +59,7 @@ int tc_app_run_hw_at(tc_app *a, const tc_workload *w0, int at, uint64_t *cycles)
         wr.rid0 = a->rid_next[w->tree];
     int rc = tc_wl_run(a->net, a->rows, w, &res, NULL, NULL);
     if (red)
-        a->rid_next[w->tree] = (uint8_t)((wr.rid0 + w->repeat) % TC_RIDS);
+        a->rid_next[w->tree] = (uint8_t)((wr.rid0 + w->repeat) % tc_net_params(a->net)->red_rids);
     if (rc)
         snprintf(a->err, sizeof a->err, "%s on the subnet: %.200s", tc_wl_names[w->kind], res.msg);
     a->deliveries = 0;

@@ -34,7 +34,7 @@ typedef struct {
     int rule;             /* spmv, heat: the baseline's algorithm, TC_P2P_PICK_AUTO (the fastest), _OMPI or _MPICH */
     uint64_t max_cycles;
     uint64_t deliveries;  /* packets the PEs took in the last tc_app_run_hw */
-    uint8_t rid_next[TC_TREES]; /* per tree: the ReduceId its PEs use next (reduces run so far, mod 16) */
+    uint8_t rid_next[TC_TREES]; /* per tree: the ReduceId its PEs use next (reduces run so far, mod red_rids) */
     char err[256];
 } tc_app;
 

@@ -14,7 +14,7 @@ enum { V_PE, V_RIN, V_CB, V_PH, V_RP };
 /* A wait: a copy that enters its next buffer (two credits if that is a ring's), one
  * that continues along its ring (one credit); or a well-founded one, which may close
  * a cycle: a held result's wait for a credit of its parent, which comes once the
- * parent's results of 16 reduces earlier have left (the reduce window); the phase
+ * parent's results of red_rids reduces earlier have left (the reduce window); the phase
  * counters' wait for a neighbour's phase packet, which that neighbour sends once it
  * has the packets of the phase before (lemma 1). */
 enum { E_ENTER, E_CONT, E_WINDOW, E_PHASE };
@@ -390,10 +390,11 @@ long tc_deadlock_check(const tc_topo *t, const tc_row *rows, const tc_params *p,
         violation(f, &shown, max_report, msg);
         res->violations++;
     }
-    if (TC_INFLIGHT > TC_RIDS || TC_INFLIGHT % TC_CREDIT_EVERY || TC_INFLIGHT / TC_CREDIT_EVERY > TC_CRED_DUE_MAX) {
-        snprintf(msg, sizeof msg, "the reduce window: %d results in flight per tree need %d ReduceIds at most %d, "
-                 "credits of %d results, and %d owed credits at most %d", TC_INFLIGHT, TC_INFLIGHT, TC_RIDS,
-                 TC_CREDIT_EVERY, TC_INFLIGHT / TC_CREDIT_EVERY, TC_CRED_DUE_MAX);
+    int nr = p->red_rids, every = nr / 2; /* a child's window and a credit's worth (credit_block.c) */
+    if (nr < 16 || nr > TC_MAX_RIDS || nr & (nr - 1) || nr % every || nr / every > TC_CRED_DUE_MAX) {
+        snprintf(msg, sizeof msg, "the reduce window: %d results in flight per tree need %d ReduceIds (a power of "
+                 "two, at most %d), credits of %d results, and %d owed credits at most %d", nr, nr, TC_MAX_RIDS,
+                 every, every ? nr / every : 0, TC_CRED_DUE_MAX);
         violation(f, &shown, max_report, msg);
         res->violations++;
     }
@@ -420,10 +421,10 @@ void tc_deadlock_premises(FILE *f)
         "D6 outputs and the credit block serve their requesters round-robin (tc_rr_arb.v, rr_arb.h): a credit-"
         "block duty that stays due waits for at most 19 others   [checked here on the C block; make formal "
         "credit_block proves it on the RTL]",
-        "D7 the reduce window: a tree's results leave a Reducer in ReduceId order; a child sends at most 16 "
-        "results up before its parent's first credit, 8 more per credit, and the parent owes at most 2 credit "
-        "packets (INFLIGHT 16 <= 16 ReduceIds, CREDIT_EVERY 8, a 2-bit count)   [make formal reducer, "
-        "credit_block; the arithmetic checked here]",
+        "D7 the reduce window: a tree's results leave a Reducer in ReduceId order; a child sends at most "
+        "red_rids results up before its parent's first credit, red_rids / 2 more per credit, and the parent owes "
+        "at most 2 credit packets (a 2-bit count)   [make formal reducer, credit_block; the arithmetic checked "
+        "here]",
         "D8 phase counters of neighbours differ by at most one phase (lemma 1; phase.c, tc_phase.v)   "
         "[make formal phase]",
         "D9 every latency is a fixed delay, of data and credits alike (link_lat, inj_lat, ej_lat 1..100000): "

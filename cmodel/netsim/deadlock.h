@@ -6,7 +6,7 @@
  *   1. every cycle of waits runs along one ring (one VC, one direction of one
  *      dimension), each of its waits a copy that continues along the ring; the
  *      waits that close a cycle otherwise are well founded: a held result waits for
- *      its parent's results of 16 reduces earlier (the reduce window), phase
+ *      its parent's results of red_rids reduces earlier (the reduce window), phase
  *      counters for a neighbour's previous phase;
  *   2. every wait that enters such a ring from outside needs two free slots (bubble
  *      flow control), and every ring buffer has at least two;

@@ -40,13 +40,13 @@ int tc_fpvec_pass(tc_fpvec *v, unsigned pass, int len, int trees)
     return 0;
 }
 
-void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, tc_workload *w1, tc_workload *w2)
+void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, int red_rids, tc_workload *w1, tc_workload *w2)
 {
     int nt = w->trees > 1 ? w->trees : 1;
     *w1 = *w, *w2 = *w;
     w1->op = TC_OP_MAX, w1->lane = TC_LANE_32, w1->repeat = (int)tc_fpvec_two_pass_ops(1, nvals, w->len, nt);
     w2->op = TC_OP_SUM, w2->lane = TC_LANE_64, w2->repeat = (int)tc_fpvec_two_pass_ops(2, nvals, w->len, nt);
-    w2->rid0 = (w->rid0 + w1->repeat / nt) % TC_RIDS;
+    w2->rid0 = (w->rid0 + w1->repeat / nt) % red_rids;
 }
 
 int tc_fpvec_init(tc_fpvec *v, unsigned op, unsigned lane, unsigned dist, uint64_t seed, uint32_t nodes,
@@ -115,12 +115,13 @@ void tc_fpvec_data(void *ctx, uint32_t node, int op, tc_flit *flits, int len)
         }
         return;
     }
+    /* the values themselves (VALS: the Reducer converts them), as tc_fpsum_elements reads
+     * them; padding -0, the identity */
+    unsigned vpf = tc_fpsum_values_per_flit(v->lane);
     for (int e = 0; 2 * e + 1 < len; e++) {
         uint64_t i = (uint64_t)op * v->per + (uint64_t)e;
-        if (i < v->nvals && (unsigned)e < v->per)
-            tc_fpsum_in(v->lane, v->in[(size_t)node * v->nvals + i], &flits[2 * e]);
-        else /* padding: the identity */
-            tc_fpsum_zero(&flits[2 * e]);
+        uint64_t x = i < v->nvals && (unsigned)e < v->per ? in[i] : 1ull << (v->lane == TC_LANE_32 ? 31 : 63);
+        tc_lane_put(&flits[e / (int)vpf], 128 / vpf, (unsigned)e % vpf, x);
     }
 }
 

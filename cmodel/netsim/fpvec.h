@@ -1,8 +1,9 @@
 /* A vector of floating-point values reduced on the subnet, the PE library's side
  * (docs/fpsum.md): each node's values, drawn by tc_fpsum_value(), packed `per` to a
  * reduce packet, operation i carrying values i*per .. i*per+per-1. The sum (FSUM):
- * each value a binned element of 2 flits (the last packet padded with the identity,
- * -0), each result's elements converted back, rounded once. fmin and fmax (MIN, MAX):
+ * the values as they are (header VALS, the last packet padded with the identity, -0),
+ * which the Reducer converts to binned elements of 2 flits; each result comes back as
+ * values, converted and rounded once at the tree's root. fmin and fmax (MIN, MAX):
  * each value an order-preserving key in a lane of its width (2 or 4 a flit), the
  * result's keys mapped back. The sum in two passes (tc_fpvec_pass): exponent keys by
  * MAX, four 32-bit lanes a flit, then a fixed-point word a flit by SUM (fpsum.h). The
@@ -48,7 +49,7 @@ static inline uint64_t tc_fpvec_two_pass_ops(unsigned pass, uint64_t nvals, int 
 /* w's stream as the two passes' workloads: w1 the keys' (MAX on 32-bit lanes), w2 the
  * words' (SUM on 64-bit lanes), each of tc_fpvec_two_pass_ops operations of w->len
  * data flits, w2's ReduceIds going on from w1's (rid0). */
-void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, tc_workload *w1, tc_workload *w2);
+void tc_fpvec_two_pass(const tc_workload *w, uint64_t nvals, int red_rids, tc_workload *w1, tc_workload *w2);
 /* The vector's callbacks for pass 1 (keys) or 2 (words) of tc_fpvec_two_pass's
  * workloads. 0; -1 out of memory; -2 more members than the words' headroom allows
  * (2^TC_FPS2_MAX_H). */

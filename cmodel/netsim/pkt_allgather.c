@@ -338,7 +338,7 @@ static void route(eng *e, int v, int u)
     TC_HSET(&h, LEN, (unsigned)plen(e, src));
     TC_HSET(&h, SRC, src == REP ? (unsigned)v : src);
     unsigned err = tc_vc_unit_route(e->rows + (size_t)v * TC_TREES, (unsigned)v, e->np, e->ns, (unsigned)e->p->red_flits,
-                                    u, 0, &h, &mask, &vc);
+                                    (unsigned)e->p->red_rids, u, 0, &h, &mask, &vc);
     if (err && !e->err) {
         e->err = 1;
         snprintf(e->res->msg, sizeof e->res->msg,

@@ -603,7 +603,7 @@ static int fsum_two_pass(tc_app *a, const tc_workload *w, uint64_t nvals, const 
 {
     tc_workload wf = *w, w1, w2;
     wf.len = a->p.red_flits; /* words and keys fill the Reducer, whatever its parity */
-    tc_fpvec_two_pass(&wf, nvals, &w1, &w2);
+    tc_fpvec_two_pass(&wf, nvals, a->p.red_rids, &w1, &w2);
     w1.drain = 0;
     tc_net *shared = a->net, *net = tc_net_new(&a->p, a->err, sizeof a->err);
     if (!net)
@@ -628,8 +628,8 @@ static int fsum_two_pass(tc_app *a, const tc_workload *w, uint64_t nvals, const 
  * call's root, or spread as the table spreads its roots). An all-gather uses all 16
  * trees, planned over the group for it; so does a reduction of more than one
  * operation (red_flits data flits each), striped as tcnet's long reductions
- * (workload=allreduce bytes=B trees=16 window=256): its operations dealt round the
- * 16 trees, at most 16 in flight on each, a reduce's as allreduces (every PE paces
+ * (workload=allreduce bytes=B trees=16 window=16 red_rids): its operations dealt round
+ * the 16 trees, at most red_rids in flight on each, a reduce's as allreduces (every PE paces
  * its stream on their results; a reduce's go down the whole tree anyway), its time
  * to the last result at its root. Measured against the group's one tree (16 in
  * flight, a reduce's one after another) with groups of 8 to 64 ranks (the worlds of
@@ -673,9 +673,9 @@ static int hw_time(tc_app *a, const tc_trace_rec *r, uint64_t bytes, const int *
         w.len = flits < (uint64_t)red ? (int)flits : red;
         w.repeat = flits > (uint64_t)red ? (int)((flits + (uint64_t)red - 1) / (uint64_t)red) : 1;
         w.lane = lane;
-        if (w.repeat > 1) { /* a stream over the 16 trees, 16 in flight on each */
+        if (w.repeat > 1) { /* a stream over the 16 trees, red_rids in flight on each */
             stripe = 1;
-            w.tree = 0, w.trees = TC_TREES, w.window = TC_WL_WINDOW_MAX;
+            w.tree = 0, w.trees = TC_TREES, w.window = a->p.red_rids * TC_TREES;
             w.kind = TC_WL_ALLREDUCE; /* a reduce's too: every PE paces its stream on the results */
         }
         break;

@@ -66,16 +66,21 @@ static void make_pkt(pe_state *pe, int type, int node, int tree, int len, uint32
 }
 
 /* Node k's contribution to reduce operation i, the (i / T)-th on tree tree + i mod T
- * (T = trees): ReduceId (rid0 + i / T) mod 16, in turn on each tree, tag i + 1. */
-static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i)
+ * (T = trees): ReduceId (rid0 + i / T) mod nr (the network's red_rids), in turn on
+ * each tree, tag i + 1. */
+static void make_contrib(pe_state *pe, const tc_workload *w, int k, int i, unsigned nr)
 {
     int barrier = w->kind == TC_WL_TREE_BARRIER, nt = w->trees > 1 ? w->trees : 1;
     make_pkt(pe, w->kind == TC_WL_REDUCE ? TC_TYPE_REDUCE : TC_TYPE_ALLREDUCE, k, w->tree + i % nt,
              barrier ? 0 : w->len, (uint32_t)i + 1);
-    TC_HSET(&pe->pkt[0], RID, (unsigned)(w->rid0 + i / nt) % TC_RIDS);
+    TC_HSET(&pe->pkt[0], RID, (unsigned)(w->rid0 + i / nt) % nr);
     TC_HSET(&pe->pkt[0], OP, barrier ? TC_OP_AND : (unsigned)w->op);
     TC_HSET(&pe->pkt[0], LANE, barrier ? TC_LANE_32 : (unsigned)w->lane);
     TC_HSET(&pe->pkt[0], DST, w->kind == TC_WL_REDUCE ? (unsigned)w->dst : 0);
+    if (w->op == TC_OP_FSUM && !barrier) { /* IEEE values: the Reducer converts them */
+        TC_HSET(&pe->pkt[0], VALS, 1);
+        pe->nflits = 1 + (int)tc_wire_len(&pe->pkt[0]);
+    }
     if (w->data && !barrier)
         w->data(w->data_ctx, (uint32_t)k, i, &pe->pkt[1], w->len);
 }
@@ -144,7 +149,7 @@ static void take(const tc_net *n, uint64_t now, pe_state *pe, tc_pe_in *in, uint
 
 /* Sets up operation i: every sender's packet and every node's expected count.
  * Returns the deliveries expected, or -1 with msg. */
-static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows, int i, pe_state *pe,
+static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows, unsigned nr, int i, pe_state *pe,
                      uint32_t *senders, size_t *nsend, char *msg, size_t mlen)
 {
     uint32_t tag = (uint32_t)i + 1;
@@ -187,7 +192,7 @@ static long build_op(const tc_workload *w, const tc_topo *t, const tc_row *rows,
         for (int k = 0; k < t->n; k++) {
             if (!pe_of(rows, k, tree))
                 continue;
-            make_contrib(&pe[k], w, k, i);
+            make_contrib(&pe[k], w, k, i, nr);
             senders[(*nsend)++] = (uint32_t)k;
             pe[k].expect = w->kind == TC_WL_REDUCE ? k == w->dst : 1;
         }
@@ -268,10 +273,11 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
         return -1;
     }
     int nt = w->trees > 1 ? w->trees : 1;
-    if (win > TC_RIDS * nt || win > TC_WL_WINDOW_MAX || w->tree + nt > TC_TREES ||
+    unsigned nr = (unsigned)tc_net_params(n)->red_rids;
+    if (win > (int)nr * nt || win > TC_WL_WINDOW_MAX || w->tree + nt > TC_TREES ||
         (w->kind != TC_WL_ALLREDUCE && w->kind != TC_WL_TREE_BARRIER)) {
         snprintf(res->msg, sizeof res->msg, "a stream (window %d, trees %d from tree %d) is of allreduce or "
-                 "tree_barrier, window 2..%d x trees (at most %d), on trees up to %d", win, nt, w->tree, TC_RIDS,
+                 "tree_barrier, window 2..%u x trees (red_rids; at most %d), on trees up to %d", win, nt, w->tree, nr,
                  TC_WL_WINDOW_MAX, TC_TREES - 1);
         rc = -1;
         goto out;
@@ -290,12 +296,20 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             continue;
         for (int i = 0; i < nwant; i++) {
             tc_flit *wi = want + (size_t)i * TC_SLOT_FLITS;
-            make_contrib(&pe[k], w, k, i);
-            const tc_flit *h = &pe[k].pkt[0];
-            if (members)
-                tc_alu_data(&wi[1], &pe[k].pkt[1], TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
-            else
-                memcpy(wi, pe[k].pkt, sizeof pe[k].pkt);
+            make_contrib(&pe[k], w, k, i, nr);
+            const tc_flit *h = &pe[k].pkt[0], *d = &pe[k].pkt[1];
+            tc_flit el[TC_SLOT_FLITS];
+            if (TC_HGET(h, VALS)) { /* values: combined as the elements the Reducer makes */
+                tc_fpsum_elements(TC_HGET(h, LANE), TC_HGET(h, LEN), d, el);
+                d = el;
+            }
+            if (members) {
+                tc_alu_data(&wi[1], d, TC_HGET(h, LEN), TC_HGET(h, OP), TC_HGET(h, LANE));
+            } else {
+                wi[0] = *h;
+                TC_HSET(&wi[0], VALS, 0);
+                memcpy(&wi[1], d, sizeof *d * TC_HGET(h, LEN));
+            }
         }
         pe[k].nflits = pe[k].sent = 0; /* nothing being sent */
         pe[k].listed = 1;
@@ -382,7 +396,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
                     s++;
                     continue;
                 }
-                make_contrib(p, w, (int)k, p->next);
+                make_contrib(p, w, (int)k, p->next, nr);
                 if (p->next == started)
                     res->op[started++].start = now;
                 p->next++;
@@ -433,7 +447,7 @@ int tc_wl_run(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl_result 
     else
     for (int i = 0; i < w->repeat && !rc; i++) {
         size_t nsend;
-        long due = build_op(w, t, rows, i, pe, send, &nsend, res->msg, sizeof res->msg);
+        long due = build_op(w, t, rows, (unsigned)tc_net_params(n)->red_rids, i, pe, send, &nsend, res->msg, sizeof res->msg);
         if (due < 0) {
             rc = -1;
             break;

@@ -4,7 +4,7 @@
  * has completed at every node that receives something from it; or, with a window W
  * > 1 (allreduce and tree barrier), a stream: each PE starts operation i the cycle
  * after it has the results of operations 0 .. i - W, the operations dealt round the
- * trees given (a long vector's pieces spread over trees, at most TC_RIDS in flight on
+ * trees given (a long vector's pieces spread over trees, at most red_rids in flight on
  * each). */
 #ifndef TC_WORKLOAD_H
 #define TC_WORKLOAD_H
@@ -26,7 +26,7 @@ typedef enum {
     TC_WL_KINDS
 } tc_wl_kind;
 
-#define TC_WL_WINDOW_MAX (TC_RIDS * TC_TREES) /* a stream's window: TC_RIDS operations on each tree */
+#define TC_WL_WINDOW_MAX (TC_MAX_RIDS * TC_TREES) /* a stream's window: red_rids operations on each tree, at most */
 
 typedef struct {
     tc_wl_kind kind;
@@ -34,7 +34,7 @@ typedef struct {
     int bar_mode, bar_k; /* TC_BAR_* bits; K when BAR_DIAM is not set */
     int packets;         /* bcast, allgather: each sender sends this many packets of `len` flits (0 or 1: one) */
     int repeat;          /* operations, back to back */
-    int window;          /* 0 or 1: one operation at a time; 2..TC_RIDS x trees: a stream */
+    int window;          /* 0 or 1: one operation at a time; 2..red_rids x trees: a stream */
     int trees;           /* a stream striped over trees tree .. tree + trees - 1 (of one member set): operation i
                             on tree tree + i mod trees, its (i / trees)-th reduce there; 0 or 1: on tree only */
     int rid0;            /* reduces: the reduces the tree's PEs made before on this network (mod 16), so that

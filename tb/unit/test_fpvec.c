@@ -1,5 +1,6 @@
-/* The PE library's side of the floating-point sum (cmodel/netsim/fpvec.c): values packed as
- * binned elements, len / 2 to a packet and padded with the identity; results read as
+/* The PE library's side of the floating-point sum (cmodel/netsim/fpvec.c): values packed
+ * as they are, len / 2 to a packet, two binary64 a flit, padded with the identity -0 (the
+ * Reducer converts them to binned elements: tc_fpsum_elements); results read as
  * the values the root converted them to; fmin/fmax keys a lane each; the values file; and a stream of FSUM allreduces on small tori with random
  * member sets and latencies, whose every PE gets the bits of the whole sum merged in C
  * (the order does not matter: the step is associative and commutative). */
@@ -24,17 +25,22 @@ static void test_pack(void **state)
     tc_fpvec v;
     assert_int_equal(tc_fpvec_init(&v, TC_OP_FSUM, TC_LANE_64, TC_FPS_WIDE, 5, 3, 7, 3, mem), 0);
     assert_int_equal(tc_fpvec_ops(&v), 3);
-    for (int op = 0; op < 3; op++) {
-        tc_flit f[6], e[2];
+    for (int op = 0; op < 3; op++) { /* the values as they are, two a flit; the Reducer makes the elements */
+        tc_flit f[6], el[6], e[2];
+        memset(f, 0, sizeof f);
         tc_fpvec_data(&v, 2, op, f, 6);
+        tc_fpsum_elements(TC_LANE_64, 6, f, el);
         for (int k = 0; k < 3; k++) {
             uint64_t i = (uint64_t)op * 3 + (uint64_t)k;
+            uint64_t x = i < 7 ? tc_fpsum_value(TC_FPS_WIDE, TC_LANE_64, 5, 2, i) : 1ull << 63; /* padding: -0 */
+            assert_int_equal(f[k / 2].w[k % 2], x);
             if (i < 7)
-                tc_fpsum_in(TC_LANE_64, tc_fpsum_value(TC_FPS_WIDE, TC_LANE_64, 5, 2, i), e);
+                tc_fpsum_in(TC_LANE_64, x, e);
             else
-                tc_fpsum_zero(e); /* padding: the identity */
-            assert_memory_equal(&f[2 * k], e, sizeof e);
+                tc_fpsum_zero(e); /* the identity */
+            assert_memory_equal(&el[2 * k], e, sizeof e);
         }
+        assert_true(f[1].w[1] == 0 && f[2].w[0] == 0 && f[2].w[1] == 0); /* 2 flits on the wire, the last half full */
     }
     /* a result of operation 1 at node 1 (not a member: it still receives): 3 values, as
      * the root converted them, two binary64 a flit */

@@ -13,14 +13,15 @@
 #include "../../cmodel/net.h"
 
 #define NP 4
+#define RIDS 16 /* ReduceIds a tree: the default red_rids */
 enum { P_XP, P_XM, P_YP, P_YM };
 #define UNIT(port, vc) (2 * (port) + (vc))
 #define BCASTER (2 * NP)
 
 typedef struct {
     tc_router r;
-    tc_flit buf[TC_NUNITS(NP, 2) * 2 * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3]; /* up to 2 Reducer slices */
-    tc_red_entry ent[TC_TREES * TC_RIDS];
+    tc_flit buf[TC_NUNITS(NP, 2) * 2 * TC_SLOT_FLITS], red[TC_TREES * RIDS * 3]; /* up to 2 Reducer slices */
+    tc_red_entry ent[TC_TREES * RIDS];
     uint32_t obs[TC_OBS_MAX_WORDS];
 } rig;
 
@@ -28,7 +29,7 @@ static void setup_rig(rig *g)
 {
     memset(g, 0, sizeof *g);
     assert_true(sizeof g->buf / sizeof g->buf[0] >= tc_router_buf_flits(NP, 1, 2, 2));
-    tc_router_reset(&g->r, 5, NP, 1, 2, 2, 4, 2, g->buf, g->red, g->ent);
+    tc_router_reset(&g->r, 5, NP, 1, 2, 2, 4, 2, RIDS, g->buf, g->red, g->ent);
     /* tree 0 at node 5: parent X-, children X+, Y+, Y-, PE takes part */
     g->r.row[0] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP | 1u << TC_DIR_YM);
 }
@@ -119,11 +120,11 @@ static void test_stream(void **state)
     enum { SLOTS = 4, PKTS = 12, LEN = 3 };
     static struct {
         tc_router r;
-        tc_flit buf[TC_NUNITS(NP, 1) * SLOTS * TC_SLOT_FLITS], red[TC_TREES * TC_RIDS * 3];
-        tc_red_entry ent[TC_TREES * TC_RIDS];
+        tc_flit buf[TC_NUNITS(NP, 1) * SLOTS * TC_SLOT_FLITS], red[TC_TREES * RIDS * 3];
+        tc_red_entry ent[TC_TREES * RIDS];
     } g;
     memset(&g, 0, sizeof g);
-    tc_router_reset(&g.r, 5, NP, 1, SLOTS, SLOTS, 4, 2, g.buf, g.red, g.ent);
+    tc_router_reset(&g.r, 5, NP, 1, SLOTS, SLOTS, 4, 2, RIDS, g.buf, g.red, g.ent);
     g.r.row[1] = tc_row_make(0, TC_DIR_XM, 0, 1u << TC_DIR_XP);
     int sent = 0, idx = 0, credits = SLOTS, out = 0, first = -1, last = -1;
     unsigned back = 0;
@@ -376,7 +377,7 @@ static void test_reducer(void **state)
         /* lanes: 4 x 0xffffffff wraps to 0xfffffffc; 1+2+3+4 = 10; 0+1+2+3 = 6; 0 */
         assert_int_equal(sent[1].w[0], 10ull << 32 | 0xfffffffcu);
         assert_int_equal(sent[1].w[1], 6);
-        assert_int_equal(g.r.red[0].ent[0 * TC_RIDS + round].cnt, 0);
+        assert_int_equal(g.r.red[0].ent[0 * RIDS + round].cnt, 0);
         assert_int_equal(g.r.red[0].nxt[0], round + 1);    /* the tree's next result */
         assert_int_equal(g.r.red[0].pe_nxt[0], round + 1); /* and the PE's next contribution */
     }
@@ -402,7 +403,7 @@ static void test_slices(void **state)
     for (int ns = 1; ns <= 2; ns++) {
         memset(&g, 0, sizeof g);
         assert_true(sizeof g.buf / sizeof g.buf[0] >= tc_router_buf_flits(NP, ns, 2, 2));
-        tc_router_reset(&g.r, 5, NP, ns, 2, 2, 4, 2, g.buf, g.red, g.ent);
+        tc_router_reset(&g.r, 5, NP, ns, 2, 2, 4, 2, RIDS, g.buf, g.red, g.ent);
         for (int tree = 0; tree < 2; tree++)
             g.r.row[tree] = tc_row_make(0, TC_DIR_XM, 1, 1u << TC_DIR_XP | 1u << TC_DIR_YP);
         int first[2] = {-1, -1}, hdr_cycle[2] = {-1, -1}; /* per tree: its grant, its header in a slice */
