@@ -88,7 +88,7 @@ planted 4x4 result-slot "Result [0-3], which waits for" --red-slices 4
 # two slots per buffer (the depth before the SRAM buffers), where the soak
 # scenario fills the rings enough to close it; deeper buffers make it rarer, not
 # impossible (the checker above finds it at any depth).
-w="--topo 5x5 --scen soak --seed 78 --table random --plant result-slot --slots 2 --inj-slots 2 --pe-credits 16"
+w="--topo 5x5 --scen soak --seed 86 --table random --plant result-slot --slots 2 --inj-slots 2 --pe-credits 16"
 out=$(timeout 300 build/tcsim $w --fast 2>&1)
 if echo "$out" | grep -q "a cycle of 4 waits" && echo "$out" | grep -q "needs a result slot" &&
    echo "$out" | grep -q "Result head tag .* needs link credits VCUp"; then

@@ -378,7 +378,7 @@ check "tcnet bytes=16384 trees=8 window=128 on 4x4: 512 allreduces over trees 0-
 check "tcnet trees=8: faster than one tree at the same bytes" bash -c \
   "one=\$(build/tcnet topo=4x4 workload=allreduce bytes=16384 len=2 window=16 progress=off | awk '/simulated/ { print \$2 }'); \
    four=\$(awk '/simulated/ { print \$2 }' $LOGDIR/striped.txt); test \"\$four\" -lt \"\$one\""
-for bad in "members=50 trees=2 window=32:must have one member set" "trees=2 window=40:window <= 16 x trees" \
+for bad in "members=50 trees=2 window=32:must have one member set" "trees=2 window=40:window <= red_rids x trees" \
            "trees=2:trees are a stream's" "tree=14 trees=4 window=32:on trees up to 15" \
            "workload=allreduce bytes=64 repeat=4:give bytes and len >= 1, not repeat"; do
   check "tcnet ${bad%%:*} refused: ${bad#*:}" refuses "${bad#*:}" build/tcnet topo=4x4 ${bad%%:*} progress=off
@@ -515,9 +515,11 @@ check "tccheck --slots 0 refused" refuses "slots = '0' is not an integer" build/
 for bad in "seed=-1:seed = '-1' is not an integer" "link_lat=abc:link_lat = 'abc' is not an integer" \
            "dst=70000:dst = '70000' is not an integer in -1..65535" "max_cycles=99999999999999999999:is not an integer" \
            "foo=1:unknown key 'foo'" "impl=fpga:impl = 'fpga' is not one of" "workload=reduce dst=20:dst = 20 is not a node" \
-           "window=17:window = 17, trees = 1 from tree = 0: at most 16 operations in flight a tree (window <= 16 x trees)" \
-           "window=0:window = '0' is not an integer in 1..256 (the operations a PE has in flight" \
-           "window=257:window = '257' is not an integer in 1..256" \
+           "window=17:window = 17, trees = 1 from tree = 0: at most red_rids = 16 operations in flight a tree (window <= red_rids x trees)" \
+           "window=0:window = '0' is not an integer in 1..1024 (the operations a PE has in flight" \
+           "window=1025:window = '1025' is not an integer in 1..1024" \
+           "red_rids=64 window=1025:window = '1025' is not an integer in 1..1024" \
+           "red_rids=48:red_rids 48 is not a power of two: 16, 32 or 64" \
            "window=4 workload=bcast:tcnet: window = '4' does not apply to workload = bcast: window is for workload = allreduce, tree_barrier" \
            "wokload=bcast:tcnet: unknown key 'wokload': did you mean 'workload'?" \
            "op=fsun:tcnet: op = 'fsun' is not one of: sum min max minu maxu and or xor minloc maxloc fsum: did you mean 'fsum'?" \

@@ -181,7 +181,7 @@ static const char *hint(const char *err)
 {
     if (strstr(err, "window = '"))
         return " (the operations a PE has in flight: at least 1; a tree's operations take its ReduceIds in turn, so more"
-               " than 16 a tree would reuse a ReduceId still in flight)";
+               " than red_rids a tree would reuse a ReduceId still in flight)";
     return "";
 }
 
