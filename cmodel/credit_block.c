@@ -126,9 +126,9 @@ void tc_credit_block_commit(tc_credit_block *cb, const tc_credit_block_ev *ev, i
     }
     for (int t = 0; t < TC_TREES && any; t++) {
         unsigned res_now = (complete >> t) & 1, made_now = (made >> t) & 1;
-        cb->up_cred[t] = (uint8_t)(cb->up_cred[t] + cb->nr / 2u * got[t] - (made_now && !TC_RGET(table[t], ROOT)));
+        cb->up_cred[t] = (uint8_t)(cb->up_cred[t] + tc_credit_every(cb->nr) * got[t] - (made_now && !TC_RGET(table[t], ROOT)));
         unsigned since = cb->since[t] + made_now, due = cb->cred_due[t] - (ev->gen_credit && ev->cred_tree == (unsigned)t);
-        if (since == cb->nr / 2u) {
+        if (since == tc_credit_every(cb->nr)) {
             since = 0;
             if (TC_RGET(table[t], DIRSUM) && due < TC_CRED_DUE_MAX)
                 due++;

@@ -9,6 +9,9 @@
  * red_rids results in flight, a credit every red_rids / 2: 2 can be owed at once
  * (docs/deadlock.md). */
 #define TC_CRED_DUE_MAX 3
+/* Results of a tree a credit packet is worth (tc_credit_block.v: 2^Lg), for a
+ * window of red_rids results: the block's rule, which the deadlock checker reads. */
+static inline unsigned tc_credit_every(unsigned red_rids) { return red_rids / 2; }
 
 /* An error waiting to be reported to the PE. */
 typedef struct {

@@ -958,7 +958,7 @@ int tc_scenario_build(const char *name, const tc_topo *t, const tc_row *rows, ui
         uint64_t again = (uint64_t)p->inj_lat + (uint64_t)nr * (itrip / (uint64_t)p->inj_slots + 3) +
                          (uint64_t)tree_height(t, rows, 2) * hop + 200 * (uint64_t)nr / 16;
         again = again > 400 ? again : 400;
-        uint64_t late = again + 2600 * (uint64_t)(nr > 16 ? nr : 16) / 16;
+        uint64_t late = again + 2600 * (uint64_t)nr / 16;
         late = late > 3000 ? late : 3000;
         for (int round = 0; round < 2; round++)
             for (int rid = 0; rid < (round ? 2 : nr); rid++) {

@@ -390,11 +390,12 @@ long tc_deadlock_check(const tc_topo *t, const tc_row *rows, const tc_params *p,
         violation(f, &shown, max_report, msg);
         res->violations++;
     }
-    int nr = p->red_rids, every = nr / 2; /* a child's window and a credit's worth (credit_block.c) */
-    if (nr < 16 || nr > TC_MAX_RIDS || nr & (nr - 1) || nr % every || nr / every > TC_CRED_DUE_MAX) {
-        snprintf(msg, sizeof msg, "the reduce window: %d results in flight per tree need %d ReduceIds (a power of "
-                 "two, at most %d), credits of %d results, and %d owed credits at most %d", nr, nr, TC_MAX_RIDS,
-                 every, every ? nr / every : 0, TC_CRED_DUE_MAX);
+    /* a child's window (red_rids, one ReduceId each, tc_params_check) in whole credits
+     * of the credit block's worth, at most as many as its count of owed credits holds */
+    unsigned nr = (unsigned)p->red_rids, every = tc_credit_every(nr);
+    if (!every || nr % every || nr / every > TC_CRED_DUE_MAX) {
+        snprintf(msg, sizeof msg, "the reduce window: %u results in flight per tree in credits of %u results, "
+                 "%u owed credits at most %d", nr, every, every ? nr / every : 0, TC_CRED_DUE_MAX);
         violation(f, &shown, max_report, msg);
         res->violations++;
     }
