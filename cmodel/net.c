@@ -688,6 +688,7 @@ size_t tc_net_pe_active(const tc_net *n, const uint32_t **nodes)
 }
 
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port) { return n->flits[(size_t)node * (size_t)n->np + (size_t)port]; }
+tc_red_stats tc_net_red_stats(const tc_net *n, int node, int slice) { return n->r[node].red[slice].st; }
 
 static const char *const wait_names[TC_WAIT_KINDS] = {
     "link credits",       "a parent's CREDIT", "the PE", "a result slot", "report-buffer room", "the barrier fence",

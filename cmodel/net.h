@@ -102,5 +102,7 @@ int tc_net_quiet(tc_net *n);
 int tc_net_settled(tc_net *n);
 /* Flits node has sent on its link output port since reset. */
 uint64_t tc_net_link_flits(const tc_net *n, int node, int port);
+/* What Reducer slice `slice` of node has done since reset (tc_red_stats). */
+tc_red_stats tc_net_red_stats(const tc_net *n, int node, int slice);
 
 #endif

@@ -170,6 +170,27 @@ void tc_reducer_eval(const tc_reducer *rd, const tc_reducer_in *in, tc_reducer_e
     ev->fenced = ev->fenced_in || rd->nfenced != 0;
 }
 
+/* tc_red_stats: a cycle that was busy (busy: a flit taken), a result made or held. */
+static void count(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned busy)
+{
+    tc_red_stats *st = &rd->st;
+    st->busy += busy || ev->block;
+    if (!ev->hdr || !ev->last)
+        return;
+    st->results++;
+    if (ev->fast)
+        return;
+    tc_row row = in->table[ev->tree];
+    if (TC_RGET(row, ROOT))
+        st->held_root++;
+    else if (!in->res_room)
+        st->held_room++;
+    else if (!in->up_cred[ev->tree])
+        st->held_credit++;
+    else
+        st->held_turn++;
+}
+
 void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *ev, unsigned snap)
 {
     tc_wire cin = core_in(rd, in);
@@ -249,6 +270,7 @@ void tc_reducer_commit(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer
     if (rin->valid)
         rd->idx = (uint8_t)(ev->tail ? 0 : rd->idx + 1);
     conv_in(rd, in, ev);
+    count(rd, in, ev, rin->valid);
     if (snap) { /* the results held in the Reducer are in the router too */
         for (unsigned s = 0; rd->nready && s < TC_RED_ENTRIES(rd->ns, rd->nr); s++)
             rd->ent[s].fenced = rd->ent[s].ready;

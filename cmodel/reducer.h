@@ -19,6 +19,16 @@ typedef struct {
     uint16_t seen, dst;
 } tc_red_entry;
 
+/* What a slice did, for the network simulator's account of what bounds a long
+ * reduction (no hardware): the cycles it was busy (taking a flit, copying a held
+ * result, converting values in: it takes no other contribution then), the results it
+ * made, and those it held rather than sending straight on, by why (the first that
+ * applies): at the root (a floating-point sum, converted by a copy), no free slot in
+ * the result buffer, no credit of the parent, out of its tree's turn. */
+typedef struct {
+    uint64_t busy, results, held_root, held_room, held_credit, held_turn;
+} tc_red_stats;
+
 /* A Reducer slice: entries and partial results of its trees (TreeId mod ns = slice,
  * the slice's own tree t / ns indexes them); the contribution being received; the
  * copy of a held result into its result buffer. */
@@ -45,6 +55,7 @@ typedef struct {
     uint8_t nxt[TC_TREES];    /* per tree: the ReduceId whose result enters the result buffer next */
     uint8_t pe_nxt[TC_TREES]; /* per tree: the ReduceId the PE contributes to next */
     uint16_t nready, nfenced; /* entries ready, and fenced */
+    tc_red_stats st;
 } tc_reducer;
 
 /* tc_reducer.v's parameters and inputs. */

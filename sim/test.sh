@@ -315,6 +315,26 @@ check "tcnet: a failed stream prints no operations per 1000 cycles (null in the 
   "build/tcnet topo=4x4 window=16 repeat=64 max_cycles=2000 progress=off json=$LOGDIR/failed_stream.json \
      >$LOGDIR/failed_stream.txt 2>&1; cat $LOGDIR/failed_stream.txt; grep -q '  FAILED: allreduce stream' $LOGDIR/failed_stream.txt && \
    ! grep -q 'operations per 1000 cycles' $LOGDIR/failed_stream.txt && grep -q '\"ops_per_kcycle\": null' $LOGDIR/failed_stream.json"
+# the Reducer's account of a stream (what bounds a long reduction, docs/long-reduce.md),
+# counted by hand on 2 nodes: an integer allreduce of 2 flits takes 3 cycles of a slice a
+# contribution (the root's two, the leaf's one); an fsum of one binary64 value 4 (its
+# conversion in: header, a cycle, 2 flits) and at the root, where the result is always
+# held (at the root) and copied, 3 for the leaf's element and 1 + 6 for the converting copy
+check "tcnet: the Reducer's account of a stream: busy cycles, results, held at the root (2 nodes, by hand)" bash -c \
+  "build/tcnet topo=2 workload=allreduce len=2 window=2 progress=off json=$LOGDIR/acct_int.json >/dev/null &&
+   build/tcnet topo=2 workload=allreduce op=fsum lane=64 values=uniform bytes=8 len=2 window=2 progress=off \
+     json=$LOGDIR/acct_fsum.json >/dev/null &&
+   grep -q '\"busiest_node\": 0, \"busiest_slice\": 0, \"busiest_cycles\": 6, \"busy_cycles\": 9, .*\"results\": 2, \"held_root\": 0, \"held_room\": 0, \"held_credit\": 0, \"held_turn\": 0' $LOGDIR/acct_int.json &&
+   grep -q '\"busiest_node\": 0, \"busiest_slice\": 0, \"busiest_cycles\": 14, \"busy_cycles\": 18, .*\"results\": 2, \"held_root\": 1, \"held_room\": 0' $LOGDIR/acct_fsum.json &&
+   grep -q '\"pe_wait\": {\"injection\": 0.0000, \"window\": 0.0000}' $LOGDIR/acct_int.json"
+# ... and the PEs' waits: two in flight with results some 400 cycles away wait for the
+# window; eight with two PEGroup FIFO credits (one back every PCIe round trip of 308
+# cycles) for an injection credit
+check "tcnet: a stream's PEs wait for the window (window 2) or for injection credits (inj_slots 2)" bash -c \
+  "build/tcnet topo=2 workload=allreduce len=2 window=2 repeat=32 progress=off |
+     awk '/^  PEs:/ { ok = \$7 == \"0.0%,\" && \$11 + 0 > 80 } END { exit !ok }' &&
+   build/tcnet topo=2 workload=allreduce len=2 window=8 repeat=32 inj_slots=2 progress=off |
+     awk '/^  PEs:/ { ok = \$7 + 0 > 80 && \$11 == \"0.0%\" } END { exit !ok }'"
 # a value whose products with the others would overflow is refused before the run
 # (exit 2), naming the key, the value and the range that fits on that torus
 for bad in "topo=4x4x4 workload=spmv spmv_n=17179869184:spmv_n = '17179869184' is not an integer in 1..8589934464 (with 64 nodes" \

@@ -303,6 +303,49 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
  * (MAX), then from the cycle after its last result the words' (SUM) on the same trees,
  * whose ReduceIds go on from the keys' (pass 1 gives every tree as many reduces). One
  * result of both: the keys' operations, then the words'; w->repeat becomes their sum. */
+/* The Reducer slices' account of a run (tc_red_stats): the busiest slice's busy
+ * cycles and where it is, the mean over every slice, the results and those held. */
+typedef struct {
+    tc_red_stats st; /* summed over the slices */
+    uint64_t busiest, busy, results, held; /* busy: summed over the slices */
+    double mean_busy;
+    int node, slice;
+} red_acct;
+
+static void red_account(const tc_net *n, red_acct *a)
+{
+    const tc_topo *t = tc_net_topo(n);
+    int ns = tc_net_params(n)->red_slices;
+    memset(a, 0, sizeof *a);
+    for (int k = 0; k < t->n; k++)
+        for (int s = 0; s < ns; s++) {
+            tc_red_stats x = tc_net_red_stats(n, k, s);
+            if (x.busy > a->busiest) {
+                a->busiest = x.busy;
+                a->node = k;
+                a->slice = s;
+            }
+            a->busy += x.busy;
+            a->st.results += x.results;
+            a->st.held_root += x.held_root;
+            a->st.held_room += x.held_room;
+            a->st.held_credit += x.held_credit;
+            a->st.held_turn += x.held_turn;
+        }
+    a->mean_busy = (double)a->busy / ((double)t->n * ns);
+    a->results = a->st.results;
+    a->held = a->st.held_root + a->st.held_room + a->st.held_credit + a->st.held_turn;
+}
+
+/* The PEs taking part in tree's operations. */
+static int pe_members(const tc_topo *t, const tc_row *rows, int tree)
+{
+    int m = 0;
+    for (int k = 0; k < t->n; k++)
+        m += TC_RGET(TC_ROWP(rows, k, tree), VALID) && TC_RGET(TC_ROWP(rows, k, tree), PE);
+    return m;
+}
+
 static int run_two_pass(tc_net *n, const tc_row *rows, tc_workload *w, tc_fpvec *fv, tc_wl_result *res,
                         tc_wl_progress_fn pf, void *ctx)
 {
@@ -669,6 +712,7 @@ int main(int argc, char **argv)
     double t1 = now_s(), c1 = cpu_s();
     bar start = {now_s(), 0.0};
     tc_wl_result res;
+    red_acct acct = {0};
     int np = 2 * t->ndims;
     uint64_t *lf = calloc((size_t)t->n * (size_t)np, sizeof *lf); /* flits per link */
     if (!lf) {
@@ -761,6 +805,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < t->n; k++)
             for (int d = 0; d < np; d++)
                 lf[(size_t)k * (size_t)np + (size_t)d] = tc_net_link_flits(n, k, d);
+        red_account(n, &acct);
     }
     double t2 = now_s(), c2 = cpu_s();
 
@@ -847,6 +892,22 @@ int main(int argc, char **argv)
                rate, s0 + 1, s1 + 1);
     else if (stream && !rc)
         printf("  stream: window %d, %.3f operations per 1000 cycles over the whole run\n", w.window, rate);
+    /* what bounds a stream of reduces: the busiest Reducer slice, results held, the
+     * PEs' waits (docs/long-reduce.md) */
+    int accounted = stream && !rc && !fsum2 && acct.results && res.cycles;
+    double pe_cyc = (double)pe_members(t, rows, w.tree) * (double)res.cycles;
+    if (accounted) {
+        printf("  Reducer: busiest slice busy %.1f%% of the cycles (node %d, slice %d), %.1f%% on average; results "
+               "held %.1f%% (at the root %.1f, no result slot %.1f, no parent's credit %.1f, out of turn %.1f)\n",
+               100.0 * (double)acct.busiest / (double)res.cycles, acct.node, acct.slice,
+               100.0 * acct.mean_busy / (double)res.cycles, 100.0 * (double)acct.held / (double)acct.results,
+               100.0 * (double)acct.st.held_root / (double)acct.results,
+               100.0 * (double)acct.st.held_room / (double)acct.results,
+               100.0 * (double)acct.st.held_credit / (double)acct.results,
+               100.0 * (double)acct.st.held_turn / (double)acct.results);
+        printf("  PEs: waiting for an injection credit %.1f%%, for the window %.1f%% of their cycles\n",
+               100.0 * (double)res.inj_wait / pe_cyc, 100.0 * (double)res.win_wait / pe_cyc);
+    }
     /* speed over the run's processor time (its wall time also counts other programs on
      * a shared machine): node-cycles, and flit-hops (link flits) per second */
     double cpu = c2 - c1 > 1e-9 ? c2 - c1 : 1e-9, node_cps = (double)t->n * (double)res.cycles / cpu,
@@ -901,6 +962,14 @@ int main(int argc, char **argv)
         else if (stream)
             fprintf(json, " \"window\": %d, \"ops_per_kcycle\": %.4f, \"steady_ops\": [%d, %d],\n", w.window, rate,
                     s0 + 1, s1 + 1);
+        if (accounted)
+            fprintf(json, " \"reducer\": {\"busiest_busy\": %.4f, \"busiest_node\": %d, \"busiest_slice\": %d, "
+                    "\"busiest_cycles\": %" PRIu64 ", \"busy_cycles\": %" PRIu64 ", \"mean_busy\": %.4f, \"results\": %" PRIu64
+                    ", \"held_root\": %" PRIu64 ", \"held_room\": %" PRIu64 ", \"held_credit\": %" PRIu64 ", \"held_turn\": %"
+                    PRIu64 "},\n \"pe_wait\": {\"injection\": %.4f, \"window\": %.4f},\n",
+                    (double)acct.busiest / (double)res.cycles, acct.node, acct.slice, acct.busiest, acct.busy,
+                    acct.mean_busy / (double)res.cycles, acct.results, acct.st.held_root, acct.st.held_room,
+                    acct.st.held_credit, acct.st.held_turn, (double)res.inj_wait / pe_cyc, (double)res.win_wait / pe_cyc);
         if (tc_config_enum(&cfg, "impl")) {
             fprintf(json, " \"p2p\": {\"rule\": \"%s\", \"alg\": \"%s\", \"model\": %s, \"library_pick\": ",
                     sval("p2p_alg"), tc_p2p_alg_names[p2p_pick], p2p_model ? "true" : "false");

@@ -28,6 +28,7 @@ typedef struct {
     int next, low, listed;
     uint64_t later[TC_WL_WINDOW_MAX / 64];
     uint64_t wake;
+    uint64_t win_from; /* the cycle it left the list with the window full */
 } pe_state;
 
 static int later_bit(const pe_state *p, int b) { return (int)(p->later[b / 64] >> (b % 64)) & 1; }
@@ -376,6 +377,7 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
                 progress(ctx, &pr);
             }
             if (!p->listed && p->next < w->repeat && p->next < p->low + win) {
+                res->win_wait += now - p->win_from;
                 p->listed = 1;
                 send[nsend++] = k;
             }
@@ -388,11 +390,13 @@ static int run_stream(tc_net *n, const tc_row *rows, const tc_workload *w, tc_wl
             pe_state *p = &pe[k];
             if (p->sent == p->nflits) {
                 if (p->next >= w->repeat || p->next >= p->low + win) {
+                    p->win_from = now;
                     p->listed = 0;
                     send[s] = send[--nsend];
                     continue;
                 }
                 if (!p->credits || now < p->wake) {
+                    res->inj_wait += !p->credits && now >= p->wake;
                     s++;
                     continue;
                 }

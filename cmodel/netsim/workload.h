@@ -68,6 +68,10 @@ typedef struct {
     uint64_t *node_done;  /* [repeat][nodes]: the cycle node had all it gets from op (0: nothing) */
     uint64_t cycles;      /* simulated */
     uint64_t errors;      /* ERROR packets the PEs received */
+    /* a stream: PE-cycles its PEs waited to start an operation the window allowed, for
+     * an injection credit (inj_wait); and with every operation the window allows in
+     * flight (win_wait: until the result of the oldest) */
+    uint64_t inj_wait, win_wait;
     char msg[256];        /* the first error, or why the run stopped */
 } tc_wl_result;
 
