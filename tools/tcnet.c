@@ -304,11 +304,13 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
  * whose ReduceIds go on from the keys' (pass 1 gives every tree as many reduces). One
  * result of both: the keys' operations, then the words'; w->repeat becomes their sum. */
 /* The Reducer slices' account of a run (tc_red_stats): the busiest slice's busy
- * cycles and where it is, the mean over every slice, the results and those held. */
+ * cycles and where it is, the busiest node's (its slices' mean: what a node whose trees
+ * were dealt evenly over its slices would have), the mean over every slice, the
+ * results and those held. */
 typedef struct {
     tc_red_stats st; /* summed over the slices */
     uint64_t busiest, busy, results, held; /* busy: summed over the slices */
-    double mean_busy;
+    double mean_busy, node_busy;
     int node, slice;
 } red_acct;
 
@@ -317,9 +319,11 @@ static void red_account(const tc_net *n, red_acct *a)
     const tc_topo *t = tc_net_topo(n);
     int ns = tc_net_params(n)->red_slices;
     memset(a, 0, sizeof *a);
-    for (int k = 0; k < t->n; k++)
+    for (int k = 0; k < t->n; k++) {
+        uint64_t nb = 0;
         for (int s = 0; s < ns; s++) {
             tc_red_stats x = tc_net_red_stats(n, k, s);
+            nb += x.busy;
             if (x.busy > a->busiest) {
                 a->busiest = x.busy;
                 a->node = k;
@@ -332,6 +336,8 @@ static void red_account(const tc_net *n, red_acct *a)
             a->st.held_credit += x.held_credit;
             a->st.held_turn += x.held_turn;
         }
+        a->node_busy = (double)nb / ns > a->node_busy ? (double)nb / ns : a->node_busy;
+    }
     a->mean_busy = (double)a->busy / ((double)t->n * ns);
     a->results = a->st.results;
     a->held = a->st.held_root + a->st.held_room + a->st.held_credit + a->st.held_turn;
@@ -897,10 +903,10 @@ int main(int argc, char **argv)
     int accounted = stream && !rc && !fsum2 && acct.results && res.cycles;
     double pe_cyc = (double)pe_members(t, rows, w.tree) * (double)res.cycles;
     if (accounted) {
-        printf("  Reducer: busiest slice busy %.1f%% of the cycles (node %d, slice %d), %.1f%% on average; results "
-               "held %.1f%% (at the root %.1f, no result slot %.1f, no parent's credit %.1f, out of turn %.1f)\n",
-               100.0 * (double)acct.busiest / (double)res.cycles, acct.node, acct.slice,
-               100.0 * acct.mean_busy / (double)res.cycles, 100.0 * (double)acct.held / (double)acct.results,
+        printf("  Reducer: busiest slice busy %.1f%% of the cycles (node %d, slice %d), busiest node's slices %.1f%%, "
+               "%.1f%% on average; results held %.1f%% (at the root %.1f, no result slot %.1f, no parent's credit %.1f, "
+               "out of turn %.1f)\n", 100.0 * (double)acct.busiest / (double)res.cycles, acct.node, acct.slice,
+               100.0 * acct.node_busy / (double)res.cycles, 100.0 * acct.mean_busy / (double)res.cycles, 100.0 * (double)acct.held / (double)acct.results,
                100.0 * (double)acct.st.held_root / (double)acct.results,
                100.0 * (double)acct.st.held_room / (double)acct.results,
                100.0 * (double)acct.st.held_credit / (double)acct.results,
@@ -964,11 +970,12 @@ int main(int argc, char **argv)
                     s0 + 1, s1 + 1);
         if (accounted)
             fprintf(json, " \"reducer\": {\"busiest_busy\": %.4f, \"busiest_node\": %d, \"busiest_slice\": %d, "
-                    "\"busiest_cycles\": %" PRIu64 ", \"busy_cycles\": %" PRIu64 ", \"mean_busy\": %.4f, \"results\": %" PRIu64
+                    "\"busiest_cycles\": %" PRIu64 ", \"busy_cycles\": %" PRIu64 ", \"node_busy\": %.4f, \"mean_busy\": %.4f, "
+                    "\"results\": %" PRIu64
                     ", \"held_root\": %" PRIu64 ", \"held_room\": %" PRIu64 ", \"held_credit\": %" PRIu64 ", \"held_turn\": %"
                     PRIu64 "},\n \"pe_wait\": {\"injection\": %.4f, \"window\": %.4f},\n",
                     (double)acct.busiest / (double)res.cycles, acct.node, acct.slice, acct.busiest, acct.busy,
-                    acct.mean_busy / (double)res.cycles, acct.results, acct.st.held_root, acct.st.held_room,
+                    acct.node_busy / (double)res.cycles, acct.mean_busy / (double)res.cycles, acct.results, acct.st.held_root, acct.st.held_room,
                     acct.st.held_credit, acct.st.held_turn, (double)res.inj_wait / pe_cyc, (double)res.win_wait / pe_cyc);
         if (tc_config_enum(&cfg, "impl")) {
             fprintf(json, " \"p2p\": {\"rule\": \"%s\", \"alg\": \"%s\", \"model\": %s, \"library_pick\": ",
