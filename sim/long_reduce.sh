@@ -190,5 +190,61 @@ END {
   print "below its bound of " sprintf("%.1f%%", 100 * 24 / (16 * 15)) " by more than the integer sum'"'"'s does; with four slices the roots"
   print "have room and the conversion costs nothing."
 }' <(sort -s -k2,2 -k3,3n "$rows") >docs/long-reduce.md.tmp # rows by torus, then size
+# What bounds the binary64 sum at 1 MiB: tcnet's account of each run (its JSON's reducer
+# and pe_wait), the runs whose JSON is here
+python3 - $out >>docs/long-reduce.md.tmp <<'PY'
+import json, os, sys
+out = sys.argv[1]
+runs = [("fsum1", "16x16", "1 slice"), ("fsum4", "16x16", "4 slices"), ("fsumhalf4", "16x16", "4 slices, `window=128`"),
+        ("fsumrids4", "16x16", "4 slices, `red_rids=64 window=1024`"), ("fsum4", "8x8x8x8", "4 slices")]
+rows = []
+for name, topo, what in runs:
+    f = os.path.join(out, "%s_%s_1048576.json" % (name, topo))
+    if not os.path.exists(f):
+        continue
+    d = json.load(open(f))
+    if "reducer" not in d or "node_busy" not in d["reducer"]:
+        continue
+    rows.append((name, topo, what, d))
+if rows:
+    pc = lambda x: "%.1f%%" % (100 * x)
+    print("\n## What bounds the binary64 sum, measured\n")
+    print("tcnet accounts for a stream of reduces ([simulator.md](simulator.md#what-bounds-a-stream)): the busiest Reducer")
+    print("slice's busy cycles (taking a flit, copying a held result, converting values in: it takes no")
+    print("other contribution meanwhile), the mean over that slice's node's slices (what dealing the node's")
+    print("trees evenly over its slices would leave it), the mean over every slice, the results held rather")
+    print("than sent straight on, and the cycles the PEs waited for an injection credit and for the")
+    print("window (every operation it allows in flight). The 1 MiB runs of the table above:\n")
+    print("| torus | Reducer | link rate | busiest slice busy | its node's slices | every slice | results held | PEs waiting for an injection credit | for the window | busiest link busy |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, topo, what, d in rows:
+        r, p = d["reducer"], d["pe_wait"]
+        held = (r["held_root"] + r["held_room"] + r["held_credit"] + r["held_turn"]) / r["results"]
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (topo, what, pc(d["link_rate"]), pc(r["busiest_busy"]),
+              pc(r["node_busy"]), pc(r["mean_busy"]), pc(held), pc(p["injection"]), pc(p["window"]), pc(d["link_util"])))
+    by = {(n, t): d for n, t, _, d in rows}
+    print()
+    f4 = by.get(("fsum4", "16x16"))
+    if f4:
+        r = f4["reducer"]
+        print("With four slices no one resource is full: the PEs wait for injection credits %s of their cycles"
+              % pc(f4["pe_wait"]["injection"]))
+        print("and for the window %s, and the busiest slice is busy %s. That slice is at a node whose trees"
+              % (pc(f4["pe_wait"]["window"]), pc(r["busiest_busy"])))
+        print("fall unevenly on its slices (tree t on slice t mod 4, whatever the node's children in each):")
+        print("its node's slices are %s busy on average. So the next bounds in turn are the PE's injection"
+              % pc(r["node_busy"]))
+        print("credits (a packet of 3 values a credit), then the busiest slice (the trees' fan-in at a node")
+        print("dealt over its slices by tree number), then the Reducers' work as a whole (the mean).")
+    g = by.get(("fsum4", "8x8x8x8"))
+    if g:
+        print("On 8x8x8x8 the busiest slice is busy %s (its node's slices %s): there it comes close to"
+              % (pc(g["reducer"]["busiest_busy"]), pc(g["reducer"]["node_busy"])))
+        print("binding beside the injection credits (%s waiting) and the window (%s)."
+              % (pc(g["pe_wait"]["injection"]), pc(g["pe_wait"]["window"])))
+    f1 = by.get(("fsum1", "16x16"))
+    if f1:
+        print("With one slice the Reducer is the bound, busy %s at the busiest node." % pc(f1["reducer"]["busiest_busy"]))
+PY
 publish docs/long-reduce.md.tmp docs/long-reduce.md
 echo "long_reduce: docs/long-reduce.md ($(wc -l <"$rows") runs)"
