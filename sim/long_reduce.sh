@@ -211,8 +211,8 @@ if rows:
     print("\n## What bounds the binary64 sum, measured\n")
     print("tcnet accounts for a stream of reduces ([simulator.md](simulator.md#what-bounds-a-stream)): the busiest Reducer")
     print("slice's busy cycles (taking a flit, copying a held result, converting values in: it takes no")
-    print("other contribution meanwhile), the mean over that slice's node's slices (what dealing the node's")
-    print("trees evenly over its slices would leave it), the mean over every slice, the results held rather")
+    print("other contribution meanwhile), the mean over that slice's node's slices (the node's work spread")
+    print("evenly over them), the mean over every slice, the results held rather")
     print("than sent straight on, and the cycles the PEs waited for an injection credit and for the")
     print("window (every operation it allows in flight). The 1 MiB runs of the table above:\n")
     print("| torus | Reducer | link rate | busiest slice busy | its node's slices | every slice | results held | PEs waiting for an injection credit | for the window | busiest link busy |")
@@ -234,8 +234,8 @@ if rows:
         print("fall unevenly on its slices (tree t on slice t mod 4, whatever the node's children in each):")
         print("its node's slices are %s busy on average. So the next bounds in turn are the PE's injection"
               % pc(r["node_busy"]))
-        print("credits (a packet of 3 values a credit), then the busiest slice (the trees' fan-in at a node")
-        print("dealt over its slices by tree number), then the Reducers' work as a whole (the mean).")
+        print("credits (a packet of 3 values a credit), then the busiest slice, then the Reducers' work as a")
+        print("whole (the mean).")
     g = by.get(("fsum4", "8x8x8x8"))
     if g:
         print("On 8x8x8x8 the busiest slice is busy %s (its node's slices %s): there it comes close to"

@@ -304,9 +304,8 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
  * whose ReduceIds go on from the keys' (pass 1 gives every tree as many reduces). One
  * result of both: the keys' operations, then the words'; w->repeat becomes their sum. */
 /* The Reducer slices' account of a run (tc_red_stats): the busiest slice's busy
- * cycles and where it is, the busiest node's (its slices' mean: what a node whose trees
- * were dealt evenly over its slices would have), the mean over every slice, the
- * results and those held. */
+ * cycles and where it is, the busiest node's (its slices' mean: its work spread evenly
+ * over them), the mean over every slice, the results and those held. */
 typedef struct {
     tc_red_stats st; /* summed over the slices */
     uint64_t busiest, busy, results, held; /* busy: summed over the slices */
