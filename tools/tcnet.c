@@ -299,16 +299,12 @@ static tc_net *net_with_rows(const tc_params *p, const tc_topo *t, const tc_row 
     return n;
 }
 
-/* The sum in two passes (fsum_pass = 2, docs/fpsum.md): the exponent keys' allreduce
- * (MAX), then from the cycle after its last result the words' (SUM) on the same trees,
- * whose ReduceIds go on from the keys' (pass 1 gives every tree as many reduces). One
- * result of both: the keys' operations, then the words'; w->repeat becomes their sum. */
 /* The Reducer slices' account of a run (tc_red_stats): the busiest slice's busy
  * cycles and where it is, the busiest node's (its slices' mean: its work spread evenly
  * over them), the mean over every slice, the results and those held. */
 typedef struct {
     tc_red_stats st; /* summed over the slices */
-    uint64_t busiest, busy, results, held; /* busy: summed over the slices */
+    uint64_t busiest, busy, held; /* busy, held: summed over the slices */
     double mean_busy, node_busy;
     int node, slice;
 } red_acct;
@@ -338,7 +334,6 @@ static void red_account(const tc_net *n, red_acct *a)
         a->node_busy = (double)nb / ns > a->node_busy ? (double)nb / ns : a->node_busy;
     }
     a->mean_busy = (double)a->busy / ((double)t->n * ns);
-    a->results = a->st.results;
     a->held = a->st.held_root + a->st.held_room + a->st.held_credit + a->st.held_turn;
 }
 
@@ -351,6 +346,10 @@ static int pe_members(const tc_topo *t, const tc_row *rows, int tree)
     return m;
 }
 
+/* The sum in two passes (fsum_pass = 2, docs/fpsum.md): the exponent keys' allreduce
+ * (MAX), then from the cycle after its last result the words' (SUM) on the same trees,
+ * whose ReduceIds go on from the keys' (pass 1 gives every tree as many reduces). One
+ * result of both: the keys' operations, then the words'; w->repeat becomes their sum. */
 static int run_two_pass(tc_net *n, const tc_row *rows, tc_workload *w, tc_fpvec *fv, tc_wl_result *res,
                         tc_wl_progress_fn pf, void *ctx)
 {
@@ -899,17 +898,16 @@ int main(int argc, char **argv)
         printf("  stream: window %d, %.3f operations per 1000 cycles over the whole run\n", w.window, rate);
     /* what bounds a stream of reduces: the busiest Reducer slice, results held, the
      * PEs' waits (docs/long-reduce.md) */
-    int accounted = stream && !rc && !fsum2 && acct.results && res.cycles;
+    int accounted = stream && !rc && !fsum2 && acct.st.results && res.cycles;
     double pe_cyc = (double)pe_members(t, rows, w.tree) * (double)res.cycles;
     if (accounted) {
+        double nres = (double)acct.st.results, cyc = (double)res.cycles;
         printf("  Reducer: busiest slice busy %.1f%% of the cycles (node %d, slice %d), busiest node's slices %.1f%%, "
                "%.1f%% on average; results held %.1f%% (at the root %.1f, no result slot %.1f, no parent's credit %.1f, "
-               "out of turn %.1f)\n", 100.0 * (double)acct.busiest / (double)res.cycles, acct.node, acct.slice,
-               100.0 * acct.node_busy / (double)res.cycles, 100.0 * acct.mean_busy / (double)res.cycles, 100.0 * (double)acct.held / (double)acct.results,
-               100.0 * (double)acct.st.held_root / (double)acct.results,
-               100.0 * (double)acct.st.held_room / (double)acct.results,
-               100.0 * (double)acct.st.held_credit / (double)acct.results,
-               100.0 * (double)acct.st.held_turn / (double)acct.results);
+               "out of turn %.1f)\n", 100.0 * (double)acct.busiest / cyc, acct.node, acct.slice,
+               100.0 * acct.node_busy / cyc, 100.0 * acct.mean_busy / cyc, 100.0 * (double)acct.held / nres, 100.0 * (double)acct.st.held_root / nres,
+               100.0 * (double)acct.st.held_room / nres, 100.0 * (double)acct.st.held_credit / nres,
+               100.0 * (double)acct.st.held_turn / nres);
         printf("  PEs: waiting for an injection credit %.1f%%, for the window %.1f%% of their cycles\n",
                100.0 * (double)res.inj_wait / pe_cyc, 100.0 * (double)res.win_wait / pe_cyc);
     }
@@ -969,13 +967,13 @@ int main(int argc, char **argv)
                     s0 + 1, s1 + 1);
         if (accounted)
             fprintf(json, " \"reducer\": {\"busiest_busy\": %.4f, \"busiest_node\": %d, \"busiest_slice\": %d, "
-                    "\"busiest_cycles\": %" PRIu64 ", \"busy_cycles\": %" PRIu64 ", \"node_busy\": %.4f, \"mean_busy\": %.4f, "
-                    "\"results\": %" PRIu64
-                    ", \"held_root\": %" PRIu64 ", \"held_room\": %" PRIu64 ", \"held_credit\": %" PRIu64 ", \"held_turn\": %"
-                    PRIu64 "},\n \"pe_wait\": {\"injection\": %.4f, \"window\": %.4f},\n",
-                    (double)acct.busiest / (double)res.cycles, acct.node, acct.slice, acct.busiest, acct.busy,
-                    acct.node_busy / (double)res.cycles, acct.mean_busy / (double)res.cycles, acct.results, acct.st.held_root, acct.st.held_room,
-                    acct.st.held_credit, acct.st.held_turn, (double)res.inj_wait / pe_cyc, (double)res.win_wait / pe_cyc);
+                    "\"busiest_cycles\": %" PRIu64 ", \"busy_cycles\": %" PRIu64 ", \"node_busy\": %.4f, "
+                    "\"mean_busy\": %.4f, \"results\": %" PRIu64 ", \"held_root\": %" PRIu64 ", \"held_room\": %" PRIu64
+                    ", \"held_credit\": %" PRIu64 ", \"held_turn\": %" PRIu64 "},\n \"pe_wait\": {\"injection\": %.4f, "
+                    "\"window\": %.4f},\n", (double)acct.busiest / (double)res.cycles, acct.node, acct.slice,
+                    acct.busiest, acct.busy, acct.node_busy / (double)res.cycles, acct.mean_busy / (double)res.cycles,
+                    acct.st.results, acct.st.held_root, acct.st.held_room, acct.st.held_credit, acct.st.held_turn,
+                    (double)res.inj_wait / pe_cyc, (double)res.win_wait / pe_cyc);
         if (tc_config_enum(&cfg, "impl")) {
             fprintf(json, " \"p2p\": {\"rule\": \"%s\", \"alg\": \"%s\", \"model\": %s, \"library_pick\": ",
                     sval("p2p_alg"), tc_p2p_alg_names[p2p_pick], p2p_model ? "true" : "false");
