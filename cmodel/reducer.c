@@ -180,8 +180,8 @@ static void count(tc_reducer *rd, const tc_reducer_in *in, const tc_reducer_ev *
     st->results++;
     if (ev->fast)
         return;
-    tc_row row = in->table[ev->tree];
-    if (TC_RGET(row, ROOT))
+    /* at the root, held because converted: a floating-point sum with data (eval's conv) */
+    if (TC_RGET(in->table[ev->tree], ROOT) && rd->ent[entry(rd, ev->tree, ev->rid)].op == TC_OP_FSUM && ev->len)
         st->held_root++;
     else if (!in->res_room)
         st->held_room++;

@@ -192,19 +192,21 @@ END {
 }' <(sort -s -k2,2 -k3,3n "$rows") >docs/long-reduce.md.tmp # rows by torus, then size
 # What bounds the binary64 sum at 1 MiB: tcnet's account of each run (its JSON's reducer
 # and pe_wait), the runs whose JSON is here
-python3 - $out >>docs/long-reduce.md.tmp <<'PY'
+python3 - $out "$rows" >>docs/long-reduce.md.tmp <<'PY'
 import json, os, sys
 out = sys.argv[1]
+ran = {tuple(l.split()[:3]) for l in open(sys.argv[2])}
 runs = [("fsum1", "16x16", "1 slice"), ("fsum4", "16x16", "4 slices"), ("fsumhalf4", "16x16", "4 slices, `window=128`"),
         ("fsumrids4", "16x16", "4 slices, `red_rids=64 window=1024`"), ("fsum4", "8x8x8x8", "4 slices")]
 rows = []
 for name, topo, what in runs:
+    if (name, topo, "1048576") not in ran: # not among this run's sizes and tori
+        continue
     f = os.path.join(out, "%s_%s_1048576.json" % (name, topo))
-    if not os.path.exists(f):
-        continue
-    d = json.load(open(f))
-    if "reducer" not in d or "node_busy" not in d["reducer"]:
-        continue
+    d = json.load(open(f)) if os.path.exists(f) else {}
+    if "node_busy" not in d.get("reducer", {}):
+        sys.exit("long_reduce.sh: %s has no account of the Reducer (a run of an older tcnet): remove the row "
+                 "'%s %s 1048576' from %s and run again" % (f, name, topo, sys.argv[2]))
     rows.append((name, topo, what, d))
 if rows:
     pc = lambda x: "%.1f%%" % (100 * x)
